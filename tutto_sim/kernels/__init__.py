@@ -1,0 +1,1 @@
+"""The only layer with @njit: random streams, throw sampling, turn simulation."""
