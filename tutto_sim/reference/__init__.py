@@ -1,0 +1,1 @@
+"""Plain-Python reference engines, read beside RULES.md; the kernels are tested against them."""

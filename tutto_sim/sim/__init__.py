@@ -1,0 +1,1 @@
+"""Monte Carlo experiments: batches of turns, searches, confidence intervals."""

@@ -1,0 +1,42 @@
+"""Means with their 95% confidence intervals, from exact integer sums.
+
+Part of ``tutto_sim.sim``. The kernels return integer sums (exact, so the
+result cannot depend on the order in which threads add), and these helpers
+turn them into estimates. Every estimate the tool prints carries n and a CI.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+Z95 = 1.959963984540054
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A Monte Carlo mean: ``mean ± ci95`` over ``n`` samples."""
+
+    mean: float
+    ci95: float
+    n: int
+
+    @classmethod
+    def from_sums(cls, total: float, total_sq: float, n: int, scale: float = 1.0) -> "Estimate":
+        """From the sum and the sum of squares of n samples (times ``scale``)."""
+        if n == 0:
+            return cls(math.nan, math.nan, 0)
+        mean = total / n
+        var = max(total_sq / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        return cls(mean * scale, Z95 * math.sqrt(var / n) * scale, n)
+
+    @classmethod
+    def proportion(cls, hits: int, n: int) -> "Estimate":
+        """A probability from hits out of n (Wald interval; n is large here)."""
+        return cls.from_sums(hits, hits, n)
+
+    def contains(self, value: float, slack: float = 0.0) -> bool:
+        return abs(self.mean - value) <= self.ci95 + slack
+
+    def __str__(self) -> str:
+        return f"{self.mean:.2f} ± {self.ci95:.2f} (n={self.n:,})"

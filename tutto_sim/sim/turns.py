@@ -1,0 +1,103 @@
+"""Run many Tutto turns for a batch of policies, in chunks.
+
+Part of ``tutto_sim.sim``: the Python side of ``kernels.tutto_turn``. Work is
+cut into chunks so that a progress bar moves and Ctrl-C keeps every finished
+chunk; turn ``i`` always reads stream ``(seed, start + i)``, so chunking and
+thread count change nothing in the results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numba
+import numpy as np
+
+from ..kernels.tutto_turn import TuttoKernelData, simulate_batch
+from ..rules.cards import Card
+from ..rules.scoring import POINT_UNIT
+from ..rules.tutto import TuttoRules
+from .stats import Estimate
+
+#: Turns per unit of parallel work inside a kernel call.
+BLOCK = 8192
+#: Policy-turns per kernel call (keeps progress and Ctrl-C responsive).
+CHUNK_WORK = 2_000_000
+
+ProgressHook = Callable[[int], None]
+
+
+@dataclass
+class BatchResult:
+    """Integer sums per policy; ``n`` turns were played for every policy."""
+
+    sums: np.ndarray  # (n_policies, 5): banked units, squares, >=1 Tutto, >=2 Tuttos, throws
+    n: int
+    interrupted: bool = False
+
+    def ev(self, p: int = 0) -> Estimate:
+        return Estimate.from_sums(float(self.sums[p, 0]), float(self.sums[p, 1]), self.n, POINT_UNIT)
+
+    def p_tutto(self, p: int = 0) -> Estimate:
+        return Estimate.proportion(int(self.sums[p, 2]), self.n)
+
+    def p_two_tuttos(self, p: int = 0) -> Estimate:
+        return Estimate.proportion(int(self.sums[p, 3]), self.n)
+
+    def mean_throws(self, p: int = 0) -> float:
+        return float(self.sums[p, 4]) / self.n if self.n else float("nan")
+
+
+_KERNEL_DATA: dict[TuttoRules, TuttoKernelData] = {}
+
+
+def kernel_data(rules: TuttoRules) -> TuttoKernelData:
+    if rules not in _KERNEL_DATA:
+        _KERNEL_DATA[rules] = TuttoKernelData(rules)
+    return _KERNEL_DATA[rules]
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` numba threads (None: all); returns the number in use."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    if threads is not None:
+        if not 1 <= threads <= limit:
+            raise ValueError(f"--threads must be 1..{limit} on this machine, not {threads}")
+        numba.set_num_threads(threads)
+    return numba.get_num_threads()
+
+
+def run_policies(pols: Sequence[np.ndarray] | np.ndarray, first_card: Card | None,
+                 seed: int, n_turns: int, rules: TuttoRules = TuttoRules(),
+                 start: int = 0, progress: ProgressHook | None = None,
+                 catch_interrupt: bool = True) -> BatchResult:
+    """Play turns ``start .. start+n_turns-1`` of ``seed`` under each policy.
+
+    All policies see the same streams (common random numbers). On Ctrl-C the
+    finished chunks are returned with ``interrupted=True``.
+    """
+    if n_turns < 0:
+        raise ValueError(f"number of turns must be >= 0, not {n_turns}")
+    pols = np.ascontiguousarray(np.asarray(pols, dtype=np.int64))
+    if pols.ndim == 2:
+        pols = pols[None]
+    data = kernel_data(rules)
+    card = -1 if first_card is None else int(first_card)
+    chunk = max(BLOCK, (CHUNK_WORK // len(pols)) // BLOCK * BLOCK)
+    sums = np.zeros((len(pols), 5), dtype=np.int64)
+    done = 0
+    interrupted = False
+    try:
+        while done < n_turns:
+            n = min(chunk, n_turns - done)
+            out = simulate_batch(pols, card, np.uint64(seed), start + done, n, BLOCK, *data.args())
+            sums += out.sum(axis=1)
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        interrupted = True
+    return BatchResult(sums, done, interrupted)
