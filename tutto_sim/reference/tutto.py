@@ -52,8 +52,8 @@ def choose_keep(rule: str, dice: list[int], rules: TuttoRules) -> tuple[int, int
         unit = max(units, key=lambda u: (u.points, -u.size))
         return unit.size, unit.points
     if rule == "fewest-dice":
-        unit = min(units, key=lambda u: (u.size, -u.points))
-        return unit.size, unit.points
+        fewest = min(keeps)
+        return fewest, keeps[fewest]
     if rule == "triples-ones":
         chosen = [u for u in units if u.size == 3 or u.face == 1]
         if not chosen:  # only 5s score: one of them

@@ -39,8 +39,8 @@ KEEP_RULE_HELP = {
     "best-unit": "set aside only the single unit worth most, unless every die scores",
     "triples-ones": "set aside triples and 1s; a 5 only when nothing else scores "
     "or every die scores",
-    "fewest-dice": "set aside one unit with the fewest dice (a 1 before a 5), "
-    "unless every die scores",
+    "fewest-dice": "set aside as few dice as possible (the most points among "
+    "those: a 1 before a 5), unless every die scores",
 }
 MAX_DICE = 6
 
@@ -101,9 +101,9 @@ def rule_keep(rule: str, counts: tuple[int, ...], scoring: ScoringRules) -> tupl
     if rule == "best-unit":
         dice, pts = max(units, key=lambda u: (u[1], -u[0]))
         return dice, pts
-    if rule == "fewest-dice":
-        dice, pts = min(units, key=lambda u: (u[0], -u[1]))
-        return dice, pts
+    if rule == "fewest-dice":  # a 1 out of 1-1-1 too: any die of a unit may go alone
+        fewest = min(opts)
+        return fewest, opts[fewest]
     if rule == "triples-ones":
         ones = counts[0] - 3 * min(counts[0] // 3, scoring.max_triples_per_face)
         chosen = [u for u in units if u[0] == 3] + [(1, 2)] * ones
