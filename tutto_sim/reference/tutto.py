@@ -157,3 +157,92 @@ def play_turn(rules: TuttoRules, policy: ThresholdPolicy, stream: Stream,
             return result(turn_total)
         card = draw_card(stream)
         on_first_card = False
+
+
+def play_turn_exact(rules: TuttoRules, policy, stream: Stream,
+                    first_card: Card | None = None) -> TurnResult:
+    """Play one turn from a decision table (``policy.exact.ExactPolicy``).
+
+    The decisions are looked up by card, turn total (in rows of 50 points; a
+    total beyond the last row uses the last row), the card's own points (x2
+    scope "card" only) and the throw; the points come from the reference
+    scorer. The table says how many dice to set aside; the keep is the best
+    legal keep of that many dice.
+    """
+    from ..tables.throws import build_tables
+
+    tables = build_tables(rules.scoring)
+    last_row = len(policy.draw) - 1
+    turn_total = 0
+    throws = 0
+    first_card_tuttos = 0
+    on_first_card = True
+    card = draw_card(stream) if first_card is None else first_card
+
+    def row() -> int:
+        return min(turn_total // 50, last_row)
+
+    def result(banked: int) -> TurnResult:
+        return TurnResult(banked, first_card_tuttos, throws)
+
+    while True:
+        if card is Card.STOP:
+            return result(0)
+        if card is Card.STREET:
+            have: set[int] = set()
+            while len(have) < 6:
+                dice = throw_dice(stream, 6 - len(have))
+                throws += 1
+                new = sorted(set(dice) - have)
+                if not new:
+                    return result(0)
+                have.update(new[: policy.street_take[len(have), len(new)]])
+            turn_total += 2000
+        else:
+            dice_left = 6
+            card_points = 0
+            tuttos_here = 0
+            counts = card in BANKABLE_CARDS or card is Card.FIREWORKS
+            by_points = card is Card.X2 and rules.x2_scope == "card"
+            while True:
+                dice = throw_dice(stream, dice_left)
+                throws += 1
+                ms = tables.multiset_of(dice)
+                if by_points:
+                    kept = int(policy.keep_x2p[card_points // 50, row(), ms])
+                else:
+                    kept = int(policy.keep[card, row(), ms])
+                if kept == 0:
+                    return result(turn_total if card is Card.FIREWORKS else 0)
+                points = legal_keeps(dice, rules.scoring)[kept]
+                dice_left -= kept
+                if counts:
+                    turn_total += points
+                    card_points += points
+                if dice_left == 0:
+                    if card in (Card.FIREWORKS, Card.CLOVERLEAF):
+                        tuttos_here += 1
+                        first_card_tuttos += on_first_card
+                        if card is Card.CLOVERLEAF and tuttos_here == 2:
+                            return result(rules.cloverleaf_value)
+                        dice_left = 6
+                        continue
+                    break
+                if card in BANKABLE_CARDS:
+                    table = policy.bank_x2p[card_points // 50] if by_points else policy.bank[card]
+                    if table[dice_left, row()]:
+                        return result(turn_total)
+            if card is Card.X2:
+                turn_total = turn_total + card_points if rules.x2_scope == "card" else 2 * turn_total
+            elif card is Card.PLUSMINUS:
+                turn_total += 1000
+                if rules.plusminus_chain != "continue":
+                    first_card_tuttos += on_first_card
+                    return result(turn_total if rules.plusminus_chain == "bank" else 1000)
+            else:
+                turn_total += card.bonus
+        first_card_tuttos += on_first_card
+        if not policy.draw[row()]:
+            return result(turn_total)
+        card = draw_card(stream)
+        on_first_card = False

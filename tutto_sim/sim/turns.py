@@ -85,14 +85,30 @@ def run_policies(pols: Sequence[np.ndarray] | np.ndarray, first_card: Card | Non
     data = kernel_data(rules)
     card = -1 if first_card is None else int(first_card)
     chunk = max(BLOCK, (CHUNK_WORK // len(pols)) // BLOCK * BLOCK)
-    sums = np.zeros((len(pols), 5), dtype=np.int64)
+
+    def work(offset: int, n: int) -> np.ndarray:
+        out = simulate_batch(pols, card, np.uint64(seed), start + offset, n, BLOCK, *data.args())
+        return out.sum(axis=1)
+
+    return run_chunked(work, len(pols), n_turns, chunk, progress, catch_interrupt)
+
+
+def run_chunked(work: Callable[[int, int], np.ndarray], n_pols: int, n_turns: int,
+                chunk: int, progress: ProgressHook | None = None,
+                catch_interrupt: bool = True) -> BatchResult:
+    """Add up ``work(offset, n)`` (sums per policy) over chunks of turns.
+
+    On Ctrl-C the finished chunks are returned with ``interrupted=True``.
+    """
+    if n_turns < 0:
+        raise ValueError(f"number of turns must be >= 0, not {n_turns}")
+    sums = np.zeros((n_pols, 5), dtype=np.int64)
     done = 0
     interrupted = False
     try:
         while done < n_turns:
             n = min(chunk, n_turns - done)
-            out = simulate_batch(pols, card, np.uint64(seed), start + done, n, BLOCK, *data.args())
-            sums += out.sum(axis=1)
+            sums += work(done, n)
             done += n
             if progress is not None:
                 progress(n)
