@@ -42,6 +42,8 @@ def _root() -> None:
 
 
 out = Console()
+if not out.is_terminal:  # piped or captured: wide enough for the tables, no wrapping
+    out = Console(width=120)
 err = Console(stderr=True)
 
 
@@ -135,7 +137,7 @@ def _write_csv(path: Path, rows: list[dict]) -> Path:
 @app.command()
 def optimize(
     card: Annotated[str, typer.Option("--card", help=f"Card to optimise: {', '.join(CARD_CHOICES)} (German names too).")] = "bonus400",
-    method: Annotated[str, typer.Option("--method", help="monte-carlo (default).")] = "monte-carlo",
+    method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
@@ -155,8 +157,10 @@ def optimize(
     from .sim.optimize import optimize_card
     from .sim.turns import set_threads
 
+    from .solve import exact_policy_value, solve_tutto
+
     the_card = _card(card)
-    _choice("--method", method, ("monte-carlo",))
+    _choice("--method", method, ("monte-carlo", "exact"))
     _positive("--turns", turns)
     _positive("--search-turns", search_turns, allow_zero=True)
     _seed(seed)
@@ -167,16 +171,126 @@ def optimize(
     except ValueError as e:
         raise UserError(str(e)) from None
     with progress_phases(not as_json) as phase:
+        phase("solving exactly", 1)
+        sol = solve_tutto(rules)
         res = optimize_card(the_card, rules, turns=turns, seed=seed,
                             search_turns=search_turns, phase=phase)
+    pol = res_policy_array(res)
+    exact = {"ev": float(sol.card_ev[the_card]),
+             "policy_found_exact_ev": exact_policy_value(pol, the_card, rules)}
+    if method == "exact":
+        _exact_report(sol, the_card, res, exact, as_json, n_threads)
+        return
     rows = _optimize_rows(res)
     csv_path = _write_csv(out_dir / f"optimize_{the_card.cli_name}_seed{seed}.csv", rows)
     if as_json:
-        print(json.dumps(_optimize_json(res, n_threads, csv_path), indent=2))
+        d = _optimize_json(res, n_threads, csv_path)
+        d["exact_optimum"] = _exact_card_json(sol, the_card)
+        d["policy_found_exact_ev"] = exact["policy_found_exact_ev"]
+        print(json.dumps(d, indent=2))
     else:
         _print_optimize(res, n_threads, csv_path)
+        out.print(f"exact optimum (solver, every decision free): EV {exact['ev']:.2f} points; "
+                  f"the policy found is worth exactly {exact['policy_found_exact_ev']:.2f} "
+                  f"(gap {exact['ev'] - exact['policy_found_exact_ev']:.2f})")
     if res.interrupted:
         raise typer.Exit(130)
+
+
+def res_policy_array(res):
+    from .policy import DEFAULT_POLICY
+
+    return DEFAULT_POLICY.with_card(res.card, res.policy).to_array()
+
+
+def _exact_card_json(sol, card: Card) -> dict:
+    from .policy.threshold import DICE_LEFT
+
+    d = {"ev": float(sol.card_ev[card]), "method": "exact"}
+    if card.can_bank_before_tutto:
+        d["bank_thresholds"] = {str(n): _th(sol.bank_threshold[card, n]) for n in DICE_LEFT}
+        d["bank_exceptions"] = [[int(dl), int(t)] for c, dl, t, _ in sol.bank_exceptions if c is card]
+    if card is Card.STREET:
+        d["p_street"] = sol.p_street
+    if card in (Card.PLUSMINUS, Card.CLOVERLEAF):
+        d["p_tutto"] = sol.p_tutto
+        d["p_two_tuttos"] = sol.p_cloverleaf
+    d["draw_below"] = _th(sol.draw_below)
+    return d
+
+
+def _th(v) -> Optional[int]:
+    return None if v >= 1 << 40 else int(v)
+
+
+NOTABLE_TOTALS = {6: 0, 5: 300, 4: 400, 3: 500}
+
+
+def _exact_report(sol, card: Card, res, exact: dict, as_json: bool, n_threads: int) -> None:
+    """``optimize --method exact``: the optimal policy of one card, readable."""
+    from .solve.advice import keep_advice
+
+    advice = {}
+    if card.can_bank_before_tutto or card in (Card.PLUSMINUS, Card.CLOVERLEAF):
+        for dice, total in NOTABLE_TOTALS.items():
+            advice[dice] = (total, keep_advice(sol, card, dice, total, top=6))
+    gap = exact["ev"] - exact["policy_found_exact_ev"]
+    if as_json:
+        d = {"card": card.cli_name, "method": "exact", **_exact_card_json(sol, card),
+             "best_threshold_policy": {
+                 "keep_rule": res.policy.keep, "ev_exact": exact["policy_found_exact_ev"],
+                 "ev_monte_carlo": res.ev.mean, "ci95": res.ev.ci95, "turns": res.ev.n,
+                 "seed": res.seed},
+             "gap_to_threshold_policy": gap,
+             "keep_advice": {str(n): {"turn_total": total, "throws": [
+                 {"throw": a.throw, "probability": a.probability,
+                  "best": {"dice": a.best[1], "points": a.best[2], "value": a.value_best},
+                  "every_scoring_die": {"dice": a.all_scoring[1], "points": a.all_scoring[2],
+                                        "value": a.value_all}} for a in lst]}
+                 for n, (total, lst) in advice.items()},
+             "rules": sol.rules.to_dict()}
+        print(json.dumps(d, indent=2))
+        return
+    out.print(f"[bold]{card.display}[/bold]: optimal policy (exact dynamic programming)")
+    out.print(f"EV of a turn that starts with this card: [bold]{exact['ev']:.2f}[/bold] points (exact)")
+    if card.can_bank_before_tutto:
+        t = Table("dice left", "bank at ≥ (points)", "exceptions (bank also at)",
+                  title="bank as soon as the turn total reaches:", title_justify="left")
+        for n in range(1, 6):
+            exc = [tt for c, dl, tt, _ in sol.bank_exceptions if c is card and dl == n]
+            t.add_row(str(n), _fmt_threshold(_th(sol.bank_threshold[card, n])),
+                      ", ".join(f"{x:,}" for x in exc) or "none")
+        out.print(t)
+    if card is Card.STREET:
+        out.print(f"P(completing the Straße) with the best choice of new numbers: {sol.p_street:.4f} "
+                  f"(always taking every new number: {sol.p_street_by_take[6]:.4f})")
+        t = Table("numbers set aside", *[f"{j} new" for j in range(1, 7)],
+                  title="how many of the new numbers to set aside (smallest first)")
+        for m in range(6):
+            t.add_row(str(m), *[str(int(sol.street_take[m, j])) if m + j <= 6 else "" for j in range(1, 7)])
+        out.print(t)
+    if card in (Card.PLUSMINUS, Card.CLOVERLEAF):
+        out.print(f"P(Tutto from 6 dice, best keeps) = {sol.p_tutto:.4f}; "
+                  f"P(two Tuttos in a row) = {sol.p_cloverleaf:.4f}")
+    if card is not Card.STOP and card is not Card.FIREWORKS:
+        out.print(f"after a Tutto: draw another card while the turn total is below "
+                  f"{_fmt_threshold(_th(sol.draw_below))}, else bank"
+                  + (f" (exceptions: {', '.join(map(str, sol.draw_exceptions))})" if sol.draw_exceptions else ""))
+    for n, (total, lst) in advice.items():
+        if not lst:
+            continue
+        t = Table("throw", "P", "set aside", "EV", "not: every scoring die", "EV",
+                  title=f"notable throws with {n} dice at turn total {total}: set aside fewer dice",
+                  title_justify="left")
+        for a in lst:
+            fmt = (lambda v: f"{v:.4f}") if card in (Card.PLUSMINUS, Card.CLOVERLEAF) else (lambda v: f"{v:.1f}")
+            t.add_row("-".join(a.throw), f"{a.probability:.4f}", f"{a.best[1]} ({a.best[2]})",
+                      fmt(a.value_best), f"{a.all_scoring[1]} ({a.all_scoring[2]})", fmt(a.value_all))
+        out.print(t)
+    out.print(f"best threshold policy from the Monte Carlo search (keep rule {res.policy.keep}, "
+              f"seed {res.seed}; later cards by the rule of thumb): exact EV {exact['policy_found_exact_ev']:.2f}, simulated "
+              f"{res.ev.mean:.2f} ± {res.ev.ci95:.2f} (n={res.ev.n:,}); "
+              f"the optimum is worth {gap:.2f} points more per turn")
 
 
 def _optimize_rows(res) -> list[dict]:
@@ -274,6 +388,170 @@ def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
     out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path}")
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished part[/yellow]")
+
+
+@app.command()
+def solve(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    cap: Annotated[int, typer.Option("--cap", help="Turn total (points) from which the solver assumes banking; raising it changes nothing (tested).")] = 60000,
+    six_of_kind: SixOfKind = "two-triples",
+    x2_scope: X2Scope = "turn",
+    plusminus_chain: PMChain = "continue",
+    plusminus_deduction: PMDeduction = "bank",
+    reshuffle: Reshuffle = "full",
+    target: Target = 6000,
+    game_end: GameEnd = "round",
+    cloverleaf_value: CloverValue = 0,
+) -> None:
+    """Solve Tutto exactly: the optimal turn policy and every card's value."""
+    import time
+
+    from .solve import solve_tutto
+
+    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
+                       reshuffle, target, game_end, cloverleaf_value)
+    if cap < 5000 or cap % 50:
+        raise UserError(f"--cap must be a multiple of 50 and at least 5000, not {cap}")
+    t0 = time.perf_counter()
+    with progress_phases(not as_json) as phase:
+        phase("solving exactly", 1)
+        sol = solve_tutto(rules, cap_units=cap // 50)
+    seconds = time.perf_counter() - t0
+    cards = {c.cli_name: _exact_card_json(sol, c) for c in Card}
+    if as_json:
+        d = {"method": "exact", "turn_ev": sol.turn_ev, "p_tutto": sol.p_tutto,
+             "p_street": sol.p_street, "p_cloverleaf": sol.p_cloverleaf,
+             "p_street_by_take": {str(k): float(sol.p_street_by_take[k]) for k in range(1, 7)},
+             "draw_below": _th(sol.draw_below), "draw_exceptions": list(sol.draw_exceptions),
+             "cards": {k: {kk: vv for kk, vv in v.items() if kk != "draw_below"} for k, v in cards.items()},
+             "bank_exceptions": [[c.cli_name, int(d_), int(t_), p_] for c, d_, t_, p_ in sol.bank_exceptions],
+             "cap": cap, "rules": rules.to_dict(), "seconds": round(seconds, 2)}
+        print(json.dumps(d, indent=2))
+        return
+    t = Table(title="Tutto, optimal play (exact): value of a turn that starts with each card,\n"
+              "and bank as soon as the turn total is ≥ … with 1-5 dice left", title_justify="left")
+    t.add_column("card", no_wrap=True)
+    t.add_column("deck", no_wrap=True)
+    t.add_column("EV", justify="right", no_wrap=True)
+    for n in range(1, 6):
+        t.add_column(f"{n}", justify="right", no_wrap=True)
+    from .rules.cards import DECK_COUNTS
+
+    for c in Card:
+        bank = [_fmt_threshold(_th(sol.bank_threshold[c, n])) if c.can_bank_before_tutto else "–"
+                for n in range(1, 6)]
+        t.add_row(c.display, f"{DECK_COUNTS[c]}/56", f"{sol.card_ev[c]:.2f}", *bank)
+    out.print(t)
+    out.print(f"whole turn (card drawn at random): EV [bold]{sol.turn_ev:.2f}[/bold] points")
+    out.print(f"after a Tutto: draw again while the turn total is below {_fmt_threshold(_th(sol.draw_below))}, else bank"
+              + (f"; exceptions {list(sol.draw_exceptions)}" if sol.draw_exceptions else "; no exceptions"))
+    out.print(f"P(Tutto from 6 dice, best keeps) = {sol.p_tutto:.4f}; Kleeblatt P(two Tuttos) = {sol.p_cloverleaf:.4f}")
+    out.print(f"P(Straße, best play) = {sol.p_street:.4f} (taking every new number: {sol.p_street_by_take[6]:.4f})")
+    exc = sol.bank_exceptions
+    out.print("bank thresholds: bank iff turn total ≥ threshold, "
+              + ("no exceptions" if not exc else f"exceptions: {[(c.cli_name, d_, t_) for c, d_, t_, _ in exc[:10]]}"))
+    if sol.x2_card_threshold is not None:
+        out.print("x2 (scope card): the x2 row shows the largest threshold over the card's own points")
+    out.print(f"exact; cap {cap:,}; solved in {seconds:.1f} s")
+
+
+@app.command("export-policy")
+def export_policy(
+    out_path: Annotated[Path, typer.Option("--out", help="File to write.")] = Path("data/policies/tutto-policy.json"),
+    fmt: Annotated[str, typer.Option("--format", help="json (for bots, versioned; default) | csv | parquet (analysis).")] = "json",
+    six_of_kind: SixOfKind = "two-triples",
+    x2_scope: X2Scope = "turn",
+    plusminus_chain: PMChain = "continue",
+    plusminus_deduction: PMDeduction = "bank",
+    reshuffle: Reshuffle = "full",
+    target: Target = 6000,
+    game_end: GameEnd = "round",
+    cloverleaf_value: CloverValue = 0,
+) -> None:
+    """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
+    from .policy.exact import ExactPolicy, PolicyFileError
+    from .solve import solve_tutto
+
+    _choice("--format", fmt, ("json", "csv", "parquet"))
+    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
+                       reshuffle, target, game_end, cloverleaf_value)
+    with progress_phases(True) as phase:
+        phase("solving exactly", 1)
+        policy = ExactPolicy.from_solution(solve_tutto(rules))
+    try:
+        path = policy.write(out_path, fmt)
+    except PolicyFileError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"cannot write {out_path}: {e.strerror}") from None
+    out.print(f"wrote {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…; "
+              f"turn EV {policy.summary['turn_ev']:.2f}")
+
+
+@app.command()
+def validate(
+    turns: Annotated[int, typer.Option("--turns", help="Simulated turns per check.")] = 2_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the simulations.")] = 1,
+    policy_file: Annotated[Optional[Path], typer.Option("--policy", help="Policy file to check (default: solve and export to a temporary file).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all).")] = None,
+    six_of_kind: SixOfKind = "two-triples",
+    x2_scope: X2Scope = "turn",
+    plusminus_chain: PMChain = "continue",
+    plusminus_deduction: PMDeduction = "bank",
+    reshuffle: Reshuffle = "full",
+    target: Target = 6000,
+    game_end: GameEnd = "round",
+    cloverleaf_value: CloverValue = 0,
+) -> None:
+    """Check the solver against simulation both ways (exit 1 if a check fails)."""
+    import tempfile
+
+    from .policy.exact import ExactPolicy, PolicyFileError, load_policy
+    from .sim.turns import set_threads
+    from .sim.validate import family_z
+    from .sim.validate import validate as run_validation
+    from .solve import solve_tutto
+
+    _positive("--turns", turns)
+    _seed(seed)
+    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
+                       reshuffle, target, game_end, cloverleaf_value)
+    try:
+        set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    with progress_phases(not as_json) as phase:
+        phase("solving exactly", 1)
+        sol = solve_tutto(rules)
+        try:
+            if policy_file is None:
+                with tempfile.TemporaryDirectory() as tmp:
+                    path = ExactPolicy.from_solution(sol).write(Path(tmp) / "policy.json")
+                    policy = load_policy(path, rules)
+            else:
+                policy = load_policy(policy_file, rules)
+        except PolicyFileError as e:
+            raise UserError(str(e)) from None
+        checks = run_validation(policy, {c.cli_name: float(sol.card_ev[c]) for c in Card},
+                                sol.turn_ev, turns, seed, phase=phase)
+    z = family_z(len(checks))
+    ok = all(abs(ch.z) <= z for ch in checks)
+    if as_json:
+        print(json.dumps({"ok": ok, "family_z": z, "seed": seed, "turns": turns, "checks": [
+            {"what": ch.what, "card": ch.card, "exact": ch.exact, "simulated": ch.simulated,
+             "ci95": ch.ci95, "turns": ch.n, "z": ch.z} for ch in checks]}, indent=2))
+    else:
+        t = Table("policy", "first card", "exact EV", "simulated EV", "95% CI", "z", "",
+                  title=f"solver vs simulation (seed {seed}, {turns:,} turns each)")
+        for ch in checks:
+            t.add_row(ch.what, ch.card, f"{ch.exact:.2f}", f"{ch.simulated:.2f}", f"± {ch.ci95:.2f}",
+                      f"{ch.z:+.2f}", "ok" if abs(ch.z) <= z else "[red]FAIL[/red]")
+        out.print(t)
+        out.print(f"{'all' if ok else 'NOT all'} {len(checks)} checks within |z| ≤ {z:.2f} "
+                  "(Bonferroni: a 95% test for the whole family)")
+    if not ok:
+        raise typer.Exit(1)
 
 
 def main(argv: list[str] | None = None) -> None:

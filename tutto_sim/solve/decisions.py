@@ -13,7 +13,8 @@ turn total ``T`` (units of 50) below the solver's cap,
 - ``street_take[m, j]``: Straße numbers to set aside with ``m`` set, ``j`` new.
 
 Under x2 scope "card" the x2 decisions also depend on the card's own points
-``p``: ``keep_x2p[p, T, ms]`` and ``bank_x2p[p, d, T]``.
+``p``: ``keep_x2p[p, T, ms]`` and ``bank_x2p[p, d, T]``; the plain x2 rows
+then hold those at ``p = 0``.
 
 Ties go to the smaller number of dice set aside and to banking. The arrays
 are then cut at ``t_max``, the smallest total from which no decision changes
@@ -116,6 +117,9 @@ def decision_arrays(sol: TuttoSolution) -> DecisionArrays:
                 bank_x2p[cp, d] = totals >= ex[:, cp, d]
         cuts += [_last_change(keep_x2p.transpose(1, 0, 2)),
                  _last_change(bank_x2p.transpose(2, 0, 1))]
+        # the plain x2 rows hold the decisions at card points 0 (its first throw)
+        keep[int(Card.X2)] = keep_x2p[0]
+        bank[int(Card.X2)] = bank_x2p[0]
     t_max = max(cuts)
     cut = slice(0, t_max + 1)
     return DecisionArrays(
