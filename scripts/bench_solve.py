@@ -1,0 +1,67 @@
+"""Benchmark: the exact solve of every Tutto card (the whole optimal policy).
+
+Usage::
+
+    python scripts/bench_solve.py [--json] [--repeats N]
+
+Prints the wall time of ``solve_tutto`` (all cards, default rules and x2
+scope "card"), of turning the solution into the decision table bots load,
+and of the first call in this process (which loads or compiles numba's
+cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+
+import numba
+
+from tutto_sim.policy.exact import ExactPolicy
+from tutto_sim.rules import TuttoRules
+from tutto_sim.solve import solve_tutto
+
+
+def timed(fn, repeats: int) -> float:
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+
+    t0 = time.perf_counter()
+    sol = solve_tutto()
+    first = time.perf_counter() - t0
+    solve = timed(lambda: solve_tutto(), args.repeats)
+    table = timed(lambda: ExactPolicy.from_solution(sol), 1)
+    card_scope = timed(lambda: solve_tutto(TuttoRules(x2_scope="card")), 1)
+    result = {
+        "solve_seconds": round(solve, 3),
+        "first_solve_seconds_incl_numba_load": round(first, 3),
+        "decision_table_seconds": round(table, 3),
+        "solve_x2_scope_card_seconds": round(card_scope, 3),
+        "turn_ev": round(sol.turn_ev, 4),
+        "cores": numba.config.NUMBA_NUM_THREADS,
+        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
+                   f"CPython {platform.python_version()}, numba {numba.__version__}",
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:>38}: {v}")
+
+
+if __name__ == "__main__":
+    main()
