@@ -55,6 +55,11 @@ class Policy:
         return min(turn_total // self.unit, self.last_row)
 
 
+# The fields content_sha256 covers (docs/policy-format.md, "The two hashes").
+HASHED_FIELDS = ("format", "version", "game", "rules", "rules_sha256", "point_unit",
+                 "turn_total_rows", "throws", "keeps", "keep", "tutto_keep", "bank", "draw",
+                 "street_take", "x2_by_card_points")
+
 def load_policy(path: str) -> Policy:
     """Read a policy file; raise PolicyError (one line) unless it is sound."""
     try:
@@ -68,8 +73,8 @@ def load_policy(path: str) -> Policy:
         raise PolicyError(f"{path} is not a tutto-sim policy file for Tutto")
     if d.get("version") != VERSION:
         raise PolicyError(f"{path} has version {d.get('version')!r}; this bot reads version {VERSION}")
-    body = {k: v for k, v in d.items() if k != "content_sha256"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    body = {k: d.get(k) for k in HASHED_FIELDS}  # the decisions, no floats
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     if hashlib.sha256(text.encode()).hexdigest() != d.get("content_sha256"):
         raise PolicyError(f"{path} was changed or damaged: its content_sha256 does not match")
     try:

@@ -44,6 +44,13 @@ def test_round_trip_x2_card_scope(tmp_path):
     q = load_policy(p.write(tmp_path / "x2.json"), rules)
     _same(p, q)
     assert np.array_equal(p.keep_x2p, q.keep_x2p) and np.array_equal(p.bank_x2p, q.bank_x2p)
+    short = _doctor(tmp_path / "x2.json", tmp_path, lambda d: d["x2_by_card_points"].pop())
+    with pytest.raises(PolicyFileError, match="x2_by_card_points needs 41"):
+        load_policy(short, rules)
+    frame = p.to_frame()
+    x2_keep = frame[(frame.kind == "keep") & (frame.card == "x2")]
+    assert x2_keep.card_points.nunique() == p.keep_x2p.shape[0]
+    assert not frame.duplicated(["kind", "card", "card_points", "dice", "turn_total", "throw"]).any()
 
 
 def _doctor(good_file, tmp_path, change, rehash=True):
@@ -90,6 +97,20 @@ def test_illegal_keep_is_refused_even_with_a_valid_hash(good_file, tmp_path):
 
     with pytest.raises(PolicyFileError, match="not a legal keep"):
         load_policy(_doctor(good_file, tmp_path, illegal))
+
+
+def test_wrong_keeps_are_refused(good_file, tmp_path):
+    def wrong(d):  # throw 5-5-5-5-5-5: claim 1000 points for setting aside 3 dice
+        ms = d["throws"].index("555555")
+        d["keeps"][ms][0][2] = 1000
+
+    with pytest.raises(PolicyFileError, match="keeps"):
+        load_policy(_doctor(good_file, tmp_path, wrong))
+
+
+def test_summary_is_informative_only(good_file, tmp_path):
+    path = _doctor(good_file, tmp_path, lambda d: d["summary"].update(turn_ev=1.0), rehash=False)
+    assert load_policy(path).summary["turn_ev"] == 1.0
 
 
 def test_schema_violation(good_file, tmp_path):

@@ -13,6 +13,7 @@ or rules other than the ones the caller plays.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass, field
@@ -84,17 +85,8 @@ class ExactPolicy:
 
     # ---- the JSON file -------------------------------------------------
     def to_json_dict(self) -> dict:
-        t = build_tables(self.rules.scoring)
-        names = throw_names(t)
-        keeps = []
-        for ms, name in enumerate(names):
-            row = []
-            for k in range(1, MAX_DICE + 1):
-                pts = int(t.best_pts[ms, k])
-                if pts >= 0:
-                    row.append([k, best_keep_dice(name, k, pts, self.rules.scoring),
-                                pts * POINT_UNIT])
-            keeps.append(row)
+        names = throw_names(build_tables(self.rules.scoring))
+        keeps = keeps_table(self.rules.scoring)
 
         def rows(a: np.ndarray) -> list[str]:
             return ["".join(map(str, r)) for r in a.tolist()]
@@ -183,8 +175,15 @@ class ExactPolicy:
         recs.append(pd.DataFrame({"kind": "street_take", "card": "street", "card_points": 0,
                                   "dice": 6 - m, "turn_total": 0, "throw": [f"{jj} new" for jj in j],
                                   "action": self.street_take[m, j]}))
-        if self.keep_x2p is not None:
+        if self.keep_x2p is not None:  # x2 rows by card points replace the plain ones
+            frame = pd.concat(recs, ignore_index=True)
+            recs = [frame[frame.card != "x2"]]
             for p in range(self.keep_x2p.shape[0]):
+                k = self.keep_x2p[p]
+                for ms, name in enumerate(names):
+                    recs.append(pd.DataFrame({"kind": "keep", "card": "x2", "card_points": p * POINT_UNIT,
+                                              "dice": len(name), "turn_total": totals, "throw": name,
+                                              "action": k[:, ms]}))
                 for n in range(1, 6):
                     recs.append(pd.DataFrame({"kind": "bank", "card": "x2", "card_points": p * POINT_UNIT,
                                               "dice": n, "turn_total": totals, "throw": "",
@@ -199,6 +198,25 @@ class ExactPolicy:
         return (np.ascontiguousarray(self.keep), np.ascontiguousarray(self.bank),
                 np.ascontiguousarray(self.draw), np.ascontiguousarray(self.street_take),
                 np.ascontiguousarray(kx), np.ascontiguousarray(bx))
+
+
+@functools.lru_cache(maxsize=4)
+def _keeps_json(scoring) -> str:
+    t = build_tables(scoring)
+    keeps = []
+    for ms, name in enumerate(throw_names(t)):
+        row = []
+        for k in range(1, MAX_DICE + 1):
+            pts = int(t.best_pts[ms, k])
+            if pts >= 0:
+                row.append([k, best_keep_dice(name, k, pts, scoring), pts * POINT_UNIT])
+        keeps.append(row)
+    return json.dumps(keeps)
+
+
+def keeps_table(scoring) -> list:
+    """Per throw id: ``[dice, faces set aside, points]`` of the best keep of each size."""
+    return json.loads(_keeps_json(scoring))
 
 
 def solution_summary(sol) -> dict:
@@ -229,9 +247,18 @@ def solution_summary(sol) -> dict:
     }
 
 
+#: The fields ``content_sha256`` covers: everything a decision depends on. They
+#: hold only strings, integers, lists, objects and null, so their canonical
+#: JSON (sorted keys, no spaces, ASCII) is the same in every language.
+HASHED_FIELDS = ("format", "version", "game", "rules", "rules_sha256", "point_unit",
+                 "turn_total_rows", "throws", "keeps", "keep", "tutto_keep", "bank", "draw",
+                 "street_take", "x2_by_card_points")
+
+
 def content_hash(d: dict) -> str:
-    body = {k: v for k, v in d.items() if k != "content_sha256"}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+    """SHA-256 of the canonical JSON of the :data:`HASHED_FIELDS` of ``d``."""
+    body = {k: d.get(k) for k in HASHED_FIELDS}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -299,6 +326,8 @@ def _from_json(d: dict, rules: TuttoRules, path: Path) -> ExactPolicy:
     n_ms = len(names)
     if d["throws"] != names:
         raise PolicyFileError(f"policy file {path}: its list of throws is not this version's")
+    if d["keeps"] != keeps_table(rules.scoring):
+        raise PolicyFileError(f"policy file {path}: its keeps (dice and points per throw) are wrong for these rules")
     rows = d["turn_total_rows"]
     legal = [{k for k in range(1, MAX_DICE + 1) if t.best_pts[ms, k] >= 0} for ms in range(n_ms)]
 
@@ -346,6 +375,11 @@ def _from_json(d: dict, rules: TuttoRules, path: Path) -> ExactPolicy:
         raise PolicyFileError(f"policy file {path}: x2_by_card_points must be present exactly for x2_scope=card")
     if d["x2_by_card_points"] is not None:
         parts = d["x2_by_card_points"]
+        from ..solve.tutto_dp import max_card_points
+
+        if len(parts) != max_card_points(t) + 1:
+            raise PolicyFileError(f"policy file {path}: x2_by_card_points needs {max_card_points(t) + 1} "
+                                  f"entries (card points 0..{max_card_points(t) * POINT_UNIT}), not {len(parts)}")
         keep_x2p = np.stack([keep_rows(p["keep"], f"x2_by_card_points/{i}/keep") for i, p in enumerate(parts)])
         bank_x2p = np.stack([bank_rows(p["bank"], f"x2_by_card_points/{i}/bank") for i, p in enumerate(parts)])
     if not np.array_equal(keep[Card.FIREWORKS, 0], t.keep_dice[0]):

@@ -31,7 +31,7 @@ from numba import njit
 
 from ..rules.cards import N_CARDS, Card
 from ..tables.throws import MAX_DICE
-from .tutto_dp import TuttoSolution, _arr, _keep_values, _rule_params, _tables
+from .tutto_dp import TuttoSolution, _after_keep, _arr, _rule_params, _tables
 
 BANKABLE = [int(c) for c in Card if c.can_bank_before_tutto]
 
@@ -41,15 +41,18 @@ def _fill_keep(out, c, cp, cap, x2_card, best_pts, n_dice, bonus, after, e, ex):
     """out[T, ms] = optimal dice to set aside (first maximum: fewest dice)."""
     for t in range(out.shape[0]):
         for ms in range(out.shape[1]):
-            v = _keep_values(c, ms, t, cp, cap, x2_card, best_pts, n_dice, bonus,
-                             after, e, ex)
             best = 0
             val = -0.5
-            for k in range(1, MAX_DICE + 1):
-                if v[k] > val:
-                    val = v[k]
+            for k in range(1, n_dice[ms] + 1):
+                pts = best_pts[ms, k]
+                if pts < 0:
+                    continue
+                v = _after_keep(c, t + pts, cp + pts, n_dice[ms] - k, cap, x2_card,
+                                bonus, after, e, ex)
+                if v > val:
+                    val = v
                     best = k
-            out[t, ms] = best if val >= 0 else 0
+            out[t, ms] = best
 
 
 @dataclass(frozen=True)
