@@ -151,43 +151,44 @@ class ExactPolicy:
         """One row per decision state: (kind, card, card_points, dice, turn_total, throw, action)."""
         import pandas as pd
 
-        names = throw_names(build_tables(self.rules.scoring))
-        recs = []
+        names = np.array(throw_names(build_tables(self.rules.scoring)))
+        lens = np.array([len(x) for x in names])
         totals = np.arange(self.t_max + 1) * POINT_UNIT
-        for c in BANKABLE:
-            k = self.keep[c]
-            for ms, name in enumerate(names):
-                recs.append(pd.DataFrame({"kind": "keep", "card": c.cli_name, "card_points": 0,
-                                          "dice": len(name), "turn_total": totals, "throw": name,
-                                          "action": k[:, ms]}))
+        recs = []
+
+        def keep_rows(card: str, points: int, k: np.ndarray) -> None:
+            rows = k.shape[0]
+            recs.append(pd.DataFrame({
+                "kind": "keep", "card": card, "card_points": points,
+                "dice": np.tile(lens, rows), "turn_total": np.repeat(totals[:rows], len(names)),
+                "throw": np.tile(names, rows), "action": k.ravel().astype(int)}))
+
+        def bank_rows(card: str, points: int, bank: np.ndarray) -> None:
             for n in range(1, 6):
-                recs.append(pd.DataFrame({"kind": "bank", "card": c.cli_name, "card_points": 0,
-                                          "dice": n, "turn_total": totals, "throw": "",
-                                          "action": self.bank[c, n].astype(int)}))
+                recs.append(pd.DataFrame({
+                    "kind": "bank", "card": card, "card_points": points, "dice": n,
+                    "turn_total": totals, "throw": "", "action": bank[n].astype(int)}))
+
+        by_points = self.keep_x2p is not None
+        for c in BANKABLE:
+            if by_points and c is Card.X2:
+                for p in range(self.keep_x2p.shape[0]):
+                    keep_rows("x2", p * POINT_UNIT, self.keep_x2p[p])
+                    bank_rows("x2", p * POINT_UNIT, self.bank_x2p[p])
+            else:
+                keep_rows(c.cli_name, 0, self.keep[c])
+                bank_rows(c.cli_name, 0, self.bank[c])
         for c in TUTTO_ONLY:
             recs.append(pd.DataFrame({"kind": "keep", "card": c.cli_name, "card_points": 0,
-                                      "dice": [len(x) for x in names], "turn_total": 0,
-                                      "throw": names, "action": self.keep[c, 0]}))
+                                      "dice": lens, "turn_total": 0, "throw": names,
+                                      "action": self.keep[c, 0].astype(int)}))
         recs.append(pd.DataFrame({"kind": "draw", "card": "", "card_points": 0, "dice": 6,
                                   "turn_total": totals, "throw": "",
                                   "action": self.draw.astype(int)}))
         m, j = np.nonzero(self.street_take)
         recs.append(pd.DataFrame({"kind": "street_take", "card": "street", "card_points": 0,
                                   "dice": 6 - m, "turn_total": 0, "throw": [f"{jj} new" for jj in j],
-                                  "action": self.street_take[m, j]}))
-        if self.keep_x2p is not None:  # x2 rows by card points replace the plain ones
-            frame = pd.concat(recs, ignore_index=True)
-            recs = [frame[frame.card != "x2"]]
-            for p in range(self.keep_x2p.shape[0]):
-                k = self.keep_x2p[p]
-                for ms, name in enumerate(names):
-                    recs.append(pd.DataFrame({"kind": "keep", "card": "x2", "card_points": p * POINT_UNIT,
-                                              "dice": len(name), "turn_total": totals, "throw": name,
-                                              "action": k[:, ms]}))
-                for n in range(1, 6):
-                    recs.append(pd.DataFrame({"kind": "bank", "card": "x2", "card_points": p * POINT_UNIT,
-                                              "dice": n, "turn_total": totals, "throw": "",
-                                              "action": self.bank_x2p[p, n].astype(int)}))
+                                  "action": self.street_take[m, j].astype(int)}))
         return pd.concat(recs, ignore_index=True)
 
     # ---- for the kernel ------------------------------------------------
