@@ -584,5 +584,21 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(rc)
 
 
+# Commands defined in their own modules register themselves on ``app`` when
+# imported (games and tournaments, reports, Berliner Macke).
+def _load_command_modules() -> None:
+    import importlib
+
+    for name in ("cli_games", "cli_report", "cli_macke"):
+        try:
+            importlib.import_module(f"{__package__}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{__package__}.{name}":
+                raise
+
+
+_load_command_modules()
+
+
 if __name__ == "__main__":
     main()
