@@ -4,15 +4,11 @@ import json
 
 import pytest
 
-from tutto_sim.cli import main
+from conftest import run_cli
 
 
 def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    cap = capsys.readouterr()
-    return exc.value.code, cap.out, cap.err
+    return run_cli(capsys, *args)
 
 
 SMALL = ("--turns", "20000", "--search-turns", "4000")

@@ -4,17 +4,13 @@ import json
 
 import pytest
 
-from tutto_sim.cli import main
+from conftest import run_cli
 from tutto_sim.rules import Card
 from tutto_sim.solve import solve_tutto
 
 
 def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        main(list(args))
-        raise SystemExit(0)
-    cap = capsys.readouterr()
-    return exc.value.code, cap.out, cap.err
+    return run_cli(capsys, *args)
 
 
 @pytest.fixture(scope="module")

@@ -90,7 +90,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from ..kernels.tutto_turn import COL_DRAW, COL_KEEP, COL_STREET, N_COLS, NEVER
+from ..kernels.tutto_turn import (CLOVERLEAF, COL_DRAW, COL_KEEP, COL_STREET, FIREWORKS,
+                                  N_COLS, NEVER, PLUSMINUS, PLUSMINUS_UNITS, STOP, STREET,
+                                  STREET_UNITS, X2)
 from ..rules.cards import DECK_COUNTS, DECK_SIZE, N_CARDS, Card
 from ..rules.scoring import POINT_UNIT
 from ..rules.tutto import PLUSMINUS_CHAIN_CHOICES, TuttoRules
@@ -105,15 +107,6 @@ from ..tables.throws import KEEP_RULES, MAX_DICE, ThrowTables, build_tables
 #: the turn total a power-law tail (P(T > x) ~ x^-5), and the error falls like
 #: cap^-4 (about 1e-3 points at this cap, 6e-5 at twice it).
 DEFAULT_CAP_UNITS = 1200
-
-STOP = int(Card.STOP)
-FIREWORKS = int(Card.FIREWORKS)
-X2 = int(Card.X2)
-PLUSMINUS = int(Card.PLUSMINUS)
-STREET = int(Card.STREET)
-CLOVERLEAF = int(Card.CLOVERLEAF)
-STREET_UNITS = 2000 // POINT_UNIT
-PLUSMINUS_UNITS = 1000 // POINT_UNIT
 
 #: Deck frequencies q_c of the turn-level analysis.
 CARD_FREQ = np.array([DECK_COUNTS[Card(c)] / DECK_SIZE for c in range(N_CARDS)])
