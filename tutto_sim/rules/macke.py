@@ -27,10 +27,10 @@ class MackeRules:
     (5, 6)
     >>> MackeRules.preset("volle-lotte").target
     6000
-    >>> MackeRules(min_score=250)
+    >>> MackeRules(min_score=275)
     Traceback (most recent call last):
     ...
-    ValueError: min_score must be a non-negative multiple of 50, not 250
+    ValueError: min_score must be a non-negative multiple of 50, not 275
     """
 
     #: ``standard`` or one of the seed's variants (RULES.md §3, "Variants").
