@@ -63,14 +63,54 @@ X2Scope = Annotated[str, typer.Option("--x2-scope", help="x2 on a Tutto doubles 
 PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Minus Tutto: continue | bank | flat.", rich_help_panel="Rules")]
 PMDeduction = Annotated[str, typer.Option("--plusminus-deduction", help="Plus/Minus deduction when the turn is banked (bank) or at the Tutto (tutto). Game-level only.", rich_help_panel="Rules")]
 Reshuffle = Annotated[str, typer.Option("--reshuffle", help="Empty deck: reshuffle all 56 cards (full) or the discard pile; identical in effect. Game-level only.", rich_help_panel="Rules")]
-Target = Annotated[int, typer.Option("--target", help="Points to win (multiple of 50). Game-level only.", rich_help_panel="Rules")]
+Target = Annotated[Optional[int], typer.Option("--target", help="Points to win (multiple of 50; default 6000 for Tutto and Volle Lotte, 5000 for Macke). Game-level only.", rich_help_panel="Rules")]
 GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the round, highest wins | immediate: first to target wins. Game-level only.", rich_help_panel="Rules")]
 CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
 
 
+# Berliner Macke / Volle Lotte (RULES.md §3; docs/macke.md).
+GameOpt = Annotated[str, typer.Option("--game", help="tutto | macke | volle-lotte (= macke --variant volle-lotte).")]
+Variant = Annotated[str, typer.Option("--variant", help="Macke: standard | instant-win | jackpot | ones-and-fives | volle-lotte.", rich_help_panel="Macke rules")]
+MinScore = Annotated[int, typer.Option("--min-score", help="Macke: a turn total below this is subtracted.", rich_help_panel="Macke rules")]
+Throws = Annotated[int, typer.Option("--throws", help="Macke: throws per series.", rich_help_panel="Macke rules")]
+Bust = Annotated[str, typer.Option("--bust", help="Macke after the first throw: subtract the turn total | zero.", rich_help_panel="Macke rules")]
+WinValue = Annotated[int, typer.Option("--win-value", help="Macke instant-win, turn analysis: points an instant win is worth.", rich_help_panel="Macke rules")]
+GAMES = ("tutto", "macke", "volle-lotte")
+MACKE_DEFAULTS = {"variant": "standard", "min_score": 300, "throws": 3, "bust": "subtract", "win_value": 5000}
+TUTTO_DEFAULTS = {"x2_scope": "turn", "plusminus_chain": "continue", "plusminus_deduction": "bank",
+                  "reshuffle": "full", "game_end": "round", "cloverleaf_value": 0}
+
+
+def game_rules(game: str, tutto: dict, macke: dict):
+    """TuttoRules or MackeRules from the flags; flags of the other game must stay unset."""
+    from .rules.macke import MackeRules
+
+    _choice("--game", game, GAMES)
+    own, other = (tutto, macke) if game == "tutto" else (macke, tutto)
+    defaults = MACKE_DEFAULTS if game == "tutto" else TUTTO_DEFAULTS
+    for name, default in defaults.items():
+        if other.get(name, default) != default:
+            raise UserError(f"--{name.replace('_', '-')} does not apply to --game {game}")
+    if game == "tutto":
+        return make_rules(**tutto)
+    if game == "volle-lotte":
+        if macke["variant"] not in ("standard", "volle-lotte"):
+            raise UserError("--game volle-lotte takes no --variant (it is the variant)")
+        macke = {**macke, "variant": "volle-lotte"}
+    target = macke.pop("target", None)
+    try:
+        rules = MackeRules.preset(macke.pop("variant"), **macke,
+                                  **({} if target is None else {"target": target}))
+    except ValueError as e:
+        flag = str(e).split(" ", 1)[0].replace("_", "-")
+        raise UserError(f"--{flag} {str(e).split(' ', 1)[1]}") from None
+    return rules
+
+
 def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
-               plusminus_deduction: str, reshuffle: str, target: int,
+               plusminus_deduction: str, reshuffle: str, target: Optional[int],
                game_end: str, cloverleaf_value: int) -> TuttoRules:
+    target = 6000 if target is None else target
     _choice("--six-of-kind", six_of_kind, SIX_OF_KIND_CHOICES)
     _choice("--x2-scope", x2_scope, X2_SCOPE_CHOICES)
     _choice("--plusminus-chain", plusminus_chain, PLUSMINUS_CHAIN_CHOICES)
@@ -149,27 +189,42 @@ def optimize(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    game: GameOpt = "tutto",
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
-    """Find the best stop-or-continue thresholds for one Tutto card."""
+    """Find the best stop-or-continue thresholds for one Tutto card (or for Macke)."""
     from .sim.optimize import optimize_card
     from .sim.turns import set_threads
-
     from .solve import exact_policy_value, solve_tutto
 
-    the_card = _card(card)
     _choice("--method", method, ("monte-carlo", "exact"))
     _positive("--turns", turns)
     _positive("--search-turns", search_turns, allow_zero=True)
     _seed(seed)
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                                  plusminus_chain=plusminus_chain,
+                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
+                                  target=target, game_end=game_end,
+                                  cloverleaf_value=cloverleaf_value),
+                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
+                            target=target, six_of_kind=six_of_kind, win_value=win_value))
     try:
         n_threads = set_threads(threads)
     except ValueError as e:
         raise UserError(str(e)) from None
+    if game != "tutto":
+        from .cli_macke import macke_optimize
+
+        macke_optimize(rules, method, turns, search_turns, seed, as_json, out_dir, n_threads)
+        return
+    the_card = _card(card)
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
         sol = solve_tutto(rules)
