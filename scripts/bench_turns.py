@@ -6,8 +6,9 @@ prints throughput and the ratios. Usage::
 
     python scripts/bench_turns.py [--turns N] [--seconds S] [--json]
 
-Turns start with a random card (deck frequencies) and follow
-``policy.DEFAULT_POLICY``, the rule-of-thumb threshold policy. Speed is
+Tutto turns start with a random card (deck frequencies) and follow
+``policy.DEFAULT_POLICY``, the rule-of-thumb threshold policy; Berliner Macke
+turns follow the optimal policy, played from its decision table. Speed is
 measured here, never in the tests.
 """
 
@@ -51,6 +52,24 @@ def kernel_rate(pol, rules, turns: int, threads: int, repeats: int = 3) -> float
     return best
 
 
+def macke_rate(turns: int, threads: int, repeats: int = 3) -> float:
+    """Berliner Macke turns/s under the optimal policy, played from its table."""
+    from tutto_sim.policy.macke_exact import MackeTablePolicy
+    from tutto_sim.rules.macke import MackeRules
+    from tutto_sim.sim.macke_exact import run_macke_exact
+    from tutto_sim.solve.macke_dp import solve_macke
+
+    numba.set_num_threads(threads)
+    policy = MackeTablePolicy.from_solution(solve_macke(MackeRules()))
+    run_macke_exact(policy, 7, 100_000)  # warm up
+    best = 0.0
+    for r in range(repeats):
+        t0 = time.perf_counter()
+        run_macke_exact(policy, 7 + r, turns)
+        best = max(best, turns / (time.perf_counter() - t0))
+    return best
+
+
 def reference_rate(policy, rules, seconds: float) -> float:
     n = 0
     t0 = time.perf_counter()
@@ -74,6 +93,8 @@ def main() -> None:
     one = kernel_rate(pol, rules, args.turns, 1)
     allc = kernel_rate(pol, rules, args.turns, cores)
     ref = reference_rate(DEFAULT_POLICY, rules, args.seconds)
+    macke_one = macke_rate(args.turns, 1)
+    macke_all = macke_rate(args.turns, cores)
     result = {
         "turns_per_second_per_core": round(one),
         "turns_per_second_all_cores": round(allc),
@@ -82,6 +103,9 @@ def main() -> None:
         "reference_turns_per_second": round(ref),
         "speedup_vs_reference": round(one / ref, 1),
         "policy": "DEFAULT_POLICY, random first card",
+        "macke_turns_per_second_per_core": round(macke_one),
+        "macke_turns_per_second_all_cores": round(macke_all),
+        "macke_policy": "optimal, from its decision table (default rules)",
         "machine": f"{cpu_name()}, {os.cpu_count()} logical CPUs, {platform.python_implementation()} {platform.python_version()}, numba {numba.__version__}",
     }
     if args.json:

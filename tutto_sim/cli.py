@@ -454,17 +454,33 @@ def solve(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    game: GameOpt = "tutto",
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
-    """Solve Tutto exactly: the optimal turn policy and every card's value."""
+    """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
     import time
 
     from .solve import solve_tutto
 
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                                  plusminus_chain=plusminus_chain,
+                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
+                                  target=target, game_end=game_end,
+                                  cloverleaf_value=cloverleaf_value),
+                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
+                            target=target, six_of_kind=six_of_kind, win_value=win_value))
+    if game != "tutto":
+        from .cli_macke import macke_solve
+
+        macke_solve(rules, as_json)
+        return
     if cap < 5000 or cap % 50:
         raise UserError(f"--cap must be a multiple of 50 and at least 5000, not {cap}")
     t0 = time.perf_counter()
@@ -519,17 +535,33 @@ def export_policy(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    game: GameOpt = "tutto",
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
     from .policy.exact import ExactPolicy, PolicyFileError
     from .solve import solve_tutto
 
     _choice("--format", fmt, ("json", "csv", "parquet"))
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                                  plusminus_chain=plusminus_chain,
+                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
+                                  target=target, game_end=game_end,
+                                  cloverleaf_value=cloverleaf_value),
+                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
+                            target=target, six_of_kind=six_of_kind, win_value=win_value))
+    if game != "tutto":
+        from .cli_macke import macke_export
+
+        macke_export(rules, out_path, fmt)
+        return
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
         policy = ExactPolicy.from_solution(solve_tutto(rules))
@@ -555,9 +587,15 @@ def validate(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    game: GameOpt = "tutto",
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """Check the solver against simulation both ways (exit 1 if a check fails)."""
     import tempfile
@@ -570,12 +608,22 @@ def validate(
 
     _positive("--turns", turns)
     _seed(seed)
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                                  plusminus_chain=plusminus_chain,
+                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
+                                  target=target, game_end=game_end,
+                                  cloverleaf_value=cloverleaf_value),
+                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
+                            target=target, six_of_kind=six_of_kind, win_value=win_value))
     try:
         set_threads(threads)
     except ValueError as e:
         raise UserError(str(e)) from None
+    if game != "tutto":
+        from .cli_macke import macke_validate
+
+        macke_validate(rules, turns, seed, policy_file, as_json)
+        return
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
         sol = solve_tutto(rules)
