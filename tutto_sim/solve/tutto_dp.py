@@ -446,6 +446,12 @@ def max_card_points(tables: ThrowTables) -> int:
     >>> max_card_points(build_tables()) * POINT_UNIT  # two triples of 1s
     2000
     """
+    return _max_card_points(tables.scoring)
+
+
+@functools.lru_cache(maxsize=8)
+def _max_card_points(scoring) -> int:
+    tables = build_tables(scoring)  # cached too: the tables are immutable
     m = [0] * (MAX_DICE + 1)
     for n in range(1, MAX_DICE + 1):
         best = 0

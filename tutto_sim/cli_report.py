@@ -1,0 +1,80 @@
+"""``tutto-sim report``: write a game's report (PDF and PNGs) from the command line.
+
+Registers itself on the ``app`` of ``tutto_sim.cli`` when that module loads
+it; the figures live in ``tutto_sim.report`` (docs/reports.md). Parse, call,
+print: no logic of its own.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import (
+    CloverValue,
+    GameEnd,
+    PMChain,
+    PMDeduction,
+    Reshuffle,
+    SixOfKind,
+    Target,
+    UserError,
+    X2Scope,
+    _positive,
+    _seed,
+    app,
+    make_rules,
+    out,
+    progress_phases,
+)
+from .report import GAMES
+
+
+@app.command()
+def report(
+    game: Annotated[str, typer.Option("--game", help=f"Game to report on: {', '.join(GAMES)}.")] = "tutto",
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Directory for the PDF, the PNGs and README.md (default: reports/GAME).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's, 200,000 for Tutto).")] = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
+    six_of_kind: SixOfKind = "two-triples",
+    x2_scope: X2Scope = "turn",
+    plusminus_chain: PMChain = "continue",
+    plusminus_deduction: PMDeduction = "bank",
+    reshuffle: Reshuffle = "full",
+    target: Target = 6000,
+    game_end: GameEnd = "round",
+    cloverleaf_value: CloverValue = 0,
+) -> None:
+    """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md)."""
+    from .report import report_module
+    from .sim.turns import set_threads
+
+    key = game.strip().lower()
+    if key not in GAMES:
+        raise UserError(f"--game must be one of {', '.join(GAMES)}, not {game!r}")
+    module = report_module(key)
+    n_turns = module.DEFAULT_TURNS if turns is None else _positive("--turns", turns)
+    _seed(seed)
+    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
+                       reshuffle, target, game_end, cloverleaf_value)
+    try:
+        n_threads = set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    target_dir = out_dir if out_dir is not None else Path("reports") / key
+    if target_dir.exists() and not target_dir.is_dir():
+        raise UserError(f"--out must be a directory, not the file {target_dir}")
+    t0 = time.perf_counter()
+    try:
+        with progress_phases(True) as phase:
+            files = module.build(target_dir, rules, seed=seed, turns=n_turns, phase=phase)
+    except OSError as e:
+        raise UserError(f"cannot write the report to {target_dir}: {e.strerror or e}") from None
+    seconds = time.perf_counter() - t0
+    out.print(f"wrote {files.pdf} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
+              f"{files.index} in {target_dir}")
+    out.print(f"seed {seed}; {n_turns:,} turns per point; {n_threads} thread(s); {seconds:.1f} s")

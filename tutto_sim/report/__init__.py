@@ -1,0 +1,35 @@
+"""Reports: matplotlib figures of a game's analysis as one PDF and PNGs.
+
+Part of ``tutto_sim.report``, the top of the layout (rules -> tables ->
+solve | kernels -> policy -> sim -> **report** / cli): it reads the solver and
+the simulations and draws; nothing below imports it. One module per game
+builds that game's report; :data:`GAMES` names them, so ``tutto-sim report
+--game NAME`` and ``scripts/make_reports.py`` find every game here. A game's
+module provides ``build(out_dir, rules, seed, turns, phase) -> ReportFiles``
+and ``DEFAULT_TURNS``.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+#: Game name -> the module that builds its report (Berliner Macke comes later).
+GAMES = {
+    "tutto": "tutto_sim.report.tutto",
+}
+
+
+def report_module(game: str):
+    """The report module of ``game``.
+
+    >>> report_module("tutto").STEM
+    'tutto-report'
+    >>> report_module("macke")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown game 'macke'; valid: tutto
+    """
+    key = game.strip().lower()
+    if key not in GAMES:
+        raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
+    return importlib.import_module(GAMES[key])
