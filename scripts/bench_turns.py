@@ -21,7 +21,6 @@ import platform
 import time
 
 import numba
-import numpy as np
 
 from tutto_sim.policy import DEFAULT_POLICY
 from tutto_sim.reference.tutto import play_turn

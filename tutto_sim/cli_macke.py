@@ -206,7 +206,7 @@ from typing import Annotated, Optional  # noqa: E402
 
 import typer  # noqa: E402
 
-from .cli import Bust, GameOpt, SixOfKind, Throws, Variant, WinValue, app, game_rules  # noqa: E402
+from .cli import GameOpt, SixOfKind, Throws, Variant, WinValue, app, game_rules  # noqa: E402
 
 
 @app.command()

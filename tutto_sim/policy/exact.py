@@ -273,6 +273,15 @@ def load_policy(path: Path | str, rules: TuttoRules | None = None) -> ExactPolic
 
     ``rules``: the rules the caller plays; a policy solved for others is refused.
     """
+    d, file_rules, path = read_policy_file(path, "tutto", schema(), TuttoRules, content_hash, rules)
+    return _from_json(d, file_rules, path)
+
+
+def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, hash_fn,
+                     rules=None):
+    """The checks every policy file passes, whatever the game: readable JSON,
+    format, version, game, JSON Schema, content hash, rules and rules hash, and
+    the caller's rules. Returns ``(document, file's rules, path)``."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -290,28 +299,28 @@ def load_policy(path: Path | str, rules: TuttoRules | None = None) -> ExactPolic
         raise PolicyFileError(
             f"policy file {path} has version {d.get('version')!r}; this tutto-sim reads version {VERSION}"
         )
-    if d.get("game") != "tutto":
-        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, not tutto")
-    _check_schema(d, path)
-    if content_hash(d) != d["content_sha256"]:
+    if d.get("game") != game:
+        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, not {game}")
+    _check_schema(d, path, schema_doc)
+    if hash_fn(d) != d["content_sha256"]:
         raise PolicyFileError(f"policy file {path} was changed or damaged: its content hash does not match")
     try:
-        file_rules = TuttoRules.from_dict(d["rules"])
+        file_rules = rules_cls.from_dict(d["rules"])
     except (TypeError, ValueError) as e:
-        raise PolicyFileError(f"policy file {path} has invalid rules: {e}") from None
+        raise PolicyFileError(f"policy file {path} has invalid rules: {' '.join(str(e).split())}") from None
     if file_rules.digest() != d["rules_sha256"]:
         raise PolicyFileError(f"policy file {path}: rules_sha256 does not match its rules")
     if rules is not None and rules != file_rules:
-        diff = ", ".join(f"{k}={v!r} (file: {d['rules'][k]!r})"
+        diff = ", ".join(f"{k}={v!r} (file: {d['rules'].get(k)!r})"
                          for k, v in rules.to_dict().items() if d["rules"].get(k) != v)
         raise PolicyFileError(f"policy file {path} was solved for other rules: {diff}")
-    return _from_json(d, file_rules, path)
+    return d, file_rules, path
 
 
-def _check_schema(d: dict, path: Path) -> None:
+def _check_schema(d: dict, path: Path, schema_doc: dict) -> None:
     import jsonschema
 
-    validator = jsonschema.Draft202012Validator(schema())
+    validator = jsonschema.Draft202012Validator(schema_doc)
     err = jsonschema.exceptions.best_match(validator.iter_errors(d))
     if err is not None:
         where = "/".join(str(p) for p in err.absolute_path) or "(top level)"

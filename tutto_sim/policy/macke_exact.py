@@ -36,7 +36,7 @@ from ..rules.scoring import POINT_UNIT
 from ..solve.macke_dp import (NEVER, MackeDecisions, keep_template, slot_layout,
                               throw_tables)
 from ..tables.macke import MackeTables, build_macke_tables
-from .exact import FORMAT, VERSION, PolicyFileError
+from .exact import FORMAT, VERSION, PolicyFileError, read_policy_file
 from .macke_protocol import TurnView
 
 GAME = "macke"
@@ -308,52 +308,10 @@ def load_macke_policy(path: Path | str, rules: MackeRules | None = None) -> Mack
     """Read and check a Macke policy file; raise :class:`PolicyFileError` if it is not sound.
 
     ``rules``: the rules the caller plays; a policy solved for others is refused.
+    The checks shared with Tutto's files are ``policy.exact.read_policy_file``.
     """
-    path = Path(path)
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise PolicyFileError(f"cannot read policy file {path}: {e.strerror}") from None
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise PolicyFileError(
-            f"policy file {path} is damaged or truncated (not valid JSON: {e.msg} at line "
-            f"{e.lineno}, column {e.colno})") from None
-    if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise PolicyFileError(f"{path} is not a tutto-sim policy file (format must be {FORMAT!r})")
-    if d.get("version") != VERSION:
-        raise PolicyFileError(f"policy file {path} has version {d.get('version')!r}; "
-                              f"this tutto-sim reads version {VERSION}")
-    if d.get("game") != GAME:
-        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, not {GAME}")
-    _check_schema(d, path)
-    if content_hash(d) != d["content_sha256"]:
-        raise PolicyFileError(f"policy file {path} was changed or damaged: its content hash does not match")
-    try:
-        file_rules = MackeRules.from_dict(d["rules"])
-    except (TypeError, ValueError) as e:
-        raise PolicyFileError(f"policy file {path} has invalid rules: {' '.join(str(e).split())}") from None
-    if file_rules.digest() != d["rules_sha256"]:
-        raise PolicyFileError(f"policy file {path}: rules_sha256 does not match its rules")
-    if rules is not None and rules != file_rules:
-        diff = ", ".join(f"{k}={v!r} (file: {d['rules'].get(k)!r})"
-                         for k, v in rules.to_dict().items() if d["rules"].get(k) != v)
-        raise PolicyFileError(f"policy file {path} was solved for other rules: {diff}")
+    d, file_rules, path = read_policy_file(path, GAME, schema(), MackeRules, content_hash, rules)
     return _from_json(d, file_rules, path)
-
-
-def _check_schema(d: dict, path: Path) -> None:
-    import jsonschema
-
-    validator = jsonschema.Draft202012Validator(schema())
-    err = jsonschema.exceptions.best_match(validator.iter_errors(d))
-    if err is not None:
-        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
-        msg = " ".join(err.message.split())
-        if len(msg) > 160:
-            msg = msg[:157] + "..."
-        raise PolicyFileError(f"policy file {path} does not match the schema at {where}: {msg}")
 
 
 def _from_json(d: dict, rules: MackeRules, path: Path) -> MackeTablePolicy:
