@@ -1,11 +1,15 @@
 """Regenerate the sample reports committed under ``reports/``.
 
-One directory per game (``reports/tutto/``): the multi-page PDF, one PNG per
-figure (150 dpi) and a README.md index with every caption, under the default
-rules of RULES.md, seed 1 and the report's default Monte Carlo size, exactly
-what ``tutto-sim report --game GAME`` writes. Usage::
+One directory per game (``reports/tutto/``, ``reports/macke/``): the
+multi-page PDF, one PNG per figure (150 dpi) and a README.md index with every
+caption, under the default rules of RULES.md, seed 1 and the report's default
+Monte Carlo size, exactly what ``tutto-sim report --game GAME`` writes.
+Usage::
 
-    python scripts/make_reports.py [--game tutto] [--seed 1] [--turns N] [--out-root reports]
+    python scripts/make_reports.py [--game tutto|macke|volle-lotte] [--seed 1] [--turns N] [--out-root reports]
+
+Without ``--game`` it regenerates the committed ones (``SAMPLE_GAMES``);
+``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
 
 Same seed, same files: the PDF has no timestamps and the PNGs no time chunk,
 so a regenerated report only differs from the committed one where results or
@@ -22,23 +26,25 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 
-from tutto_sim.report import GAMES, report_module  # noqa: E402
+from tutto_sim.report import GAMES, SAMPLE_GAMES, report_module  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=list(GAMES), action="append",
-                    help="game to regenerate (repeatable; default: every game)")
+                    help="game to regenerate (repeatable; default: "
+                         f"{', '.join(SAMPLE_GAMES)})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=None,
                     help="Monte Carlo turns per point (default: the report's default)")
     ap.add_argument("--out-root", type=Path, default=ROOT / "reports")
     args = ap.parse_args()
-    for game in args.game or list(GAMES):
+    for game in args.game or list(SAMPLE_GAMES):
         module = report_module(game)
         turns = args.turns or module.DEFAULT_TURNS
+        rules = {"rules": module.default_rules(game)} if hasattr(module, "default_rules") else {}
         t0 = time.perf_counter()
-        files = module.build(args.out_root / game, seed=args.seed, turns=turns)
+        files = module.build(args.out_root / game, seed=args.seed, turns=turns, **rules)
         size = sum(p.stat().st_size for p in [files.pdf, *files.pngs])
         print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs)} PNGs, "
               f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} turns per point, "

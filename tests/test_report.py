@@ -118,12 +118,12 @@ def test_same_seed_same_bytes(reports):
 def test_games_are_registered_by_name():
     module = report_module("Tutto")
     assert module.STEM == "tutto-report" and module.DEFAULT_TURNS >= 100_000
-    with pytest.raises(ValueError, match="valid: tutto"):
-        report_module("volle-lotte")
+    with pytest.raises(ValueError, match="valid: tutto, macke, volle-lotte"):
+        report_module("kniffel")
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--game", "macke"), "--game must be one of tutto"),
+    (("--game", "kniffel"), "--game must be one of tutto, macke, volle-lotte"),
     (("--game", "tutto", "--turns", "0"), "--turns"),
     (("--x2-scope", "half"), "turn, card"),
     (("--seed", "-1"), "--seed"),

@@ -15,6 +15,8 @@ files on the same software versions (``tests/test_report.py`` checks it).
 
 from __future__ import annotations
 
+import csv
+import math
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -80,8 +82,20 @@ def rules_label(rules) -> str:
     'rules: RULES.md defaults (sha256 4ed213d666cd)'
     >>> rules_label(TuttoRules(x2_scope="card")).split(" (")[0]
     'rules: --x2-scope card'
+
+    Rules with variant presets (Berliner Macke) name the variant and the flags
+    that differ from its preset, so Volle Lotte's 6000 target is not a flag:
+
+    >>> from tutto_sim.rules.macke import MackeRules
+    >>> rules_label(MackeRules.preset("volle-lotte", bust="zero")).split(" (")[0]
+    'rules: --variant volle-lotte, --bust zero'
     """
-    default = type(rules)().to_dict()
+    variant = getattr(rules, "variant", None)
+    if variant is not None and hasattr(type(rules), "preset"):
+        default = type(rules).preset(variant).to_dict()
+        default["variant"] = type(rules)().variant  # a non-default variant is named
+    else:
+        default = type(rules)().to_dict()
     diff = [f"--{k.replace('_', '-')} {v}" for k, v in rules.to_dict().items()
             if default.get(k) != v]
     what = ", ".join(diff) if diff else "RULES.md defaults"
@@ -101,6 +115,17 @@ class Page:
     title: str
     caption: str
     png: Path | None = None
+
+
+@dataclass
+class Sheet:
+    """One drawn page before it is written: the figure, its PNG stem (None:
+    PDF only), title and caption."""
+
+    fig: Figure
+    name: str | None
+    title: str
+    caption: str
 
 
 @dataclass
@@ -227,3 +252,177 @@ class ReportWriter:
             lines += [f"## {p.title}", "", f"![{p.title}]({p.png.name})", "",
                       f"{p.caption} (PDF page {i}.)", ""]
         return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# tournament results (the CSV `tutto-sim tournament` writes), for any game
+# --------------------------------------------------------------------------
+
+
+class TournamentFileError(ValueError):
+    """A --tournament file that is missing or is not a tournament CSV (one line)."""
+
+
+#: Columns a tournament CSV must have (docs/games.md); ``ci95`` or ``games`` too.
+TOURNAMENT_COLUMNS = ("kind", "name", "win_rate")
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """One row of a tournament CSV: a bot, a seat or an ordered pair."""
+
+    name: str
+    opponent: str
+    win_rate: float
+    ci95: float
+    games: int | None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """The win rates of a tournament CSV (``kind`` bot / seat / pair rows)."""
+
+    file: str  # the file's name (not its directory: reports stay reproducible)
+    game: str
+    variant: str
+    players: int | None
+    seed: int | None
+    rules_sha256: str
+    bots: tuple[WinRate, ...]
+    seats: tuple[WinRate, ...]
+    pairs: tuple[WinRate, ...]
+
+
+def _number(text: str, kind=float):
+    try:
+        value = kind(float(text)) if kind is int else kind(text)
+    except (TypeError, ValueError):
+        return None
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def read_tournament(path) -> Tournament:
+    """The win rates in a CSV written by ``tutto-sim tournament`` (any game).
+
+    Needs the columns ``kind``, ``name``, ``win_rate`` and ``ci95`` (or
+    ``games``, for a Wald interval) and at least one ``kind=bot`` row; reads
+    ``opponent``, ``games``, ``game``, ``variant``, ``players``, ``seed`` and
+    ``rules_sha256`` when present and ignores any other column. Raises
+    :class:`TournamentFileError` (one line) otherwise.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise TournamentFileError(f"--tournament: no such file: {path}")
+    bad = f"--tournament: {path} is not a tournament CSV from `tutto-sim tournament`"
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            reader = csv.DictReader(f)
+            cols = reader.fieldnames or []
+            rows = list(reader)
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise TournamentFileError(f"{bad} ({type(e).__name__})") from None
+    missing = [c for c in TOURNAMENT_COLUMNS if c not in cols]
+    if not missing and "ci95" not in cols and "games" not in cols:
+        missing = ["ci95"]
+    if missing:
+        raise TournamentFileError(f"{bad} (no column {', '.join(missing)})")
+    groups: dict[str, list[WinRate]] = {"bot": [], "seat": [], "pair": []}
+    for i, r in enumerate(rows, 2):
+        kind = (r.get("kind") or "").strip()
+        if kind not in groups:
+            continue
+        rate = _number(r.get("win_rate"))
+        games = _number(r.get("games"), int)
+        ci = _number(r.get("ci95"))
+        if ci is None and rate is not None and games:
+            ci = 1.959963984540054 * math.sqrt(max(rate * (1 - rate), 0.0) / games)
+        if rate is None or ci is None or not 0 <= rate <= 1 or ci < 0:
+            raise TournamentFileError(f"{bad} (line {i}: win_rate {r.get('win_rate')!r}, "
+                                      f"ci95 {r.get('ci95')!r})")
+        groups[kind].append(WinRate((r.get("name") or "").strip(),
+                                    (r.get("opponent") or "").strip(), rate, ci, games))
+    if not groups["bot"]:
+        raise TournamentFileError(f"{bad} (no kind=bot row)")
+    first = rows[0]
+    return Tournament(
+        file=path.name, game=(first.get("game") or "?").strip(),
+        variant=(first.get("variant") or "").strip(),
+        players=_number(first.get("players"), int), seed=_number(first.get("seed"), int),
+        rules_sha256=(first.get("rules_sha256") or "").strip(),
+        bots=tuple(groups["bot"]), seats=tuple(groups["seat"]), pairs=tuple(groups["pair"]))
+
+
+def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> Sheet:
+    """Win rates with 95% CIs: per bot, per seat and (2 players) per pair.
+
+    ``footer`` ends the caption (rules label, software version).
+    """
+    import numpy as np
+
+    fair = 1 / t.players if t.players else None
+    game = t.game + (f" ({t.variant})" if t.variant and t.variant != "standard" else "")
+    same = t.rules_sha256 and t.rules_sha256 == report_rules.digest()
+    whose = ("the report's rules" if same else
+             f"the tournament's own rules, sha256 {t.rules_sha256[:12] or 'not given'}, "
+             "not the report's")
+    n_games = max((b.games or 0 for b in t.seats), default=0)
+    title = "Tournament: win rates with 95% CIs"
+    caption = (
+        f"Whole games from {t.file} (`tutto-sim tournament`: game {game}, "
+        f"{t.players or '?'} players, seed {t.seed if t.seed is not None else '?'}"
+        + (f", {n_games:,} games" if n_games else "") + f"; {whose}). "
+        "Win rate = mean share of the win per seat held (1, 1/k in a k-way tie, 0); bars: "
+        "95% CI. Dotted line: 1/players, the fair share. Seats: seat 0 moves first; the "
+        "first-player advantage is seat 0's rate minus the fair share."
+        + (" Right: row's win rate against the column in two-player games." if t.pairs else "")
+        + f" {footer}")
+    fig, _ = new_figure(10.5, 7.0, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    panels = 3 if t.pairs else 2
+    axes = fig.subplots(1, panels, width_ratios=[1.3, 1.0, 1.3][:panels])
+    for ax, rows, what in ((axes[0], t.bots, "bot"), (axes[1], t.seats, "seat")):
+        if not rows:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, f"no {what} rows", ha="center", transform=ax.transAxes)
+            continue
+        y = np.arange(len(rows))[::-1]
+        rate = np.array([r.win_rate for r in rows])
+        ci = np.array([r.ci95 for r in rows])
+        ax.barh(y, rate, color=LIGHT, edgecolor=INK, lw=0.6, height=0.6,
+                hatch=HATCHES[1] if what == "seat" else "")
+        ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+        for yi, r in zip(y, rows):
+            ax.text(r.win_rate + r.ci95 + 0.01, yi, f"{r.win_rate:.3f} ± {r.ci95:.3f}",
+                    va="center", fontsize=8)
+        ax.set_yticks(y, [r.name if what == "bot" else f"seat {r.name}" for r in rows])
+        if fair is not None:
+            ax.axvline(fair, ls=":", color=GREY, lw=1.4)
+        right = max(rate + ci) * 1.35 + 0.02  # room for the labels, past 1 if need be
+        ax.set_xlim(0, right)
+        ax.set_xticks([x for x in np.arange(0, 1.01, 0.2) if x <= right])
+        ax.set_xlabel("win rate (share of games won)")
+        ax.set_title("by bot" if what == "bot" else "by seat (all bots)", loc="left")
+        ax.grid(axis="y", visible=False)
+        ax.set_axisbelow(True)
+    if t.pairs:
+        ax = axes[2]
+        names = list(dict.fromkeys([p.name for p in t.pairs] + [p.opponent for p in t.pairs]))
+        grid = np.full((len(names), len(names)), np.nan)
+        text = {}
+        for p in t.pairs:
+            i, j = names.index(p.name), names.index(p.opponent)
+            grid[i, j] = p.win_rate
+            text[i, j] = f"{p.win_rate:.3f}\n± {p.ci95:.3f}"
+        ax.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6,
+                  aspect="auto")
+        for i in range(len(names)):
+            if (i, i) not in text:
+                text[i, i] = "–"
+        for (i, j), s in text.items():
+            ax.text(j, i, s, ha="center", va="center", fontsize=7.5,
+                    weight="bold" if grid[i, j] > 0.5 else "normal")  # NaN > 0.5: False
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        ax.set_yticks(range(len(names)), names)
+        ax.set_title("pairwise: row against column", loc="left")
+        ax.grid(False)
+    return Sheet(fig, f"{number:02d}-tournament", title, caption)
