@@ -1,11 +1,13 @@
-"""Benchmark: whole Tutto games per second (numba game kernel vs reference game).
+"""Benchmark: whole games per second (numba game kernel vs reference game).
 
-Two players play to 6000 under the default rules, both following the optimal
-table (``optimal``, i.e. ``data/policies/tutto-default.json``). The kernel is
-timed on one thread and on all threads, the plain-Python reference game on the
-same games. Usage::
+Two players play under the default rules of the game (Tutto to 6000, Berliner
+Macke to 5000, Volle Lotte to 6000), both following the optimal table
+(``optimal``, i.e. ``data/policies/<game>-default.json``). The kernel is timed
+on one thread and on all threads, the plain-Python reference game on the same
+games. Usage::
 
-    python scripts/bench_games.py [--games N] [--seconds S] [--bots optimal,optimal] [--json]
+    python scripts/bench_games.py [--game tutto|macke|volle-lotte] [--games N] [--seconds S]
+                                  [--bots optimal,optimal] [--json]
 
 Speed is measured here, never in the tests.
 """
@@ -21,9 +23,18 @@ import time
 import numba
 
 from tutto_sim.game.bots import parse_bots
-from tutto_sim.game.tournament import kernel_batch, make_lineups, reference_batch
+from tutto_sim.game.macke import MackeConfig
+from tutto_sim.game.tournament import game_kind, kernel_batch, make_lineups, reference_batch
 from tutto_sim.game.tutto import GameConfig
-from tutto_sim.game.tutto_kernel import TuttoGameKernel
+from tutto_sim.rules.macke import MackeRules
+
+GAMES = ("tutto", "macke", "volle-lotte")
+
+
+def game_config(game: str):
+    if game == "tutto":
+        return GameConfig()
+    return MackeConfig(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard"))
 
 
 def cpu_name() -> str:
@@ -61,21 +72,23 @@ def reference_rate(bots, config, lineups, seconds: float) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--game", choices=GAMES, default="tutto", help="game to time")
     ap.add_argument("--games", type=int, default=300_000, help="games per kernel timing")
     ap.add_argument("--seconds", type=float, default=3.0, help="time for the reference game")
     ap.add_argument("--bots", default="optimal,optimal", help="bots at the table (table or threshold bots)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
 
-    config = GameConfig()
+    config = game_config(args.game)
     bots = parse_bots(args.bots, config.rules)
     lineups = make_lineups(len(bots), len(bots))
-    kernel = TuttoGameKernel(config, [b.table() for b in bots])
+    kernel = game_kind(config).kernel(config, [b.table() for b in bots])
     cores = numba.config.NUMBA_NUM_THREADS
     one, turns = kernel_rate(kernel, lineups, args.games, 1)
     allc, _ = kernel_rate(kernel, lineups, args.games, cores)
     ref = reference_rate(bots, config, lineups, args.seconds)
     result = {
+        "game": args.game,
         "games_per_second_per_core": round(one),
         "games_per_second_all_cores": round(allc),
         "cores": cores,

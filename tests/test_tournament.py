@@ -106,7 +106,7 @@ def test_bad_bot_spec_is_one_line_naming_the_valid_bots(capsys, tmp_path, spec):
 @pytest.mark.parametrize("args, needle", [
     (("--players", "9"), "--players"),
     (("--games", "0"), "--games"),
-    (("--game", "macke"), "--game must be one of tutto"),
+    (("--game", "rutsmieter"), "--game must be one of tutto, macke, volle-lotte"),
     (("--engine", "gpu"), "--engine"),
     (("--bots", "random", "--engine", "kernel"), "reference"),
     (("--target", "6001"), "--target"),

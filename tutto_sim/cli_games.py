@@ -2,7 +2,9 @@
 
 Registers its commands on ``tutto_sim.cli.app`` when imported (``cli.py``
 imports it at its end). Parse, call ``tutto_sim.game``, render; as in
-``cli.py`` every user error is one line with exit code 2.
+``cli.py`` every user error is one line with exit code 2. ``--game``
+``tutto`` (default), ``macke`` or ``volle-lotte``, with the rule flags of
+that game (``cli.game_rules``; flags of the other game are refused).
 """
 
 from __future__ import annotations
@@ -16,20 +18,48 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from .cli import (CloverValue, GameEnd, PMChain, PMDeduction, Reshuffle, SixOfKind, Target,
-                  UserError, X2Scope, _positive, _seed, _write_csv, app, err, make_rules, out,
-                  progress_phases)
+from .cli import (Bust, CloverValue, GameEnd, GameOpt, MinScore, PMChain, PMDeduction, Reshuffle,
+                  SixOfKind, Target, Throws, UserError, Variant, WinValue, X2Scope, _positive, _seed,
+                  _write_csv, app, err, game_rules, out, progress_phases)
 
-GameOpt = Annotated[str, typer.Option("--game", help="Game to play: tutto (Berliner Macke comes later).")]
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
 
 
-def _game(value: str) -> str:
-    from .game import GAMES
+def _rules(game: str, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
+           target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value):
+    """The rules of ``--game`` from every rule flag (``cli.game_rules``)."""
+    return game_rules(game.lower(), dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                                         plusminus_chain=plusminus_chain,
+                                         plusminus_deduction=plusminus_deduction,
+                                         reshuffle=reshuffle, target=target, game_end=game_end,
+                                         cloverleaf_value=cloverleaf_value),
+                      dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
+                           target=target, six_of_kind=six_of_kind, win_value=win_value))
 
-    if value.lower() not in GAMES:
-        raise UserError(f"--game must be one of {', '.join(GAMES)} (berliner-macke comes later), not {value!r}")
-    return value.lower()
+
+def _config(rules):
+    """The game's config: ``GameConfig`` (Tutto) or ``MackeConfig``."""
+    from .game.macke import MackeConfig
+    from .game.tutto import GameConfig
+    from .rules.macke import MackeRules
+
+    return MackeConfig(rules) if isinstance(rules, MackeRules) else GameConfig(rules)
+
+
+def _label(rules) -> str:
+    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    from .rules.macke import MackeRules
+
+    if not isinstance(rules, MackeRules):
+        return "tutto"
+    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
+
+
+def _title(rules) -> str:
+    from .cli_macke import _title as macke_title
+    from .rules.macke import MackeRules
+
+    return macke_title(rules) if isinstance(rules, MackeRules) else "Tutto"
 
 
 def _players(value: int) -> int:
@@ -67,7 +97,7 @@ def _ci(e) -> str:
 @app.command()
 def tournament(
     game: GameOpt = "tutto",
-    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]], cautious, reckless, random, py:MODULE:NAME.")] = "optimal,cautious",
+    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME.")] = "optimal,cautious",
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
     games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
@@ -80,33 +110,37 @@ def tournament(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
     from .game.tournament import ENGINES, run_tournament
-    from .game.tutto import GameConfig
 
-    the_game = _game(game)
     _players(players)
     _positive("--games", games)
     _seed(seed)
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
+                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
+    label = _label(rules)
     n_threads = _threads(threads)
     with progress_phases(not as_json) as phase:
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
         try:
-            res = run_tournament(the_bots, players, games, seed, GameConfig(rules), engine,
-                                 progress=phase("games", games), game=the_game)
+            res = run_tournament(the_bots, players, games, seed, _config(rules), engine,
+                                 progress=phase("games", games), game=label)
         except ValueError as e:
             raise UserError(str(e)) from None
     res.threads = n_threads if res.engine == "kernel" else 1
-    csv_path = _write_csv(out_dir / f"tournament_{the_game}_{players}p_seed{seed}.csv", res.csv_rows())
+    csv_path = _write_csv(out_dir / f"tournament_{label}_{players}p_seed{seed}.csv", res.csv_rows())
     if as_json:
         d = res.to_dict()
         d["csv"] = str(csv_path)
@@ -121,10 +155,29 @@ def tournament(
         raise typer.Exit(130)
 
 
+def _ends_line(res) -> str:
+    """How the games ended, in the game's words."""
+    ends = res.end_counts()
+    g = max(res.games, 1)
+    if res.game == "tutto":
+        return f"ended by the Kleeblatt: {ends['cloverleaf'] / g:.2%}"
+    line = f"ended after the nachwerfen: {ends['nachwerfen'] / g:.2%}"
+    if res.config.rules.variant == "instant-win":
+        line += f"; by five 1s (instant win): {ends['instant-win'] / g:.2%}"
+    if ends["cap"]:
+        line += f"; at the {res.config.max_rounds:,}-round cap: {ends['cap'] / g:.2%}"
+    return line
+
+
 def _print_tournament(res, csv_path: Path) -> None:
     n = res.players
-    out.print(f"[bold]Tutto tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
+    rules = res.config.rules
+    out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
               f"({res.engine} engine, {res.threads} thread(s), {res.seconds:.1f} s)")
+    if res.game != "tutto":
+        out.print(f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
+                  f"per series; Macke after the first throw: {rules.bust}; the target reached, "
+                  "every other player throws once more (nachwerfen)")
     t = Table("rank", "bot", "win rate", "95% CI", "seats", "mean final score", "points per turn",
               title=f"win rate per seat held (fair share 1/{n} = {1 / n:.4f}; a tie shares the win)",
               title_justify="left")
@@ -148,11 +201,9 @@ def _print_tournament(res, csv_path: Path) -> None:
         out.print(t)
     fpa = res.first_player_advantage()
     turns = res.game_turns()
-    ends = res.end_counts()
     out.print(f"first-player advantage (seat 0 minus 1/{n}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
     out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns "
-              f"({res.mean_rounds():.2f} rounds); ended by the Kleeblatt: "
-              f"{ends['cloverleaf'] / max(res.games, 1):.2%}")
+              f"({res.mean_rounds():.2f} rounds); {_ends_line(res)}")
     out.print(f"seats rotate: game i plays lineup i mod {len(res.lineups)}, seat j gets its bot "
               f"(j + i div {len(res.lineups)}) mod {n}")
     out.print(f"CSV: {csv_path}", soft_wrap=True)
@@ -173,17 +224,23 @@ def play(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
     from .game.human import Advisor, HumanBot, QuitGame
-    from .game.tutto import GameConfig, TuttoGame
+    from .game.macke import MackeAdvisor, MackeGame, MackeHumanBot
+    from .game.tutto import TuttoGame
 
-    _game(game)
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
+                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
+    tutto = _label(rules) == "tutto"
     others = _bots(bots, rules)
     if len(others) > 7:
         raise UserError(f"--bots: at most 7 bots play against you, not {len(others)}")
@@ -206,13 +263,19 @@ def play(
             sys.stdout.write(line if line.endswith("\n") else line + "\n")
         return line
 
-    human = HumanBot(name, read, lambda text: print(text, flush=True), Advisor(rules), hints)
+    write = lambda text: print(text, flush=True)  # noqa: E731
+    if tutto:
+        human = HumanBot(name, read, write, Advisor(rules), hints)
+    else:
+        human = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
     players = others[:seat] + [human] + others[seat:]
-    print(f"Tutto to {rules.target:,}: " + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
+    print(f"{_title(rules)} to {rules.target:,}: "
+          + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
           + f"; seed {seed} (replay: --seed {seed})")
     print("at each choice type its number; ? shows the optimal table's advice, q leaves")
+    game_cls = TuttoGame if tutto else MackeGame
     try:
-        rec = TuttoGame(players, GameConfig(rules), seed, 0, narrate=lambda s: print(s, flush=True)).play()
+        rec = game_cls(players, _config(rules), seed, 0, narrate=write).play()
     except QuitGame as e:
         print(f"{e}: game abandoned")
         return
@@ -240,21 +303,26 @@ def analyze_seats(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """First-player advantage by number of players (the same bot in every seat)."""
     from .game.analysis import seat_advantage
     from .game.bots import kernel_capable
-    from .game.tutto import GameConfig
 
-    the_game = _game(game)
     sizes = _sizes(players)
     _positive("--games", games)
     _seed(seed)
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
+                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
+    the_game = _label(rules)
+    tutto = the_game == "tutto"
     if not kernel_capable(_bots(bot, rules)):
         raise UserError(f"--bot {bot!r} has no table; analyses need table or threshold bots")
     n_threads = _threads(threads)
@@ -262,7 +330,7 @@ def analyze_seats(
 
     t0 = time.perf_counter()
     with progress_phases(not as_json) as phase:
-        rows = seat_advantage(bot, sizes, games, seed, GameConfig(rules), phase)
+        rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
     seconds = time.perf_counter() - t0
     csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
                  "win_rate": e.mean, "ci95": e.ci95, "games": e.n, "seed": seed,
@@ -276,19 +344,21 @@ def analyze_seats(
                 "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
                 "first_player_advantage": r.first_player_advantage.mean,
                 "first_player_advantage_ci95": r.first_player_advantage.ci95,
-                "mean_rounds": r.mean_rounds, "cloverleaf_share": r.cloverleaf_share}
+                "mean_rounds": r.mean_rounds,
+                ("cloverleaf_share" if tutto else "instant_win_share"): r.instant_share}
                 for r in rows}}, indent=2))
         return
     t = Table("players", "seat 0 (first)", "fair share", "seat 0 − fair", "last seat",
-              "last − fair", "rounds", "Kleeblatt ends",
-              title=f"win rate by seat, {bot} in every seat ({games:,} games per size, 95% CI)",
-              title_justify="left")
+              "last − fair", "rounds", "Kleeblatt ends" if tutto else "instant wins",
+              title=f"{_title(rules)}: win rate by seat, {bot} in every seat ({games:,} games per "
+                    "size, 95% CI)", title_justify="left")
     for r in rows:
         n = r.players
         first, last = r.seats[0], r.seats[-1]
         t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{1 / n:.4f}",
                   f"{first.mean - 1 / n:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
-                  f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}", f"{r.cloverleaf_share:.2%}")
+                  f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}",
+                  f"{r.instant_share:.2%}" if tutto or rules.variant == "instant-win" else "–")
     out.print(t)
     out.print(f"seed {seed}; {n_threads} thread(s); {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
@@ -322,30 +392,34 @@ def analyze_threshold(
     plusminus_chain: PMChain = "continue",
     plusminus_deduction: PMDeduction = "bank",
     reshuffle: Reshuffle = "full",
-    target: Target = 6000,
+    target: Target = None,
     game_end: GameEnd = "round",
     cloverleaf_value: CloverValue = 0,
+    variant: Variant = "standard",
+    min_score: MinScore = 300,
+    throws: Throws = 3,
+    bust: Bust = "subtract",
+    win_value: WinValue = 5000,
 ) -> None:
     """How much the optimal turn policy wins against the best single bank threshold."""
     from .game.analysis import optimal_vs_threshold
-    from .game.tutto import GameConfig
 
-    _game(game)
     _players(players)
     _positive("--games", games)
     _positive("--search-games", search_games)
     _seed(seed)
-    rules = make_rules(six_of_kind, x2_scope, plusminus_chain, plusminus_deduction,
-                       reshuffle, target, game_end, cloverleaf_value)
+    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
+                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
+    tutto = _label(rules) == "tutto"
     n_threads = _threads(threads)
     with progress_phases(not as_json) as phase:
-        duel = optimal_vs_threshold(players, games, search_games, seed, GameConfig(rules), phase=phase)
+        duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
     opt = duel.optimal
     best = f"threshold:{duel.best}"
     if as_json:
         print(json.dumps({
-            "players": players, "games": games, "search_games": search_games, "seed": seed,
-            "best_threshold": duel.best,
+            "game": _label(rules), "players": players, "games": games,
+            "search_games": search_games, "seed": seed, "best_threshold": duel.best,
             "search": {str(x): {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
                        for x, e in duel.search.items()},
             "optimal_win_rate": opt.win.mean, "optimal_ci95": opt.win.ci95, "fair_share": 1 / players,
@@ -359,8 +433,12 @@ def analyze_threshold(
     for x, e in duel.search.items():
         t.add_row(f"{x:,}", f"{e.mean:.4f}", f"± {e.ci95:.4f}", style="bold" if x == duel.best else None)
     out.print(t)
-    out.print(f"best single threshold against optimal: bank at ≥ {duel.best:,} (also after a Tutto; "
-              f"keep every scoring die)")
+    if tutto:
+        how = "also after a Tutto; keep every scoring die"
+    else:
+        how = "also after a clear; keep every scoring unit, never return"
+    out.print(f"{_title(rules)}: best single threshold against optimal: bank at ≥ {duel.best:,} "
+              f"({how})")
     out.print(f"[bold]optimal wins {opt.win.mean:.4f} ± {opt.win.ci95:.4f}[/bold] of its games against "
               f"{best} at {players} players (fair share {1 / players:.4f}; edge "
               f"{opt.win.mean - 1 / players:+.4f}); {duel.final.games:,} fresh games, seed {seed}")

@@ -12,19 +12,20 @@ policy tables (``policy``) or any Python object with ``act(decision)``.
 - ``analysis``: first-player advantage by table size; optimal vs the best threshold.
 - ``human``: a human at the terminal, with the table's advice.
 
-Games are addressed by name (:data:`GAMES`); Berliner Macke will add its own
-``macke`` and ``macke_kernel`` modules beside Tutto's and reuse ``api`` and
-``tournament``.
+- ``macke``, ``macke_kernel``: Berliner Macke and Volle Lotte, the same pair.
+
+Games are addressed by name (:data:`GAMES`).
 """
 
 from .api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Bot, Decision, GameView, IllegalAction, Keep
+from .macke import MackeConfig, play_macke_game
 from .tutto import GameConfig, GameRecord, TuttoGame, play_game
 
-#: Games that can be played whole; more come with their rules.
-GAMES = ("tutto",)
+#: Games that can be played whole.
+GAMES = ("tutto", "macke", "volle-lotte")
 
 __all__ = [
     "BANK", "BANK_OR_DRAW", "BANK_OR_THROW", "DRAW", "GAMES", "KEEP", "STREET", "THROW",
     "Bot", "Decision", "GameConfig", "GameRecord", "GameView", "IllegalAction", "Keep",
-    "TuttoGame", "play_game",
+    "MackeConfig", "TuttoGame", "play_game", "play_macke_game",
 ]

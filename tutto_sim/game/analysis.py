@@ -2,7 +2,8 @@
 optimal turn policy is worth against the best simple threshold, in games won.
 
 Part of ``tutto_sim.game``; both run tournaments (``game.tournament``) in the
-kernel and report every rate with its 95% CI.
+kernel and report every rate with its 95% CI. The game follows from the
+config: ``GameConfig`` (Tutto) or ``MackeConfig`` (Berliner Macke, Volle Lotte).
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ class SeatRow:
     seats: list[Estimate]  # win rate by seat
     first_player_advantage: Estimate  # seat 0's rate minus 1/n
     mean_rounds: float
-    cloverleaf_share: float  # games ended by a Kleeblatt
+    instant_share: float  # games won at once: Kleeblatt (Tutto), five 1s (Macke instant-win)
+
+    @property
+    def cloverleaf_share(self) -> float:
+        return self.instant_share
 
 
 def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_000,
@@ -44,8 +49,10 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
     for n in players:
         res = run_tournament([b], n, games, seed, config,
                              progress=phase(f"{n} players", games), catch_interrupt=False)
+        ends = res.end_counts()
+        instant = ends.get("cloverleaf", ends.get("instant-win", 0))
         rows.append(SeatRow(n, res.seat_rates(), res.first_player_advantage(), res.mean_rounds(),
-                            res.end_counts()["cloverleaf"] / max(res.games, 1)))
+                            instant / max(res.games, 1)))
     return rows
 
 
@@ -72,11 +79,9 @@ def optimal_vs_threshold(players: int = 2, games: int = 200_000, search_games: i
     optimal table against it on fresh games.
 
     At a table of ``players`` the optimal bot plays one seat and copies of the
-    threshold bot the others; a threshold bot's rate is per seat.
+    threshold bot the others; a threshold bot's rate is per seat. In Macke
+    ``threshold:X`` banks at >= X after a clear too.
     """
-    from ..solve import exact_policy_value, solve_tutto
-    from .bots import turn_rules
-
     t0 = time.perf_counter()
     rules = config.rules
 
@@ -95,9 +100,29 @@ def optimal_vs_threshold(players: int = 2, games: int = 200_000, search_games: i
     best = max(search, key=lambda x: search[x].mean)
     final = run_tournament(lineup(best), players, games, seed, config, start=FRESH_START,
                            progress=phase("final", games), catch_interrupt=False)
-    sol = solve_tutto(turn_rules(rules))
-    ev = {"optimal": float(sol.turn_ev)}
-    for x in sorted({best, 300}):
+    ev = exact_turn_values(rules, sorted({best, 300}))
+    return ThresholdDuel(players, search, best, final, ev, time.perf_counter() - t0)
+
+
+def exact_turn_values(rules, thresholds) -> dict[str, float]:
+    """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
+    from ..rules.macke import MackeRules
+
+    if isinstance(rules, MackeRules):
+        from ..policy.macke_threshold import MackeThresholdPolicy
+        from ..solve.macke_dp import exact_macke_policy_value, solve_macke
+        from .bots import macke_turn_rules
+
+        tr = macke_turn_rules(rules)
+        ev = {"optimal": float(solve_macke(tr).turn_ev)}
+        for x in thresholds:
+            ev[f"threshold:{x}"] = exact_macke_policy_value(MackeThresholdPolicy.simple(tr, x), tr)
+        return ev
+    from ..solve import exact_policy_value, solve_tutto
+    from .bots import turn_rules
+
+    ev = {"optimal": float(solve_tutto(turn_rules(rules)).turn_ev)}
+    for x in thresholds:
         pol = threshold_policy(x, x, "all").to_array()
         ev[f"threshold:{x}"] = exact_policy_value(pol, None, turn_rules(rules))
-    return ThresholdDuel(players, search, best, final, ev, time.perf_counter() - t0)
+    return ev

@@ -1,4 +1,4 @@
-"""Tutto bots and the bot specs of the command line.
+"""Tutto, Berliner Macke and Volle Lotte bots, and the bot specs of the command line.
 
 Part of ``tutto_sim.game``. Every bot implements the protocol of
 ``game.api`` (a ``name`` and ``act(decision)``), so every bot plays in the
@@ -27,6 +27,24 @@ Bot specs (``parse_bot``):
 ``py:MODULE:NAME``         ``NAME()`` from a Python module or ``.py`` file
                            (reference game only unless it has ``table()``)
 =========================  ====================================================
+
+With :class:`~tutto_sim.rules.macke.MackeRules` (Berliner Macke, Volle
+Lotte) the same names give Macke bots (:func:`parse_macke_bot`):
+
+=========================  ====================================================
+``optimal``                the optimal turn policy (``data/policies/macke-default.json``
+                           or ``volle-lotte-default.json`` for the default turn
+                           rules, else solved for the rules in play)
+``table:FILE``             a Macke policy file (``export-policy --game macke``)
+``endgame[:FILE]``         a table (default: optimal) that banks at once when
+                           banking reaches the target and presses on when
+                           behind in its last turn (nachwerfen)
+``threshold[:K[:CLEAR]]``  keep every scoring unit, never return, bank at >= K
+                           (default 300), after a clear at >= CLEAR (default K)
+``cautious``               bank at the first chance >= the minimum score
+``reckless``               never bank before a series ends, bank every clear
+``random``, ``py:…``       as for Tutto (reference game only)
+=========================  ====================================================
 """
 
 from __future__ import annotations
@@ -34,28 +52,46 @@ from __future__ import annotations
 import functools
 import importlib
 import importlib.util
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from ..policy.exact import ExactPolicy, PolicyFileError, load_policy
+from ..policy.macke_exact import MackeTablePolicy, load_macke_policy
+from ..policy.macke_threshold import MackeThresholdPolicy
 from ..policy.threshold import CardPolicy, ThresholdPolicy
 from ..reference.tutto import choose_keep
 from ..rules.cards import BANKABLE_CARDS, Card
+from ..rules.macke import MackeRules
 from ..rules.scoring import POINT_UNIT
 from ..rules.tutto import TuttoRules
 from ..tables.throws import KEEP_RULES, MAX_DICE, build_tables
 from .api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
+from .macke import BANK_OR_SERIES, RETURN, MackeDecision
+from .macke_kernel import MackeBotTable
 from .tutto_kernel import BotTable
 
 #: The file `optimal` loads when the rules' turn part is the default.
-DEFAULT_POLICY_FILE = Path(__file__).resolve().parents[2] / "data" / "policies" / "tutto-default.json"
+POLICY_DIR = Path(__file__).resolve().parents[2] / "data" / "policies"
+DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
+#: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
+MACKE_POLICY_FILES = {"standard": POLICY_DIR / "macke-default.json",
+                      "volle-lotte": POLICY_DIR / "volle-lotte-default.json"}
 #: Rule fields a turn policy depends on (the others only matter for whole games).
 TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
 
 BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
              "cautious", "reckless", "random", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
+MACKE_BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
+                   "reckless", "random", "py:MODULE:NAME")
+MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
+
+
+def valid_bots(rules=None) -> str:
+    """The one-line list of valid bot specs for the game of ``rules``."""
+    return MACKE_VALID_BOTS if isinstance(rules, MackeRules) else VALID_BOTS
 
 
 class BotSpecError(ValueError):
@@ -246,21 +282,21 @@ def threshold_policy(bank: int, after_tutto: int, keep: str) -> ThresholdPolicy:
     return ThresholdPolicy(tuple(cards))
 
 
-def _points(spec: str, what: str, text: str) -> int:
+def _points(spec: str, what: str, text: str, valid: str = VALID_BOTS) -> int:
     try:
         v = int(text)
     except ValueError:
         v = -1
     if v < 0 or v % POINT_UNIT:
         raise BotSpecError(f"bot {spec!r}: {what} must be a non-negative multiple of 50, "
-                           f"not {text!r}; {VALID_BOTS}")
+                           f"not {text!r}; {valid}")
     return v
 
 
-def _python_bot(spec: str, target: str):
+def _python_bot(spec: str, target: str, valid: str = VALID_BOTS):
     module_name, _, attr = target.rpartition(":")
     if not module_name or not attr:
-        raise BotSpecError(f"bot {spec!r}: write py:MODULE:NAME or py:FILE.py:NAME; {VALID_BOTS}")
+        raise BotSpecError(f"bot {spec!r}: write py:MODULE:NAME or py:FILE.py:NAME; {valid}")
     try:
         if module_name.endswith(".py"):
             loc = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
@@ -273,16 +309,19 @@ def _python_bot(spec: str, target: str):
         bot = getattr(module, attr)()
     except Exception as e:
         raise BotSpecError(f"bot {spec!r}: cannot load {attr} from {module_name}: "
-                           f"{type(e).__name__}: {e}; {VALID_BOTS}") from None
+                           f"{type(e).__name__}: {e}; {valid}") from None
     if not callable(getattr(bot, "act", None)):
-        raise BotSpecError(f"bot {spec!r}: {attr}() has no act(decision) method; {VALID_BOTS}")
+        raise BotSpecError(f"bot {spec!r}: {attr}() has no act(decision) method; {valid}")
     if not getattr(bot, "name", None):
         bot.name = spec
     return bot
 
 
-def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
-    """A bot from its spec (module docstring); :class:`BotSpecError` if unusable."""
+def parse_bot(spec: str, rules: TuttoRules | MackeRules = TuttoRules()):
+    """A bot from its spec (module docstring); :class:`BotSpecError` if unusable.
+    With ``MackeRules`` a Macke bot (:func:`parse_macke_bot`)."""
+    if isinstance(rules, MackeRules):
+        return parse_macke_bot(spec, rules)
     text = spec.strip()
     kind, _, arg = text.partition(":")
     kind = kind.lower()
@@ -320,11 +359,12 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     raise BotSpecError(f"unknown bot {spec!r}; {VALID_BOTS}")
 
 
-def parse_bots(specs: str | list[str], rules: TuttoRules = TuttoRules()) -> list:
+def parse_bots(specs: str | list[str], rules: TuttoRules | MackeRules = TuttoRules()) -> list:
     """Bots from a comma-separated list; repeated specs get distinct names (``#2``)."""
     items = [s for s in (specs.split(",") if isinstance(specs, str) else specs)]
     if not items or any(not s.strip() for s in items):
-        raise BotSpecError(f"--bots needs a comma-separated list of bots, not {specs!r}; {VALID_BOTS}")
+        raise BotSpecError(f"--bots needs a comma-separated list of bots, not {specs!r}; "
+                           f"{valid_bots(rules)}")
     bots, seen = [], {}
     for s in items:
         bot = parse_bot(s, rules)
@@ -337,3 +377,123 @@ def parse_bots(specs: str | list[str], rules: TuttoRules = TuttoRules()) -> list
 
 def kernel_capable(bots) -> bool:
     return all(callable(getattr(b, "table", None)) for b in bots)
+
+
+# ---- Berliner Macke / Volle Lotte ----------------------------------------------
+
+
+def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
+    """Endgame rule for Macke: press on when banking leaves the player behind
+    in his last turn (nachwerfen); bank at once when banking reaches the
+    target; otherwise follow the table. Banking adds ``d.bank_result`` (minus
+    the turn total below the minimum score)."""
+    g = d.game
+    mine = g.my_score + d.bank_result
+    if g.last_round and g.best_other is not None and mine < g.best_other:
+        return False
+    if mine >= g.rules.target:
+        return True
+    return table_banks
+
+
+class MackePolicyBot:
+    """Plays a Macke turn policy (``policy.macke_protocol``): the optimal
+    :class:`~tutto_sim.policy.macke_exact.MackeTablePolicy` or a
+    :class:`~tutto_sim.policy.macke_threshold.MackeThresholdPolicy`;
+    ``endgame`` adds the overrides of :func:`macke_endgame_banks`."""
+
+    def __init__(self, policy, name: str = "optimal", endgame: bool = False):
+        self.policy = policy
+        self.name = name
+        self.endgame = endgame
+
+    def act(self, d: MackeDecision):
+        p = self.policy
+        if d.kind == KEEP:
+            return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
+        if d.kind == RETURN:
+            return d.legal[d.options.index(p.before_throw(d.view))]
+        if d.kind in (BANK_OR_THROW, BANK_OR_SERIES):
+            banks = bool(p.bank(d.view))
+            if self.endgame:
+                banks = macke_endgame_banks(banks, d)
+            return BANK if banks else THROW
+        raise ValueError(f"unknown decision kind {d.kind!r}")
+
+    def table(self) -> MackeBotTable:
+        """The decisions as the game kernel's arrays (a threshold policy compiled
+        by ``solve.macke_dp.threshold_decisions``)."""
+        if isinstance(self.policy, MackeThresholdPolicy):
+            from ..solve.macke_dp import threshold_decisions
+
+            dec = threshold_decisions(self.policy.to_array(), self.policy.rules)
+        else:
+            dec = self.policy.decisions
+        return MackeBotTable.from_decisions(dec, self.endgame)
+
+
+def macke_turn_rules(rules: MackeRules) -> MackeRules:
+    """The rules with the target at the variant's preset: what a turn policy sees
+    (the target is the only game-level field of ``MackeRules``)."""
+    return replace(rules, target=MackeRules.preset(rules.variant).target)
+
+
+def optimal_macke_policy(rules: MackeRules) -> MackeTablePolicy:
+    """The optimal Macke turn policy: the shipped file when it fits, else solved (< 1 s)."""
+    return _optimal_macke(macke_turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal_macke(tr: MackeRules) -> MackeTablePolicy:
+    path = MACKE_POLICY_FILES.get(tr.variant)
+    if path is not None and tr == MackeRules.preset(tr.variant) and path.exists():
+        return load_macke_policy(path, tr)
+    from ..solve.macke_dp import solve_macke
+
+    return MackeTablePolicy.from_solution(solve_macke(tr))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
+    policy = load_macke_policy(path)
+    if macke_turn_rules(policy.rules) != macke_turn_rules(rules):
+        fr, r = policy.rules.to_dict(), rules.to_dict()
+        wrong = [f"{k}={r[k]!r} (file: {fr[k]!r})" for k in r if k != "target" and r[k] != fr[k]]
+        raise PolicyFileError(f"policy file {path} was solved for other rules: {', '.join(wrong)}")
+    return policy
+
+
+def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
+    """A Berliner Macke / Volle Lotte bot from its spec (module docstring)."""
+    valid = MACKE_VALID_BOTS
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    kind = kind.lower()
+    try:
+        if kind == "optimal" and not arg:
+            return MackePolicyBot(optimal_macke_policy(rules), text)
+        if kind == "endgame":
+            policy = _load_macke_table(arg, rules) if arg else optimal_macke_policy(rules)
+            return MackePolicyBot(policy, text, endgame=True)
+        if kind == "table":
+            if not arg:
+                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
+            return MackePolicyBot(_load_macke_table(arg, rules), text)
+    except PolicyFileError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
+    if kind == "threshold":
+        parts = arg.split(":") if arg else []
+        if len(parts) > 2:
+            raise BotSpecError(f"bot {spec!r}: threshold takes at most K:CLEAR; {valid}")
+        k = _points(spec, "K", parts[0], valid) if parts else 300
+        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
+        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
+    if kind == "cautious" and not arg:
+        return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
+    if kind == "reckless" and not arg:
+        return MackePolicyBot(MackeThresholdPolicy(rules, None, 0), text)
+    if kind == "random" and not arg:
+        return RandomBot(text)
+    if kind == "py":
+        return _python_bot(text, arg, valid)
+    raise BotSpecError(f"unknown bot {spec!r}; {valid}")

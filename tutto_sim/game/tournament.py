@@ -19,6 +19,10 @@ that per-game indicator. A **seat's** win rate is the same mean over the
 games, by seat. Games run in the numba kernel when every bot has a table
 (``engine="kernel"``), else in the reference game, which also reports bots
 that return illegal actions (each counted as a bust) instead of crashing.
+
+The game follows from the config: :class:`~tutto_sim.game.tutto.GameConfig`
+plays Tutto, :class:`~tutto_sim.game.macke.MackeConfig` Berliner Macke or
+Volle Lotte (:func:`game_kind`).
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ import numpy as np
 
 from ..rules.scoring import POINT_UNIT
 from ..sim.stats import Estimate
+from . import macke as _macke
 from .bots import kernel_capable
+from .macke_kernel import MackeGameKernel
 from .tutto import END_KINDS, GameConfig, play_game
 from .tutto_kernel import SHARE, TuttoGameKernel
 
@@ -44,6 +50,24 @@ KERNEL_CHUNK = 32768
 REFERENCE_CHUNK = 50
 
 ProgressHook = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a tournament needs to know about a game."""
+
+    name: str  # "tutto", "macke", "volle-lotte"
+    end_kinds: tuple[str, ...]
+    play: Callable  # play(bots, config, seed, index) -> GameRecord
+    kernel: type  # kernel class: (config, [bot.table()]) with .run(...)
+
+
+def game_kind(config) -> GameKind:
+    """The game a config plays: Tutto (``GameConfig``) or Macke (``MackeConfig``)."""
+    if isinstance(config, _macke.MackeConfig):
+        return GameKind(config.rules.game, _macke.END_KINDS, _macke.play_macke_game,
+                        MackeGameKernel)
+    return GameKind("tutto", END_KINDS, play_game, TuttoGameKernel)
 
 
 def make_lineups(n_bots: int, players: int) -> np.ndarray:
@@ -76,7 +100,7 @@ class GameBatch:
     banked: np.ndarray  # [G, n] sum of banked units over the seat's turns
     banked_sq: np.ndarray  # [G, n]
     turns: np.ndarray  # [G] all seats together
-    end: np.ndarray  # [G] index into END_KINDS
+    end: np.ndarray  # [G] index into the game's end kinds (GameKind.end_kinds)
 
     def turns_by_seat(self) -> np.ndarray:
         n = self.share.shape[1]
@@ -84,9 +108,10 @@ class GameBatch:
         return np.maximum(0, (t + n - 1) // n)
 
 
-def reference_batch(bots: Sequence, config: GameConfig, seed: int, start: int, n_games: int,
+def reference_batch(bots: Sequence, config, seed: int, start: int, n_games: int,
                     lineups: np.ndarray, errors: dict | None = None) -> GameBatch:
     """Play games in the reference engine; illegal actions go to ``errors[name]``."""
+    kind = game_kind(config)
     n = lineups.shape[1]
     seats = seat_bots(start, n_games, lineups)
     out = GameBatch(np.zeros((n_games, n), np.int32), np.zeros((n_games, n), np.int32),
@@ -94,14 +119,14 @@ def reference_batch(bots: Sequence, config: GameConfig, seed: int, start: int, n
                     np.zeros(n_games, np.int32), np.zeros(n_games, np.int8))
     for g in range(n_games):
         players = [bots[b] for b in seats[g]]
-        rec = play_game(players, config, seed, start + g)
+        rec = kind.play(players, config, seed, start + g)
         for j in rec.winners:
             out.share[g, j] = SHARE // len(rec.winners)
         out.score[g] = [s // POINT_UNIT for s in rec.scores]
         out.banked[g] = [s // POINT_UNIT for s in rec.banked]
         out.banked_sq[g] = [s // POINT_UNIT**2 for s in rec.banked_sq]
         out.turns[g] = rec.turns
-        out.end[g] = END_KINDS.index(rec.end)
+        out.end[g] = kind.end_kinds.index(rec.end)
         if errors is not None:
             for seat, msg in rec.errors:
                 entry = errors.setdefault(players[seat].name, {"count": 0, "games": 0, "first": msg})
@@ -111,7 +136,7 @@ def reference_batch(bots: Sequence, config: GameConfig, seed: int, start: int, n
     return out
 
 
-def kernel_batch(kernel: TuttoGameKernel, seed: int, start: int, n_games: int,
+def kernel_batch(kernel, seed: int, start: int, n_games: int,
                  lineups: np.ndarray, threads: int | None = None) -> GameBatch:
     return GameBatch(*kernel.run(seed, start, n_games, lineups, threads))
 
@@ -186,7 +211,7 @@ class TournamentResult:
     lineups: np.ndarray
     seed: int
     engine: str
-    config: GameConfig
+    config: GameConfig  # or MackeConfig
     sums: Sums
     seconds: float = 0.0
     threads: int = 1
@@ -241,7 +266,7 @@ class TournamentResult:
         return out
 
     def end_counts(self) -> dict[str, int]:
-        return {k: int(v) for k, v in zip(END_KINDS, self.sums.ends)}
+        return {k: int(v) for k, v in zip(game_kind(self.config).end_kinds, self.sums.ends)}
 
     def to_dict(self) -> dict:
         bots = {b.name: {"win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
@@ -273,12 +298,13 @@ class TournamentResult:
             "rotation": "game i plays lineup i % L; seat j gets lineup[(j + (i // L) % n) % n]",
             "ties": "a tie shares the win: 1/k to each of k tied winners",
             "rules": self.config.rules.to_dict(),
-            "draws": self.config.draws,
             "threads": self.threads,
             "seconds": round(self.seconds, 2),
             "interrupted": self.interrupted,
             "illegal_actions": self.errors,
         }
+        if hasattr(self.config, "draws"):
+            d["draws"] = self.config.draws
         pw = self.pairwise()
         if pw is not None:
             d["pairwise"] = {a: {b: {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
@@ -320,21 +346,27 @@ def choose_engine(engine: str, bots) -> str:
 def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    config: GameConfig = GameConfig(), engine: str = "auto", start: int = 0,
                    progress: ProgressHook | None = None, catch_interrupt: bool = True,
-                   game: str = "tutto") -> TournamentResult:
-    """Play ``games`` games (streams ``start ..``) and add up the results."""
+                   game: str | None = None) -> TournamentResult:
+    """Play ``games`` games (streams ``start ..``) and add up the results.
+
+    ``config`` is a ``GameConfig`` (Tutto) or a ``MackeConfig`` (Berliner
+    Macke, Volle Lotte); ``game`` only labels the result (default: the
+    config's game).
+    """
     import numba
 
     if not 1 <= players <= 8:
         raise ValueError(f"players must be 1..8, not {players}")
     if games < 0:
         raise ValueError(f"games must be >= 0, not {games}")
+    kind = game_kind(config)
     engine = choose_engine(engine, bots)
     lineups = make_lineups(len(bots), players)
     sums = Sums(len(bots), players)
     errors: dict = {}
     t0 = time.perf_counter()
     if engine == "kernel":
-        kernel = TuttoGameKernel(config, [b.table() for b in bots])
+        kernel = kind.kernel(config, [b.table() for b in bots])
 
         def work(s, n):
             return kernel_batch(kernel, seed, s, n, lineups)
@@ -357,7 +389,7 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         if not catch_interrupt:
             raise
         interrupted = True
-    return TournamentResult(game, [b.name for b in bots], players, lineups, seed, engine, config,
+    return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
                             sums, time.perf_counter() - t0,
                             numba.get_num_threads() if engine == "kernel" else 1,
                             interrupted, errors)
