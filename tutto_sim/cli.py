@@ -107,6 +107,66 @@ def game_rules(game: str, tutto: dict, macke: dict):
     return rules
 
 
+#: Every rule flag: (parameter, annotated type, default). Commands take them
+#: through :func:`with_rules` instead of listing them one by one.
+RULE_FLAGS = (
+    ("game", GameOpt, "tutto"),
+    ("six_of_kind", SixOfKind, "two-triples"),
+    ("x2_scope", X2Scope, "turn"),
+    ("plusminus_chain", PMChain, "continue"),
+    ("plusminus_deduction", PMDeduction, "bank"),
+    ("reshuffle", Reshuffle, "full"),
+    ("target", Target, None),
+    ("game_end", GameEnd, "round"),
+    ("cloverleaf_value", CloverValue, 0),
+    ("variant", Variant, "standard"),
+    ("min_score", MinScore, 300),
+    ("throws", Throws, 3),
+    ("bust", Bust, "subtract"),
+    ("win_value", WinValue, 5000),
+)
+
+
+def rules_from_flags(game: str = "tutto", **flags):
+    """TuttoRules or MackeRules from the rule flags (defaults for those not given)."""
+    f = {name: flags.get(name, default) for name, _, default in RULE_FLAGS if name != "game"}
+    tutto = {k: f[k] for k in ("six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction",
+                               "reshuffle", "target", "game_end", "cloverleaf_value")}
+    macke = {k: f[k] for k in ("variant", "min_score", "throws", "bust", "target", "six_of_kind",
+                               "win_value")}
+    return game_rules(game.lower(), tutto, macke)
+
+
+def with_rules(games: tuple[str, ...] = GAMES, default_game: str = "tutto"):
+    """Give a command every rule flag; it receives the rules as ``rules``.
+
+    The command's own parameters come first in ``--help``; the rule flags are
+    grouped in the "Rules" / "Macke rules" panels. ``games`` limits ``--game``.
+    """
+    import functools
+    import inspect
+
+    def decorate(fn):
+        sig = inspect.signature(fn, eval_str=True)
+        own = [p for p in sig.parameters.values() if p.name != "rules"]
+        extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annot,
+                                   default=default_game if name == "game" else default)
+                 for name, annot, default in RULE_FLAGS]
+
+        @functools.wraps(fn)
+        def command(*args, **kwargs):
+            flags = {name: kwargs.pop(name) for name, _, _ in RULE_FLAGS if name in kwargs}
+            _choice("--game", flags.get("game", default_game), games)
+            return fn(*args, rules=rules_from_flags(**flags), **kwargs)
+
+        params = own + extra
+        command.__signature__ = sig.replace(parameters=params)
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        return command
+
+    return decorate
+
+
 def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
                plusminus_deduction: str, reshuffle: str, target: Optional[int],
                game_end: str, cloverleaf_value: int) -> TuttoRules:
@@ -175,6 +235,7 @@ def _write_csv(path: Path, rows: list[dict]) -> Path:
 
 
 @app.command()
+@with_rules()
 def optimize(
     card: Annotated[str, typer.Option("--card", help=f"Card to optimise: {', '.join(CARD_CHOICES)} (German names too).")] = "bonus400",
     method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
@@ -184,20 +245,7 @@ def optimize(
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables; no progress bar.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV of the results goes.")] = Path("data"),
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    game: GameOpt = "tutto",
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Find the best stop-or-continue thresholds for one Tutto card (or for Macke)."""
     from .sim.optimize import optimize_card
@@ -208,18 +256,11 @@ def optimize(
     _positive("--turns", turns)
     _positive("--search-turns", search_turns, allow_zero=True)
     _seed(seed)
-    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                  plusminus_chain=plusminus_chain,
-                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                                  target=target, game_end=game_end,
-                                  cloverleaf_value=cloverleaf_value),
-                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                            target=target, six_of_kind=six_of_kind, win_value=win_value))
     try:
         n_threads = set_threads(threads)
     except ValueError as e:
         raise UserError(str(e)) from None
-    if game != "tutto":
+    if not isinstance(rules, TuttoRules):
         from .cli_macke import macke_optimize
 
         macke_optimize(rules, method, turns, search_turns, seed, as_json, out_dir, n_threads)
@@ -446,37 +487,18 @@ def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
 
 
 @app.command()
+@with_rules()
 def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     cap: Annotated[int, typer.Option("--cap", help="Turn total (points) from which the solver assumes banking; raising it changes nothing (tested).")] = 60000,
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    game: GameOpt = "tutto",
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
     import time
 
     from .solve import solve_tutto
 
-    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                  plusminus_chain=plusminus_chain,
-                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                                  target=target, game_end=game_end,
-                                  cloverleaf_value=cloverleaf_value),
-                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                            target=target, six_of_kind=six_of_kind, win_value=win_value))
-    if game != "tutto":
+    if not isinstance(rules, TuttoRules):
         from .cli_macke import macke_solve
 
         macke_solve(rules, as_json)
@@ -527,37 +549,18 @@ def solve(
 
 
 @app.command("export-policy")
+@with_rules()
 def export_policy(
     out_path: Annotated[Path, typer.Option("--out", help="File to write.")] = Path("data/policies/tutto-policy.json"),
     fmt: Annotated[str, typer.Option("--format", help="json (for bots, versioned; default) | csv | parquet (analysis).")] = "json",
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    game: GameOpt = "tutto",
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
     from .policy.exact import ExactPolicy, PolicyFileError
     from .solve import solve_tutto
 
     _choice("--format", fmt, ("json", "csv", "parquet"))
-    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                  plusminus_chain=plusminus_chain,
-                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                                  target=target, game_end=game_end,
-                                  cloverleaf_value=cloverleaf_value),
-                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                            target=target, six_of_kind=six_of_kind, win_value=win_value))
-    if game != "tutto":
+    if not isinstance(rules, TuttoRules):
         from .cli_macke import macke_export
 
         macke_export(rules, out_path, fmt)
@@ -576,26 +579,14 @@ def export_policy(
 
 
 @app.command()
+@with_rules()
 def validate(
     turns: Annotated[int, typer.Option("--turns", help="Simulated turns per check.")] = 2_000_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the simulations.")] = 1,
     policy_file: Annotated[Optional[Path], typer.Option("--policy", help="Policy file to check (default: solve and export to a temporary file).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all).")] = None,
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    game: GameOpt = "tutto",
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Check the solver against simulation both ways (exit 1 if a check fails)."""
     import tempfile
@@ -608,18 +599,11 @@ def validate(
 
     _positive("--turns", turns)
     _seed(seed)
-    rules = game_rules(game, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                  plusminus_chain=plusminus_chain,
-                                  plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                                  target=target, game_end=game_end,
-                                  cloverleaf_value=cloverleaf_value),
-                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                            target=target, six_of_kind=six_of_kind, win_value=win_value))
     try:
         set_threads(threads)
     except ValueError as e:
         raise UserError(str(e)) from None
-    if game != "tutto":
+    if not isinstance(rules, TuttoRules):
         from .cli_macke import macke_validate
 
         macke_validate(rules, turns, seed, policy_file, as_json)

@@ -18,23 +18,10 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from .cli import (Bust, CloverValue, GameEnd, GameOpt, MinScore, PMChain, PMDeduction, Reshuffle,
-                  SixOfKind, Target, Throws, UserError, Variant, WinValue, X2Scope, _positive, _seed,
-                  _write_csv, app, err, game_rules, out, progress_phases)
+from .cli import (UserError, _positive, _seed, _write_csv, app, err, out, progress_phases,
+                  with_rules)
 
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
-
-
-def _rules(game: str, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
-           target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value):
-    """The rules of ``--game`` from every rule flag (``cli.game_rules``)."""
-    return game_rules(game.lower(), dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                         plusminus_chain=plusminus_chain,
-                                         plusminus_deduction=plusminus_deduction,
-                                         reshuffle=reshuffle, target=target, game_end=game_end,
-                                         cloverleaf_value=cloverleaf_value),
-                      dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                           target=target, six_of_kind=six_of_kind, win_value=win_value))
 
 
 def _config(rules):
@@ -95,8 +82,8 @@ def _ci(e) -> str:
 
 
 @app.command()
+@with_rules()
 def tournament(
-    game: GameOpt = "tutto",
     bots: Annotated[str, typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME.")] = "optimal,cautious",
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
     games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
@@ -105,19 +92,7 @@ def tournament(
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV goes.")] = Path("data"),
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
     from .game.tournament import ENGINES, run_tournament
@@ -127,8 +102,6 @@ def tournament(
     _seed(seed)
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
-                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
     label = _label(rules)
     n_threads = _threads(threads)
     with progress_phases(not as_json) as phase:
@@ -212,34 +185,20 @@ def _print_tournament(res, csv_path: Path) -> None:
 
 
 @app.command()
+@with_rules()
 def play(
-    game: GameOpt = "tutto",
     bots: Annotated[str, typer.Option("--bots", help="The other players, comma-separated (see tournament --help).")] = "optimal",
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
     from .game.human import Advisor, HumanBot, QuitGame
     from .game.macke import MackeAdvisor, MackeGame, MackeHumanBot
     from .game.tutto import TuttoGame
 
-    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
-                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
     tutto = _label(rules) == "tutto"
     others = _bots(bots, rules)
     if len(others) > 7:
@@ -289,8 +248,8 @@ app.add_typer(analyze_app, name="analyze")
 
 
 @analyze_app.command("seats")
+@with_rules()
 def analyze_seats(
-    game: GameOpt = "tutto",
     bot: Annotated[str, typer.Option("--bot", help="The bot in every seat.")] = "optimal",
     players: Annotated[str, typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5.")] = "2-8",
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
@@ -298,19 +257,7 @@ def analyze_seats(
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV goes.")] = Path("data"),
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """First-player advantage by number of players (the same bot in every seat)."""
     from .game.analysis import seat_advantage
@@ -319,8 +266,6 @@ def analyze_seats(
     sizes = _sizes(players)
     _positive("--games", games)
     _seed(seed)
-    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
-                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
     the_game = _label(rules)
     tutto = the_game == "tutto"
     if not kernel_capable(_bots(bot, rules)):
@@ -379,27 +324,15 @@ def _sizes(text: str) -> list[int]:
 
 
 @analyze_app.command("threshold")
+@with_rules()
 def analyze_threshold(
-    game: GameOpt = "tutto",
     players: Annotated[int, typer.Option("--players", help="Players: optimal in one seat, the threshold bot in the others.")] = 2,
     games: Annotated[int, typer.Option("--games", help="Fresh games for the final comparison.")] = 200_000,
     search_games: Annotated[int, typer.Option("--search-games", help="Games per candidate threshold in the search.")] = 40_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """How much the optimal turn policy wins against the best single bank threshold."""
     from .game.analysis import optimal_vs_threshold
@@ -408,8 +341,6 @@ def analyze_threshold(
     _positive("--games", games)
     _positive("--search-games", search_games)
     _seed(seed)
-    rules = _rules(game, six_of_kind, x2_scope, plusminus_chain, plusminus_deduction, reshuffle,
-                   target, game_end, cloverleaf_value, variant, min_score, throws, bust, win_value)
     tutto = _label(rules) == "tutto"
     n_threads = _threads(threads)
     with progress_phases(not as_json) as phase:

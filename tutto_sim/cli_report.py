@@ -13,52 +13,19 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import (
-    Bust,
-    CloverValue,
-    GameEnd,
-    MinScore,
-    PMChain,
-    PMDeduction,
-    Reshuffle,
-    SixOfKind,
-    Target,
-    Throws,
-    UserError,
-    Variant,
-    WinValue,
-    X2Scope,
-    _positive,
-    _seed,
-    app,
-    game_rules,
-    out,
-    progress_phases,
-)
+from .cli import UserError, _positive, _seed, app, out, progress_phases, with_rules
 from .report import GAMES
 
 
 @app.command()
+@with_rules(games=GAMES)
 def report(
-    game: Annotated[str, typer.Option("--game", help=f"Game to report on: {', '.join(GAMES)} (= macke --variant volle-lotte).")] = "tutto",
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Directory for the PDF, the PNGs and README.md (default: reports/GAME).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
     turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament`: adds a page of win rates with 95% CIs (Macke, Volle Lotte).")] = None,
-    six_of_kind: SixOfKind = "two-triples",
-    x2_scope: X2Scope = "turn",
-    plusminus_chain: PMChain = "continue",
-    plusminus_deduction: PMDeduction = "bank",
-    reshuffle: Reshuffle = "full",
-    target: Target = None,
-    game_end: GameEnd = "round",
-    cloverleaf_value: CloverValue = 0,
-    variant: Variant = "standard",
-    min_score: MinScore = 300,
-    throws: Throws = 3,
-    bust: Bust = "subtract",
-    win_value: WinValue = 5000,
+    rules=None,
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md)."""
     import inspect
@@ -67,19 +34,10 @@ def report(
     from .report.common import TournamentFileError, read_tournament
     from .sim.turns import set_threads
 
-    key = game.strip().lower()
-    if key not in GAMES:
-        raise UserError(f"--game must be one of {', '.join(GAMES)}, not {game!r}")
+    key = "tutto" if getattr(rules, "game", "tutto") == "tutto" else rules.game
     module = report_module(key)
     n_turns = module.DEFAULT_TURNS if turns is None else _positive("--turns", turns)
     _seed(seed)
-    rules = game_rules(key, dict(six_of_kind=six_of_kind, x2_scope=x2_scope,
-                                 plusminus_chain=plusminus_chain,
-                                 plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                                 target=target, game_end=game_end,
-                                 cloverleaf_value=cloverleaf_value),
-                       dict(variant=variant, min_score=min_score, throws=throws, bust=bust,
-                            target=target, six_of_kind=six_of_kind, win_value=win_value))
     extra = {}
     if tournament is not None:
         if "tournament" not in inspect.signature(module.build).parameters:
