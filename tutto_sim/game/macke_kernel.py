@@ -30,10 +30,8 @@ GIL), so results never depend on the number of threads.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 from numba import njit
 
@@ -43,7 +41,7 @@ from ..solve.macke_dp import slot_layout, throw_tables
 from ..tables.macke import build_macke_tables
 from ..tables.throws import MAX_DICE
 from .macke import END_KINDS, MackeConfig
-from .tutto_kernel import SHARE
+from .tutto_kernel import SHARE, run_game_blocks
 
 # params columns
 P_DICE, P_THROWS, P_MIN, P_BUST_ZERO, P_TARGET, P_MAX_ROUNDS = range(6)
@@ -243,29 +241,8 @@ def _play_games(seed, lo, hi, lineups, keep, ret, bank, clear, endgame, ordered,
 def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):
     """Play games ``start .. start+n_games-1``; per-game arrays
     ``(share, score, bsum, bsq, turns, end)`` (see :func:`_play_games`)."""
-    n = lineups.shape[1]
-    share = np.zeros((n_games, n), dtype=np.int32)
-    score = np.zeros((n_games, n), dtype=np.int32)
-    bsum = np.zeros((n_games, n), dtype=np.int64)
-    bsq = np.zeros((n_games, n), dtype=np.int64)
-    turns = np.zeros(n_games, dtype=np.int32)
-    end = np.zeros(n_games, dtype=np.int8)
-
-    def run(b0: int) -> None:
-        b1 = min(n_games, b0 + block)
-        rows = slice(b0, b1)
-        _play_games(np.uint64(seed), start + b0, start + b1, lineups, *bots, *data, params,
-                    share[rows], score[rows], bsum[rows], bsq[rows], turns[rows], end[rows])
-
-    threads = threads or numba.get_num_threads()
-    starts = range(0, n_games, block)
-    if threads == 1 or len(starts) == 1:
-        for b0 in starts:
-            run(b0)
-    else:  # the kernel releases the GIL: plain threads run the blocks in parallel
-        with ThreadPoolExecutor(threads) as pool:
-            list(pool.map(run, starts))
-    return share, score, bsum, bsq, turns, end
+    return run_game_blocks(_play_games, seed, start, n_games, lineups, bots, data, params,
+                           threads, block)
 
 
 class MackeGameKernel:

@@ -344,11 +344,19 @@ def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_
 
 def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):
     """Play games ``start .. start+n_games-1``; returns per-game arrays
-    ``(share, score, bsum, bsq, turns, end)`` (see :func:`_play_games`).
+    ``(share, score, bsum, bsq, turns, end)`` (see :func:`_play_games`)."""
+    return run_game_blocks(_play_games, seed, start, n_games, lineups, bots, data, params,
+                           threads, block)
+
+
+def run_game_blocks(play_games, seed, start, n_games, lineups, bots, data, params,
+                    threads=None, block=BLOCK):
+    """Run a game kernel ``play_games`` (Tutto's or Macke's) over fixed blocks.
 
     Blocks of ``block`` consecutive games run on ``threads`` threads (numba's
     setting by default); each block's games are fixed, so the results do not
-    depend on the number of threads.
+    depend on the number of threads. Returns the per-game arrays
+    ``(share, score, bsum, bsq, turns, end)``.
     """
     n = lineups.shape[1]
     share = np.zeros((n_games, n), dtype=np.int32)
@@ -361,8 +369,8 @@ def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=No
     def run(b0: int) -> None:
         b1 = min(n_games, b0 + block)
         rows = slice(b0, b1)
-        _play_games(np.uint64(seed), start + b0, start + b1, lineups, *bots, *data, params,
-                    share[rows], score[rows], bsum[rows], bsq[rows], turns[rows], end[rows])
+        play_games(np.uint64(seed), start + b0, start + b1, lineups, *bots, *data, params,
+                   share[rows], score[rows], bsum[rows], bsq[rows], turns[rows], end[rows])
 
     threads = threads or numba.get_num_threads()
     starts = range(0, n_games, block)
