@@ -151,3 +151,21 @@ def test_small_cap_is_exact_for_threshold_policies():
     small = policy_value(pol, TuttoRules(), cap)
     full = policy_value(pol, TuttoRules())
     np.testing.assert_allclose(small.card_ev, full.card_ev, atol=1e-9)
+
+
+def test_tournament_page(capsys, tmp_path):
+    """A tournament CSV adds one page of win rates, a real chart."""
+    csv_dir = tmp_path / "t"
+    code, _, err = run_cli(capsys, "tournament", "--game", "tutto", "--bots", "optimal,cautious",
+                           "--players", "2", "--games", "4000", "--seed", "3",
+                           "--out-dir", str(csv_dir), "--json")
+    assert code == 0, err
+    csv = next(csv_dir.glob("tournament_*.csv"))
+    out_dir = tmp_path / "r"
+    code, _, err = run_cli(capsys, "report", "--game", "tutto", "--out", str(out_dir),
+                           "--turns", "2000", "--tournament", str(csv))
+    assert code == 0, err
+    png = out_dir / "13-tournament.png"
+    assert png.exists() and np.asarray(imread(png)).std() > 0.05
+    assert (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Page") - \
+        (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Pages") == 14

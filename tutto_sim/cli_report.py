@@ -24,7 +24,7 @@ def report(
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
     turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
-    tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament`: adds a page of win rates with 95% CIs (Macke, Volle Lotte).")] = None,
+    tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament`: adds a page of win rates with 95% CIs.")] = None,
     rules=None,
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md)."""

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from ..rules.tutto import TuttoRules
 from . import tutto_figures as figs
-from .common import ReportFiles, ReportWriter, rules_label, style
+from .common import (ReportFiles, ReportWriter, Tournament, read_tournament, rules_label, style,
+                     tournament_sheet)
 from .tutto_data import SWEEP_CARDS, PhaseHook, compute
 
 #: Monte Carlo turns per point of a threshold sweep (and per policy of the
@@ -23,10 +24,16 @@ STEM = "tutto-report"
 
 
 def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
-          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None) -> ReportFiles:
-    """Compute and write the Tutto report; returns the files written."""
+          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          tournament: Tournament | Path | str | None = None) -> ReportFiles:
+    """Compute and write the Tutto report; returns the files written.
+
+    ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
+    adds a page of win rates with 95% CIs."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
+    if tournament is not None and not isinstance(tournament, Tournament):
+        tournament = read_tournament(tournament)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase)
 
@@ -37,6 +44,9 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
                lambda n: figs.card_values(data, n),
                lambda n: figs.banked_distribution(data, n),
                lambda n: figs.street(data, n)]
+    if tournament is not None:
+        makers.append(lambda n: tournament_sheet(tournament, rules, n,
+                                                 f"Report: Tutto; {rules_label(rules)}."))
     advance = phase("drawing the figures", len(makers) + 1)
     with style():
         writer = ReportWriter(out_dir, STEM, "Tutto: optimal single-turn strategy", rules,
