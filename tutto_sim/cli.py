@@ -672,19 +672,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 # Commands defined in their own modules register themselves on ``app`` when
-# imported (games and tournaments, reports, Berliner Macke).
-def _load_command_modules() -> None:
-    import importlib
-
-    for name in ("cli_games", "cli_report", "cli_macke"):
-        try:
-            importlib.import_module(f"{__package__}.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"{__package__}.{name}":
-                raise
-
-
-_load_command_modules()
+# imported: games and tournaments, reports, Berliner Macke.
+from . import cli_games, cli_macke, cli_report  # noqa: E402,F401
 
 
 if __name__ == "__main__":
