@@ -156,7 +156,7 @@ def test_bad_tournament_is_one_line_exit_2(capsys, tmp_path, content, needle):
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--game", "tutto", "--tournament", "x.csv"), "not supported by the tutto report"),
+    (("--game", "tutto", "--tournament", "x.csv"), "--tournament: no such file"),
     (("--game", "macke", "--x2-scope", "card"), "--x2-scope does not apply"),
     (("--game", "volle-lotte", "--variant", "jackpot"), "takes no --variant"),
     (("--game", "macke", "--bust", "half"), "bust"),

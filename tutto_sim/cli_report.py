@@ -28,8 +28,6 @@ def report(
     rules=None,
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md)."""
-    import inspect
-
     from .report import report_module
     from .report.common import TournamentFileError, read_tournament
     from .sim.turns import set_threads
@@ -40,9 +38,6 @@ def report(
     _seed(seed)
     extra = {}
     if tournament is not None:
-        if "tournament" not in inspect.signature(module.build).parameters:
-            raise UserError(f"--tournament is not supported by the {key} report yet "
-                            f"(valid for: macke, volle-lotte)")
         try:
             extra["tournament"] = read_tournament(tournament)
         except TournamentFileError as e:
