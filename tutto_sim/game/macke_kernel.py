@@ -41,7 +41,7 @@ from ..solve.macke_dp import slot_layout, throw_tables
 from ..tables.macke import build_macke_tables
 from ..tables.throws import MAX_DICE
 from .macke import END_KINDS, MackeConfig
-from .tutto_kernel import SHARE, run_game_blocks
+from .tutto_kernel import record_result, run_game_blocks
 
 # params columns
 P_DICE, P_THROWS, P_MIN, P_BUST_ZERO, P_TARGET, P_MAX_ROUNDS = range(6)
@@ -222,20 +222,7 @@ def _play_games(seed, lo, hi, lineups, keep, ret, bank, clear, endgame, ordered,
                 finisher = me
         turns[g - lo] = turn
         end[g - lo] = e
-        top = scores[0]
-        for j in range(n):
-            score[g - lo, j] = scores[j]
-            top = max(top, scores[j])
-        if winner >= 0:
-            share[g - lo, winner] = SHARE
-        else:
-            k = 0
-            for j in range(n):
-                if scores[j] == top:
-                    k += 1
-            for j in range(n):
-                if scores[j] == top:
-                    share[g - lo, j] = SHARE // k
+        record_result(scores, winner, n, score[g - lo], share[g - lo])
 
 
 def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):

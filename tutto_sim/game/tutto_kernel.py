@@ -269,6 +269,26 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
         card = _draw_card(st, deck, pos, independent)
 
 
+@njit(cache=True, inline="always")
+def record_result(scores, winner, n, score_row, share_row):
+    """Final scores and win shares of one game: the winner takes all
+    (Kleeblatt, instant win, ``immediate``), else the top scores share it."""
+    top = scores[0]
+    for j in range(n):
+        score_row[j] = scores[j]
+        top = max(top, scores[j])
+    if winner >= 0:
+        share_row[winner] = SHARE
+        return
+    k = 0
+    for j in range(n):
+        if scores[j] == top:
+            k += 1
+    for j in range(n):
+        if scores[j] == top:
+            share_row[j] = SHARE // k
+
+
 @njit(cache=True, nogil=True)
 def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_x2p, endgame,
                 ordered, ordered_off, best_pts, faces, deck0, bonus, bankable, params,
@@ -326,20 +346,7 @@ def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_
                 last_round = True
         turns[g - lo] = turn
         end[g - lo] = e
-        top = scores[0]
-        for j in range(n):
-            score[g - lo, j] = scores[j]
-            top = max(top, scores[j])
-        if winner >= 0:
-            share[g - lo, winner] = SHARE
-        else:
-            k = 0
-            for j in range(n):
-                if scores[j] == top:
-                    k += 1
-            for j in range(n):
-                if scores[j] == top:
-                    share[g - lo, j] = SHARE // k
+        record_result(scores, winner, n, score[g - lo], share[g - lo])
 
 
 def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):
