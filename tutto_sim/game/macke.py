@@ -57,7 +57,7 @@ from ..rules.macke import MackeRules
 from ..rules.scoring import ScoringRules
 from ..tables.throws import build_tables
 from .api import BANK, BANK_OR_THROW, KEEP, THROW, Bot, IllegalAction, ask
-from .tutto import GameRecord, bot_rng
+from .tutto import GameRecord, bot_rng, game_over
 
 #: Decision kinds besides ``keep`` and ``bank-or-throw`` (``game.api``).
 RETURN = "return"  # before the 2nd/3rd throw of a series: what stays set aside
@@ -261,14 +261,7 @@ class MackeGame:
                 self.finisher = seat
                 if n > 1:
                     self.say(f"{self._who(seat)} reached {target:,}: every other player throws once more")
-        if winners is None:
-            top = max(self.scores)
-            winners = tuple(j for j in range(n) if self.scores[j] == top)
-        self.say("game over: " + ", ".join(f"{self._who(j)} {s:,}" for j, s in enumerate(self.scores))
-                 + "; winner" + ("s " if len(winners) > 1 else " ")
-                 + ", ".join(self._who(j) for j in winners))
-        return GameRecord(list(self.scores), winners, self.turn, end, banked, banked_sq,
-                          turns_by_seat, errors)
+        return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
 
     # ---- one turn (RULES.md §3) ------------------------------------------
     def _turn(self, seat: int) -> int:

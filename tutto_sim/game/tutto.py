@@ -154,6 +154,20 @@ def bot_rng(seed: int, index: int, seat: int) -> random.Random:
     return random.Random(stream_start(seed, index) ^ ((seat + 1) * GOLDEN & MASK))
 
 
+def game_over(game, winners, end, banked, banked_sq, turns_by_seat, errors) -> GameRecord:
+    """Close a reference game (Tutto's or Macke's): the highest score wins and
+    ties share unless ``winners`` is already decided; narrate and record."""
+    n = len(game.scores)
+    if winners is None:
+        top = max(game.scores)
+        winners = tuple(j for j in range(n) if game.scores[j] == top)
+    game.say("game over: " + ", ".join(f"{game._who(j)} {s:,}" for j, s in enumerate(game.scores))
+             + "; winner" + ("s " if len(winners) > 1 else " ")
+             + ", ".join(game._who(j) for j in winners))
+    return GameRecord(list(game.scores), winners, game.turn, end, banked, banked_sq,
+                      turns_by_seat, errors)
+
+
 class TuttoGame:
     """One game: ``TuttoGame(bots, config, seed, index).play()`` -> :class:`GameRecord`.
 
@@ -214,14 +228,7 @@ class TuttoGame:
                 if not self.last_round:
                     self.say(f"{self._who(seat)} reached {target:,}: the round is finished")
                 self.last_round = True
-        if winners is None:
-            top = max(self.scores)
-            winners = tuple(j for j in range(n) if self.scores[j] == top)
-        self.say("game over: " + ", ".join(f"{self._who(j)} {s:,}" for j, s in enumerate(self.scores))
-                 + "; winner" + ("s " if len(winners) > 1 else " ")
-                 + ", ".join(self._who(j) for j in winners))
-        return GameRecord(list(self.scores), winners, self.turn, end, banked, banked_sq,
-                          turns_by_seat, errors)
+        return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
 
     # ---- one turn (RULES.md §2) ------------------------------------------
     def _turn(self, seat: int) -> int:
