@@ -2,7 +2,7 @@
 """A tiny Tutto bot that plays whole turns from a tutto-sim policy file alone.
 
 Plain Python, standard library only: it does not import tutto_sim. It knows the
-deck and what each card does (RULES.md section 2); every decision and every
+deck and what each card does (docs/rules.md section 4); every decision and every
 point value comes from the policy file (format: docs/policy-format.md):
 
     python examples/tutto_bot.py data/policies/tutto-default.json --turns 5 --verbose
@@ -24,7 +24,7 @@ import sys
 
 FORMAT, VERSION = "tutto-sim-policy", 1
 
-# The deck (RULES.md section 2): 56 cards, drawn independently with these
+# The deck (docs/rules.md section 4.1): 56 cards, drawn independently with these
 # frequencies within a turn (the turn-level convention the policy was solved for).
 DECK_COUNTS = {"stop": 10, "fireworks": 5, "bonus200": 5, "bonus300": 5, "bonus400": 5,
                "bonus500": 5, "bonus600": 5, "x2": 5, "plusminus": 5, "street": 5,

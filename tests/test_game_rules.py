@@ -1,9 +1,9 @@
-"""The reference game follows RULES.md §2 at game level.
+"""The reference game follows the Tutto rules of docs/rules.md at game level.
 
 Scenarios are played on a scripted stream: every ``below(m)`` call of the game
 is listed with the value it returns, so the cards and dice are chosen by hand
 and the test also checks the documented order of draws. The expected results
-are worked out by hand from RULES.md.
+are worked out by hand from docs/rules.md.
 """
 
 from collections import Counter

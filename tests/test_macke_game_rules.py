@@ -1,10 +1,10 @@
-"""The reference Macke game follows RULES.md §3 at game level.
+"""The reference Macke game follows the rules of docs/macke.md at game level.
 
 Scenarios are played on a scripted stream: every ``below(m)`` call of the game
 is listed with the value it returns, so the throws are chosen by hand and the
 test also checks that the game throws exactly as documented (one
 ``below(6**n)`` per throw of n dice, nothing else). Expected scores, winners
-and turns are worked out by hand from RULES.md §3: a turn total >= 300 is
+and turns are worked out by hand from docs/macke.md: a turn total >= 300 is
 added, a lower one subtracted, a Macke scores 0 on the turn's first throw and
 subtracts the turn total later; when a player ends a turn at or above the
 target, every other player gets exactly one more turn (nachwerfen); the

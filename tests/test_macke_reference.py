@@ -1,5 +1,5 @@
-"""The plain-Python Macke engine follows RULES.md §3 (and the readings of
-docs/macke.md), checked on scripted throws, and plays legal turns under any
+"""The plain-Python Macke engine follows the rules of docs/macke.md (and its
+readings), checked on scripted throws, and plays legal turns under any
 policy of the protocol."""
 
 import random

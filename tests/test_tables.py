@@ -4,8 +4,8 @@ Every entry of the tables is rebuilt here another way: probabilities by
 enumerating all 6**n ordered throws, points with the independent scorer of
 ``tutto_sim.reference`` (which splits the dice themselves), the ordered map by
 decoding r digit by digit. A few values are written out by hand from the rule
-text (RULES.md §1), so that a shared misreading of the rules by both the tables
-and the reference scorer cannot pass unnoticed.
+text (docs/rules.md §3), so that a shared misreading of the rules by both the
+tables and the reference scorer cannot pass unnoticed.
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def best_with(dice, k, six="two-triples") -> int | None:
     return None if v < 0 else v * POINT_UNIT
 
 
-# (dice, six_of_kind, most points, dice set aside for them) -- RULES.md §1 by hand
+# (dice, six_of_kind, most points, dice set aside for them) -- docs/rules.md §3 by hand
 HAND = [
     ([1], "two-triples", 100, 1),
     ([5], "two-triples", 50, 1),

@@ -1,6 +1,6 @@
-"""Reference Tutto game: whole games for 1-8 players in plain Python (RULES.md §2).
+"""Reference Tutto game: whole games for 1-8 players in plain Python (docs/rules.md §4-5).
 
-Part of ``tutto_sim.game``. Written to be read beside RULES.md; the numba game
+Part of ``tutto_sim.game``. Written to be read beside docs/rules.md; the numba game
 kernel (``game.tutto_kernel``) plays the same games and the tests demand
 identical results on the same seeds. Any :class:`~tutto_sim.game.api.Bot`
 can play here; only table and threshold bots also run in the kernel.
@@ -13,14 +13,14 @@ Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
   Fisher–Yates shuffle: with ``p`` cards drawn, ``j = p + below(56 - p)``,
   swap cards ``p`` and ``j``, the card drawn is card ``p``. When all 56 are
   drawn the next draw starts again at ``p = 0``: all 56 cards reshuffled
-  (RULES.md's ``reshuffle`` option ``discard`` is identical: the discard pile
-  is then the whole deck). With ``draws="independent"`` (an analysis knob, not
+  (the ``reshuffle`` option ``discard``, docs/rules.md §5, is identical: the
+  discard pile is then the whole deck). With ``draws="independent"`` (an analysis knob, not
   a rule) every card is ``deck[below(56)]`` as in the turn analysis.
 - **A throw** of n dice is ``r = below(6**n)``, die i showing
   ``(r // 6**i) % 6 + 1``, as in ``reference.tutto``.
 
-Game flow: seat 0 starts; a turn draws a card and plays it (RULES.md §2
-table). When a turn is banked, each Plus/Minus Tutto of the turn takes 1000
+Game flow: seat 0 starts; a turn draws a card and plays it (docs/rules.md
+§4). When a turn is banked, each Plus/Minus Tutto of the turn takes 1000
 from every *other* player holding the highest score, one Tutto after the
 other, never below 0 (option ``plusminus_deduction="tutto"``: at the Tutto
 itself, even if the turn is later lost). A Kleeblatt success wins at once.
@@ -94,7 +94,7 @@ class GameRecord:
 
 @functools.lru_cache(maxsize=4096)
 def legal_keeps(dice: tuple[int, ...], scoring: ScoringRules) -> tuple[Keep, ...]:
-    """Every distinct set of dice that may be set aside from a throw (RULES.md §1),
+    """Every distinct set of dice that may be set aside from a throw (docs/rules.md §3),
     with its points; fewest dice first. Empty: the throw is a Niete."""
     keeps = []
     for size in range(1, len(dice) + 1):
@@ -230,7 +230,7 @@ class TuttoGame:
                 self.last_round = True
         return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
 
-    # ---- one turn (RULES.md §2) ------------------------------------------
+    # ---- one turn (docs/rules.md §4) --------------------------------------
     def _turn(self, seat: int) -> int:
         """Play one turn; return the points banked (0 if lost)."""
         scoring = self.rules.scoring

@@ -41,10 +41,10 @@ from .macke_protocol import TurnView
 
 GAME = "macke"
 OBJECTIVE = (
-    "maximise the expected signed result of one turn (RULES.md section 3): a turn total "
-    ">= rules.min_score is added, a lower one subtracted; a Macke on the turn's first throw "
-    "scores 0, on a later throw subtracts the turn total after returns (0 with bust=zero); "
-    "variant instant-win: five 1s in one throw are worth rules.win_value"
+    "maximise the expected signed result of one turn (docs/macke.md, the turn's result): "
+    "a turn total >= rules.min_score is added, a lower one subtracted; a Macke on the "
+    "turn's first throw scores 0, on a later throw subtracts the turn total after returns "
+    "(0 with bust=zero); variant instant-win: five 1s in one throw are worth rules.win_value"
 )
 #: A decision index as one character: index i is ALPHABET[i]; a Macke throw is MACKE.
 ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -1,1 +1,2 @@
-"""Plain-Python reference engines, read beside RULES.md; the kernels are tested against them."""
+"""Plain-Python reference engines, read beside docs/rules.md and docs/macke.md;
+the kernels are tested against them."""

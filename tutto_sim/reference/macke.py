@@ -1,7 +1,7 @@
 """Reference engine: one whole Berliner Macke / Volle Lotte turn in plain Python.
 
-Read beside RULES.md §3 and docs/macke.md (which lists every reading of the
-rules made here). It scores the dice itself (``reference.macke_scoring``),
+Read beside docs/macke.md (the rules, and every reading of them made
+here). It scores the dice itself (``reference.macke_scoring``),
 never the keep tables, counts real points, and asks a
 :class:`~tutto_sim.policy.macke_protocol.MackePolicy` what to do, showing it
 the protocol's view: set-aside units as state indices of ``tables.macke``

@@ -1,9 +1,10 @@
 """Reference scorer for Berliner Macke and Volle Lotte throws, from the dice.
 
-Plain Python, read beside RULES.md §1 and §3, and built another way than
-``tutto_sim.tables.macke`` (which matches face-count patterns): here every
-subset of the thrown dice is taken, and every way of splitting it into units
-is found by giving the smallest die left to each unit that could contain it.
+Plain Python, read beside docs/rules.md §3 and docs/macke.md, and built
+another way than ``tutto_sim.tables.macke`` (which matches face-count
+patterns): here every subset of the thrown dice is taken, and every way of
+splitting it into units is found by giving the smallest die left to each unit
+that could contain it.
 A *keep* is the multiset of units set aside, written as a sorted tuple of
 unit names (``("1", "small straight")``); the names are those of
 ``tables.macke.unit_types`` so the tests can compare the two unit by unit.
@@ -36,7 +37,8 @@ class Unit(NamedTuple):
 
 
 def units_of(rules: MackeRules) -> tuple[Unit, ...]:
-    """Every unit the rules know, one entry per face pattern (RULES.md §1, §3).
+    """Every unit the rules know, one entry per face pattern (docs/rules.md §3
+    and docs/macke.md).
 
     Read off the rule text: single 1 = 100, single 5 = 50, triple of f =
     f x 100 and 1-1-1 = 1000; small straight (4 long) = 500; big straight =

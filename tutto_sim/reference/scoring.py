@@ -1,6 +1,6 @@
 """Reference scorer: legal keeps of a throw, from the dice themselves.
 
-Plain Python, written to be read beside RULES.md §1 and deliberately built
+Plain Python, written to be read beside docs/rules.md §3 and deliberately built
 another way than ``tutto_sim.tables``: it tries every subset of the dice and
 every way of splitting it into units, by brute force. The tests compare the
 two on all 6**n ordered throws.
@@ -22,7 +22,7 @@ class Unit(NamedTuple):
 
 
 def units_in(dice: list[int], scoring: ScoringRules) -> list[Unit]:
-    """The throw taken apart into units, triples first (RULES.md §1)."""
+    """The throw taken apart into units, triples first (docs/rules.md §3)."""
     units = []
     for face, count in sorted(Counter(dice).items()):
         triples = min(count // 3, scoring.max_triples_per_face)

@@ -1,4 +1,4 @@
-"""Reference engine: one whole Tutto turn in plain Python, read beside RULES.md §2.
+"""Reference engine: one whole Tutto turn in plain Python, read beside docs/rules.md §4.
 
 It scores the dice themselves (``reference.scoring``), never the throw tables,
 and counts real points. It reads the same random stream as the numba kernel

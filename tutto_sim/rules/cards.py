@@ -43,7 +43,7 @@ class Card(enum.IntEnum):
 
 N_CARDS = len(Card)
 
-#: Cards in a full deck (RULES.md §2): 56 in all.
+#: Cards in a full deck (docs/rules.md §4.1): 56 in all.
 DECK_COUNTS: dict[Card, int] = {
     Card.STOP: 10,
     Card.FIREWORKS: 5,

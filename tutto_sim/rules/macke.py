@@ -1,10 +1,10 @@
-"""Berliner Macke and Volle Lotte as one frozen settings object (RULES.md §3).
+"""Berliner Macke and Volle Lotte as one frozen settings object (docs/macke.md).
 
-Part of ``tutto_sim.rules``. Every *option* of RULES.md §3 is a field with
-its default; the variants are presets (:meth:`MackeRules.preset`). Scoring is
-RULES.md §1 plus straights, configured here and turned into unit tables by
-``tutto_sim.tables.macke`` (the same scoring rules as Tutto, extended, not a
-copy).
+Part of ``tutto_sim.rules``. Every option of docs/macke.md ("Options") is a
+field with its default; the variants are presets (:meth:`MackeRules.preset`).
+Scoring is docs/rules.md §3 plus straights, configured here and turned into
+unit tables by ``tutto_sim.tables.macke`` (the same scoring rules as Tutto,
+extended, not a copy).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ BUST_CHOICES = ("subtract", "zero")
 
 @dataclass(frozen=True)
 class MackeRules:
-    """Settings of a Berliner Macke game; defaults are RULES.md §3.
+    """Settings of a Berliner Macke game; docs/macke.md gives every default's reason.
 
     >>> MackeRules().n_dice, MackeRules.preset("volle-lotte").n_dice
     (5, 6)
@@ -33,7 +33,7 @@ class MackeRules:
     ValueError: min_score must be a non-negative multiple of 50, not 275
     """
 
-    #: ``standard`` or one of the seed's variants (RULES.md §3, "Variants").
+    #: ``standard`` or one of the rule text's variants (docs/macke.md, "Variants").
     variant: str = "standard"
     #: A turn total below this is subtracted instead of added.
     min_score: int = 300

@@ -1,4 +1,4 @@
-"""Dice scoring shared by every dice game here (RULES.md §1).
+"""Dice scoring shared by every dice game here (docs/rules.md §3).
 
 Part of ``tutto_sim.rules``: plain data, no numba. :class:`ScoringRules` says
 which units exist; ``tutto_sim.tables`` turns it into throw tables and

@@ -1,10 +1,10 @@
-"""Tutto's rules as one frozen settings object (RULES.md §2).
+"""Tutto's rules as one frozen settings object (docs/rules.md).
 
-Part of ``tutto_sim.rules``. Every *option* of RULES.md is a field here, with
-the default RULES.md gives; the CLI exposes each as a flag and
-``docs/rules.md`` gives the reason for every default. ``TuttoRules`` is
-hashable and has a stable JSON form (:meth:`to_dict`), which policy files
-record together with :meth:`digest`.
+Part of ``tutto_sim.rules``. Every option of ``docs/rules.md`` is a field here,
+with its default; the CLI exposes each as a flag, and ``docs/rules.md`` gives
+the reason for every default. ``TuttoRules`` is hashable and has a stable JSON
+form (:meth:`to_dict`), which policy files record together with
+:meth:`digest`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
 
 @dataclass(frozen=True)
 class TuttoRules:
-    """Settings of a Tutto game; defaults are the binding reading of RULES.md.
+    """Settings of a Tutto game; defaults are the readings of docs/rules.md.
 
     Examples
     --------

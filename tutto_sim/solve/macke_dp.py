@@ -5,8 +5,8 @@ Part of ``tutto_sim.solve`` (rules -> tables -> **solve** | kernels). It reads
 the unit tables of ``tutto_sim.tables.macke`` (unit types, set-aside *states*,
 the legal keeps of every throw as states, ``add``, ``sub_states``) and the
 exact multiset probabilities of ``tutto_sim.tables.throws``, the same arrays
-the simulators read. The objective is RULES.md §3 at the level of one turn:
-maximise the expected signed turn result.
+the simulators read. The objective is the turn result of docs/macke.md at
+the level of one turn: maximise the expected signed turn result.
 
 Mathematics
 -----------

@@ -4,10 +4,10 @@ Part of ``tutto_sim.solve`` (rules -> tables -> **solve** | kernels). It reads
 the throw tables of ``tutto_sim.tables`` (exact multiset probabilities and the
 points of every keep), so it scores throws exactly as the Monte Carlo kernel
 ``tutto_sim.kernels.tutto_turn`` does, and it reads threshold policies in that
-kernel's ``pol[card, col]`` format. Conventions are RULES.md's "turn-level
-analysis": cards are drawn independently with the deck frequencies, the value
-of a turn is the expected number of points banked, a Kleeblatt success is
-worth ``rules.cloverleaf_value``.
+kernel's ``pol[card, col]`` format. Conventions are the turn-analysis
+conventions of docs/rules.md §6: cards are drawn independently with the deck
+frequencies, the value of a turn is the expected number of points banked, a
+Kleeblatt success is worth ``rules.cloverleaf_value``.
 
 Mathematics
 -----------

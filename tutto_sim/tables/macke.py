@@ -1,9 +1,9 @@
 """Throw tables for Berliner Macke and Volle Lotte: units, keeps, unit states.
 
 Part of ``tutto_sim.tables`` (rules -> **tables** -> solve | kernels). Macke
-adds straights (and, by variant, jackpots) to RULES.md §1 and lets the player
-return set-aside *units* to the cup, so the tables here work with units, not
-just dice and points:
+adds straights (and, by variant, jackpots) to the dice scoring of
+docs/rules.md §3 and lets the player return set-aside *units* to the cup, so
+the tables here work with units, not just dice and points:
 
 ``unit types``   (dice, points) of each kind of unit the rules allow, e.g. a
                  single 1 (1, 100), 2-2-2 (3, 200), a small straight (4, 500);
@@ -55,7 +55,7 @@ def _counts(faces) -> tuple[int, ...]:
 
 
 def unit_types(rules: MackeRules) -> list[UnitType]:
-    """The kinds of unit a throw can contain under ``rules`` (RULES.md §1, §3)."""
+    """The kinds of unit a throw can contain under ``rules`` (docs/macke.md)."""
     u = [UnitType("1", 1, single_points(1) // POINT_UNIT, (_counts([1]),)),
          UnitType("5", 1, single_points(5) // POINT_UNIT, (_counts([5]),))]
     faces = (1, 5) if rules.variant == "ones-and-fives" else (1, 2, 3, 4, 5, 6)
