@@ -25,7 +25,7 @@ def test_optimize_json(capsys, tmp_path):
     assert d["seed"] == 7 and d["turns"] == 20000
     assert sorted(d["bank_thresholds"]) == ["1", "2", "3", "4", "5", "6"]
     assert d["ev"] > 0 and d["ci95"] > 0
-    csv = tmp_path / "optimize_bonus400_seed7.csv"
+    csv = tmp_path / "optimize-tutto-bonus400-seed7.csv"
     assert csv.exists() and "bank at 300" in csv.read_text()
 
 

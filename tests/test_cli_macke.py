@@ -49,7 +49,7 @@ def test_optimize_macke_json(capsys, tmp_path):
     for key in ("ev", "ci95", "turns", "seed", "bank_at", "p_positive", "p_negative", "p_zero"):
         assert key in d
     assert d["exact_optimum"]["turn_ev"] >= d["ev"] - 3 * d["ci95"]
-    assert (tmp_path / "optimize_macke_standard_seed3.csv").exists()
+    assert (tmp_path / "optimize-macke-seed3.csv").exists()
 
 
 def test_explore_table_and_csv(capsys, tmp_path):
@@ -60,7 +60,7 @@ def test_explore_table_and_csv(capsys, tmp_path):
     assert [r["min_score"] for r in rows] == [0, 300]
     assert rows[0]["ev"] == pytest.approx(solve_macke(MackeRules(min_score=0)).turn_ev)
     assert rows[0]["ev"] > rows[1]["ev"]  # a minimum can only cost the player
-    assert (tmp_path / "explore_macke_standard.csv").exists()
+    assert (tmp_path / "explore-macke.csv").exists()
 
 
 def test_shipped_macke_tables_load():

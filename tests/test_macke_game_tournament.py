@@ -61,7 +61,7 @@ def test_the_tournament_of_the_issue(capsys, tmp_path):
     assert len(d["seat_win_rates"]) == 3 and sum(d["seat_win_rates"]) == pytest.approx(1.0)
     assert d["game_ends"] == {"nachwerfen": 100_000, "instant-win": 0, "cap": 0}
     assert d["rules"]["target"] == 5000 and d["mean_turns"] > 20
-    assert (tmp_path / "tournament_macke_3p_seed1.csv").exists()
+    assert (tmp_path / "tournament-macke-3p-seed1.csv").exists()
     assert seconds < 60
 
 
@@ -102,7 +102,7 @@ def test_variant_and_rule_flags(capsys, tmp_path):
         ("instant-win", 200, 4, "zero", 3000, 1000)
     assert d["game_ends"]["instant-win"] > 0
     assert d["game_ends"]["instant-win"] + d["game_ends"]["nachwerfen"] == 20_000
-    assert (tmp_path / "tournament_macke-instant-win_2p_seed1.csv").exists()
+    assert (tmp_path / "tournament-macke-instant-win-2p-seed1.csv").exists()
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -190,7 +190,7 @@ def test_analyze_seats_macke(capsys, tmp_path):
         assert len(row["seat_win_rates"]) == int(n)
         assert sum(row["seat_win_rates"]) == pytest.approx(1.0)
         assert row["instant_win_share"] == 0
-    assert (tmp_path / "seats_macke_seed1.csv").exists()
+    assert (tmp_path / "seats-macke-seed1.csv").exists()
 
 
 def test_analyze_threshold_macke(capsys):

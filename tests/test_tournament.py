@@ -66,7 +66,7 @@ def test_the_tournament_of_the_issue(capsys, tmp_path):
     assert d["ranking"][0] == "optimal"
     assert len(d["seat_win_rates"]) == 3 and sum(d["seat_win_rates"]) == pytest.approx(1.0)
     assert d["mean_turns"] > 30 and d["engine"] == "kernel"
-    assert (tmp_path / "tournament_tutto_3p_seed1.csv").exists()
+    assert (tmp_path / "tournament-tutto-3p-seed1.csv").exists()
     assert seconds < 60
 
 

@@ -18,6 +18,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from .cli_support import (MAX_GAMES, MAX_TURNS, RESULTS_DIR, UserError, UserInterrupt, choice, count,
+                          polish_help, prepare_dir, prepare_file, save_csv)
+from .cli_support import seed as _seed
 from .rules.cards import CARD_CHOICES, Card, parse_card
 from .rules.scoring import SIX_OF_KIND_CHOICES
 from .rules.tutto import (
@@ -44,17 +47,11 @@ def _root() -> None:
 out = Console()
 if not out.is_terminal:  # piped or captured: wide enough for the tables, no wrapping
     out = Console(width=120)
-err = Console(stderr=True)
-
-
-class UserError(Exception):
-    """Bad input: reported in one line, exit code 2."""
+err = Console(stderr=True, soft_wrap=True)  # one message, one line: never wrapped
 
 
 def _choice(flag: str, value: str, choices) -> str:
-    if value not in choices:
-        raise UserError(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
-    return value
+    return choice(flag, value, choices)
 
 
 # Rule options shared by the commands (RULES.md §2; docs/rules.md has the reasons).
@@ -186,6 +183,13 @@ def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
                       target=target, game_end=game_end, cloverleaf_value=cloverleaf_value)
 
 
+def game_label(rules) -> str:
+    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    if isinstance(rules, TuttoRules):
+        return "tutto"
+    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
+
+
 def _card(value: str) -> Card:
     try:
         return parse_card(value)
@@ -193,16 +197,8 @@ def _card(value: str) -> Card:
         raise UserError(f"--card: {e}") from None
 
 
-def _positive(flag: str, value: int, allow_zero: bool = False) -> int:
-    if value < 0 or (value == 0 and not allow_zero):
-        raise UserError(f"{flag} must be {'>= 0' if allow_zero else 'a positive number'}, not {value}")
-    return value
-
-
-def _seed(value: int) -> int:
-    if not 0 <= value < 2**63:
-        raise UserError(f"--seed must be 0 .. 2**63-1, not {value}")
-    return value
+def _positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MAX_TURNS) -> int:
+    return count(flag, value, ceiling, allow_zero)
 
 
 @contextmanager
@@ -223,28 +219,29 @@ def progress_phases(enabled: bool):
 
 
 def _fmt_threshold(t: Optional[int]) -> str:
-    return "never" if t is None else f"{t:,}"
+    """A bank threshold in a "bank at ≥" cell: ``never``, ``always`` (0) or points."""
+    if t is None:
+        return "never"
+    return "always" if t == 0 else f"{t:,}"
 
 
-def _write_csv(path: Path, rows: list[dict]) -> Path:
-    import pandas as pd
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(path, index=False)
-    return path
+def _write_csv(path: Path, rows: list[dict], interrupted: bool = False) -> Path:
+    """Write a result CSV atomically (``cli_support.save_csv``); never loses it."""
+    return save_csv(path, rows, interrupted,
+                    warn=lambda m: err.print(m, markup=False, highlight=False))
 
 
 @app.command()
 @with_rules()
 def optimize(
-    card: Annotated[str, typer.Option("--card", help=f"Card to optimise: {', '.join(CARD_CHOICES)} (German names too).")] = "bonus400",
+    card: Annotated[Optional[str], typer.Option("--card", help=f"Tutto card to optimise: {', '.join(CARD_CHOICES)} (German names too). Default bonus400.")] = None,
     method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables; no progress bar.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV of the results goes.")] = Path("data"),
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV of the results (created if missing).")] = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Find the best stop-or-continue thresholds for one Tutto card (or for Macke)."""
@@ -254,8 +251,13 @@ def optimize(
 
     _choice("--method", method, ("monte-carlo", "exact"))
     _positive("--turns", turns)
-    _positive("--search-turns", search_turns, allow_zero=True)
+    _positive("--search-turns", search_turns)
     _seed(seed)
+    if not isinstance(rules, TuttoRules) and card is not None:
+        raise UserError(f"--card is for --game tutto; {rules.game} is played without cards")
+    the_card = _card("bonus400" if card is None else card) if isinstance(rules, TuttoRules) else None
+    if method == "monte-carlo":
+        prepare_dir(out_dir, "--out-dir")
     try:
         n_threads = set_threads(threads)
     except ValueError as e:
@@ -265,7 +267,6 @@ def optimize(
 
         macke_optimize(rules, method, turns, search_turns, seed, as_json, out_dir, n_threads)
         return
-    the_card = _card(card)
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
         sol = solve_tutto(rules)
@@ -278,7 +279,8 @@ def optimize(
         _exact_report(sol, the_card, res, exact, as_json, n_threads)
         return
     rows = _optimize_rows(res)
-    csv_path = _write_csv(out_dir / f"optimize_{the_card.cli_name}_seed{seed}.csv", rows)
+    csv_path = _write_csv(out_dir / f"optimize-tutto-{the_card.cli_name}-seed{seed}.csv", rows,
+                          res.interrupted)
     if as_json:
         d = _optimize_json(res, n_threads, csv_path)
         d["exact_optimum"] = _exact_card_json(sol, the_card)
@@ -369,8 +371,7 @@ def _exact_report(sol, card: Card, res, exact: dict, as_json: bool, n_threads: i
         out.print(f"P(Tutto from 6 dice, best keeps) = {sol.p_tutto:.4f}; "
                   f"P(two Tuttos in a row) = {sol.p_cloverleaf:.4f}")
     if card is not Card.STOP and card is not Card.FIREWORKS:
-        out.print(f"after a Tutto: draw another card while the turn total is below "
-                  f"{_fmt_threshold(_th(sol.draw_below))}, else bank"
+        out.print(f"after a Tutto: {_draw_rule(_th(sol.draw_below))}"
                   + (f" (exceptions: {', '.join(map(str, sol.draw_exceptions))})" if sol.draw_exceptions else ""))
     for n, (total, lst) in advice.items():
         if not lst:
@@ -446,6 +447,35 @@ def _optimize_json(res, n_threads: int, csv_path: Path) -> dict:
     return d
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 sweep``, ``3 sweeps``, ``1 die``, ``2 dice``."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def merge_rows(rows: list[tuple[str, tuple]]) -> list[tuple[str, tuple]]:
+    """Rows whose figures are identical (the same play on the same turns) shown once,
+    their names joined with ``=``."""
+    merged: dict[tuple, list[str]] = {}
+    for name, figures in rows:
+        merged.setdefault(figures, []).append(name)
+    return [(" = ".join(names), figures) for figures, names in merged.items()]
+
+
+def _draw_rule(below: Optional[int]) -> str:
+    """The after-Tutto rule in words from its draw-below threshold."""
+    if below is None:
+        return "always draw another card"
+    if below == 0:
+        return "always bank"
+    return f"draw another card while the turn total is below {below:,}, else bank"
+
+
+def _after_tutto(t: Optional[int]) -> str:
+    if t is None:
+        return "always draw another card"
+    return "always bank" if t == 0 else f"bank at ≥ {t:,}, below it draw another card"
+
+
 def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
     from .sim.optimize import decision_thresholds
 
@@ -459,11 +489,16 @@ def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
             label = k if k != "6" else "6 (after a Tutto)"
             t.add_row(label, _fmt_threshold(v))
         out.print(t)
-    elif card in (Card.PLUSMINUS, Card.CLOVERLEAF):
-        out.print(f"keep rule: {res.policy.keep}; after a Tutto bank at ≥ {_fmt_threshold(res.policy.draw_below)}")
+    elif card is Card.PLUSMINUS:
+        after = (f"; after the Tutto: {_after_tutto(res.policy.draw_below)}"
+                 if res.rules.plusminus_chain == "continue" else "; the Tutto ends the turn")
+        out.print(f"keep rule: {res.policy.keep}{after}")
+    elif card is Card.CLOVERLEAF:
+        out.print(f"keep rule: {res.policy.keep}; no banking under this card: a Niete loses the "
+                  "turn, the second Tutto in a row wins the game")
     elif card is Card.STREET:
-        out.print(f"set aside at most {res.policy.street_take} new number(s) per throw; "
-                  f"after the Straße bank at ≥ {_fmt_threshold(res.policy.draw_below)}")
+        out.print(f"set aside at most {plural(res.policy.street_take, 'new number')} per throw; "
+                  f"after the Straße: {_after_tutto(res.policy.draw_below)}")
         t = Table("new numbers per throw", "P(Straße)", "95% CI", "EV", title="Straße success by how many new numbers you set aside")
         for k, (p, ev) in res.street.items():
             t.add_row(str(k), f"{p.mean:.4f}", f"± {p.ci95:.4f}", f"{ev.mean:.1f} ± {ev.ci95:.1f}")
@@ -472,25 +507,32 @@ def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
         out.print("no decisions under this card")
     t = Table("policy", "EV (points)", "95% CI", "turns", "P(Tutto)",
               title="expected banked points of a turn that starts with this card")
-    t.add_row("best found", f"{res.ev.mean:.1f}", f"± {res.ev.ci95:.2f}", f"{res.ev.n:,}", f"{res.p_tutto.mean:.4f}")
-    for name, (_, ev, pt) in res.baselines.items():
+    rows = [("best found", (res.ev, res.p_tutto))]
+    rows += [(name, (ev, pt)) for name, (_, ev, pt) in res.baselines.items()]
+    for name, (ev, pt) in merge_rows(rows):
         t.add_row(name, f"{ev.mean:.1f}", f"± {ev.ci95:.2f}", f"{ev.n:,}", f"{pt.mean:.4f}")
     out.print(t)
     if card is Card.CLOVERLEAF:
         out.print(f"P(two Tuttos in a row) = {res.p_two_tuttos}")
-    out.print(f"seed {res.seed}; search {res.search_turns:,} turns per candidate "
-              f"({res.policies_tried} candidates, {res.sweeps} sweeps, common random numbers); "
-              f"evaluated on fresh turns; {n_threads} thread(s); {res.seconds:.1f} s")
-    out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path}")
+    if res.policies_tried:
+        search = (f"search {res.search_turns:,} turns per candidate "
+                  f"({plural(res.policies_tried, 'candidate')}, {plural(res.sweeps, 'sweep')}, "
+                  "common random numbers); evaluated on fresh turns")
+    else:
+        search = "nothing to search"
+    out.print(f"seed {res.seed}; {search}; {plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path}",
+              soft_wrap=True)
     if res.interrupted:
-        out.print("[yellow]interrupted: the figures cover only the finished part[/yellow]")
+        out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
+                  "marked interrupted[/yellow]")
 
 
 @app.command()
 @with_rules()
 def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    cap: Annotated[int, typer.Option("--cap", help="Turn total (points) from which the solver assumes banking; raising it changes nothing (tested).")] = 60000,
+    cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
@@ -499,12 +541,15 @@ def solve(
     from .solve import solve_tutto
 
     if not isinstance(rules, TuttoRules):
+        if cap is not None:
+            raise UserError(f"--cap is for --game tutto; the {rules.game} solver needs no cap")
         from .cli_macke import macke_solve
 
         macke_solve(rules, as_json)
         return
-    if cap < 5000 or cap % 50:
-        raise UserError(f"--cap must be a multiple of 50 and at least 5000, not {cap}")
+    cap = 60000 if cap is None else cap
+    if cap < 5000 or cap % 50 or cap > 10**6:
+        raise UserError(f"--cap must be a multiple of 50 from 5000 to 1,000,000, not {cap}")
     t0 = time.perf_counter()
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
@@ -536,7 +581,7 @@ def solve(
         t.add_row(c.display, f"{DECK_COUNTS[c]}/56", f"{sol.card_ev[c]:.2f}", *bank)
     out.print(t)
     out.print(f"whole turn (card drawn at random): EV [bold]{sol.turn_ev:.2f}[/bold] points")
-    out.print(f"after a Tutto: draw again while the turn total is below {_fmt_threshold(_th(sol.draw_below))}, else bank"
+    out.print(f"after a Tutto: {_draw_rule(_th(sol.draw_below))}"
               + (f"; exceptions {list(sol.draw_exceptions)}" if sol.draw_exceptions else "; no exceptions"))
     out.print(f"P(Tutto from 6 dice, best keeps) = {sol.p_tutto:.4f}; Kleeblatt P(two Tuttos) = {sol.p_cloverleaf:.4f}")
     out.print(f"P(Straße, best play) = {sol.p_street:.4f} (taking every new number: {sol.p_street_by_take[6]:.4f})")
@@ -551,7 +596,7 @@ def solve(
 @app.command("export-policy")
 @with_rules()
 def export_policy(
-    out_path: Annotated[Path, typer.Option("--out", help="File to write.")] = Path("data/policies/tutto-policy.json"),
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="File to write (default: results/GAME-policy.json, .csv with --format csv).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="json (for bots, versioned; default) | csv | parquet (analysis).")] = "json",
     rules=None,
 ) -> None:
@@ -565,6 +610,14 @@ def export_policy(
 
         macke_export(rules, out_path, fmt)
         return
+    if out_path is None:
+        out_path = RESULTS_DIR / f"tutto-policy.{fmt}"
+    prepare_file(out_path, "--out")
+    if fmt == "parquet":
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise UserError("--format parquet needs pyarrow: pip install 'tutto-sim[parquet]'") from None
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
         policy = ExactPolicy.from_solution(solve_tutto(rules))
@@ -644,29 +697,54 @@ def validate(
 def main(argv: list[str] | None = None) -> None:
     """Entry point: one-line errors with exit code 2 instead of usage boxes.
 
-    The parser's own errors (unknown option, a word where a number belongs)
-    are recognised by their ``format_message``, so this works whether typer
-    ships click itself or uses the click package.
+    Exit codes: 0 done, 1 a check failed (``validate``), 2 bad input or an
+    output place that cannot be written, 130 interrupted (Ctrl-C). The
+    parser's own errors (unknown option, a word where a number belongs) are
+    recognised by their ``format_message``, so this works whether typer
+    ships click itself or uses the click package. Anything else is a bug:
+    one line saying so (exit 1); ``TUTTO_SIM_DEBUG=1`` shows the traceback.
     """
+    import os
+
+    import typer.main
+
+    command = typer.main.get_command(app)
+    polish_help(command)
     try:
-        rc = app(args=argv, prog_name="tutto-sim", standalone_mode=False)
+        rc = command.main(args=argv, prog_name="tutto-sim", standalone_mode=False)
     except UserError as e:
         print(f"tutto-sim: error: {e}", file=sys.stderr)
         sys.exit(2)
+    except UserInterrupt as e:
+        print(f"tutto-sim: interrupted: {e}", file=sys.stderr)
+        sys.exit(130)
     except KeyboardInterrupt:
         print("tutto-sim: interrupted", file=sys.stderr)
         sys.exit(130)
-    except Exception as e:  # the parser's usage errors
-        if not hasattr(e, "format_message"):
-            raise
-        if type(e).__name__ == "NoArgsIsHelpError":  # the help is already printed
+    except SystemExit:
+        raise
+    except Exception as e:  # the parser's usage errors, then output places, then bugs
+        if hasattr(e, "format_message"):
+            if type(e).__name__ == "NoArgsIsHelpError":  # the help is already printed
+                sys.exit(2)
+            if type(e).__name__ == "Abort":
+                print("tutto-sim: interrupted", file=sys.stderr)
+                sys.exit(130)
+            if type(e).__name__ == "Exit":
+                sys.exit(getattr(e, "exit_code", 0))
+            msg = " ".join(e.format_message().split())
+            print(f"tutto-sim: error: {msg}", file=sys.stderr)
             sys.exit(2)
-        if type(e).__name__ == "Abort":
-            print("tutto-sim: interrupted", file=sys.stderr)
-            sys.exit(130)
-        msg = " ".join(e.format_message().split())
-        print(f"tutto-sim: error: {msg}", file=sys.stderr)
-        sys.exit(2)
+        if os.environ.get("TUTTO_SIM_DEBUG"):
+            raise
+        if isinstance(e, OSError):
+            where = f" {e.filename}" if getattr(e, "filename", None) else ""
+            print(f"tutto-sim: error: cannot read or write{where}: {e.strerror or e}", file=sys.stderr)
+            sys.exit(2)
+        msg = " ".join(str(e).split())[:300]
+        print(f"tutto-sim: internal error (a bug, please report it): {type(e).__name__}: {msg}; "
+              "TUTTO_SIM_DEBUG=1 shows the traceback", file=sys.stderr)
+        sys.exit(1)
     if isinstance(rc, int) and rc:
         sys.exit(rc)
 

@@ -18,8 +18,8 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from .cli import (UserError, _positive, _seed, _write_csv, app, err, out, progress_phases,
-                  with_rules)
+from .cli import (MAX_GAMES, RESULTS_DIR, UserError, _positive, _seed, _write_csv, app, err, out,
+                  game_label, plural, prepare_dir, progress_phases, with_rules)
 
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
 
@@ -35,11 +35,7 @@ def _config(rules):
 
 def _label(rules) -> str:
     """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
-    from .rules.macke import MackeRules
-
-    if not isinstance(rules, MackeRules):
-        return "tutto"
-    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
+    return game_label(rules)
 
 
 def _title(rules) -> str:
@@ -91,18 +87,19 @@ def tournament(
     engine: Annotated[str, typer.Option("--engine", help="auto (kernel when every bot has a table) | kernel | reference.")] = "auto",
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV goes.")] = Path("data"),
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
     from .game.tournament import ENGINES, run_tournament
 
     _players(players)
-    _positive("--games", games)
+    _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     label = _label(rules)
+    prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads)
     with progress_phases(not as_json) as phase:
         phase("loading bots", 1)
@@ -113,7 +110,8 @@ def tournament(
         except ValueError as e:
             raise UserError(str(e)) from None
     res.threads = n_threads if res.engine == "kernel" else 1
-    csv_path = _write_csv(out_dir / f"tournament_{label}_{players}p_seed{seed}.csv", res.csv_rows())
+    csv_path = _write_csv(out_dir / f"tournament-{label}-{players}p-seed{seed}.csv", res.csv_rows(),
+                          res.interrupted)
     if as_json:
         d = res.to_dict()
         d["csv"] = str(csv_path)
@@ -121,8 +119,8 @@ def tournament(
     else:
         _print_tournament(res, csv_path)
     for name, e in res.errors.items():
-        err.print(f"warning: bot {name} returned an illegal action {e['count']:,} time(s) in "
-                  f"{e['games']:,} game(s), each counted as a bust; first: {e['first']}",
+        err.print(f"warning: bot {name} returned an illegal action {plural(e['count'], 'time')} in "
+                  f"{plural(e['games'], 'game')}, each counted as a bust; first: {e['first']}",
                   markup=False, highlight=False)
     if res.interrupted:
         raise typer.Exit(130)
@@ -146,7 +144,7 @@ def _print_tournament(res, csv_path: Path) -> None:
     n = res.players
     rules = res.config.rules
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
-              f"({res.engine} engine, {res.threads} thread(s), {res.seconds:.1f} s)")
+              f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
     if res.game != "tutto":
         out.print(f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
                   f"per series; Macke after the first throw: {rules.bust}; the target reached, "
@@ -204,7 +202,7 @@ def play(
     if len(others) > 7:
         raise UserError(f"--bots: at most 7 bots play against you, not {len(others)}")
     if not 0 <= seat <= len(others):
-        raise UserError(f"--seat must be 0..{len(others)} with {len(others)} bot(s), not {seat}")
+        raise UserError(f"--seat must be 0..{len(others)} with {plural(len(others), 'bot')}, not {seat}")
     if name in {b.name for b in others}:
         raise UserError(f"--name {name!r} is a bot's name; choose another")
     if seed is None:
@@ -256,7 +254,7 @@ def analyze_seats(
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV goes.")] = Path("data"),
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
     rules=None,
 ) -> None:
     """First-player advantage by number of players (the same bot in every seat)."""
@@ -264,8 +262,9 @@ def analyze_seats(
     from .game.bots import kernel_capable
 
     sizes = _sizes(players)
-    _positive("--games", games)
+    _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
+    prepare_dir(out_dir, "--out-dir")
     the_game = _label(rules)
     tutto = the_game == "tutto"
     if not kernel_capable(_bots(bot, rules)):
@@ -273,14 +272,25 @@ def analyze_seats(
     n_threads = _threads(threads)
     import time
 
+    from .game.analysis import Interrupted
+
     t0 = time.perf_counter()
-    with progress_phases(not as_json) as phase:
-        rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
+    interrupted = False
+    try:
+        with progress_phases(not as_json) as phase:
+            rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
+    except Interrupted as e:  # keep the table sizes that finished
+        rows, interrupted = e.finished, True
     seconds = time.perf_counter() - t0
     csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
                  "win_rate": e.mean, "ci95": e.ci95, "games": e.n, "seed": seed,
                  "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
-    csv_path = _write_csv(out_dir / f"seats_{the_game}_seed{seed}.csv", csv_rows)
+    csv_path = _write_csv(out_dir / f"seats-{the_game}-seed{seed}.csv", csv_rows, interrupted)
+    if interrupted:
+        err.print(f"interrupted: {plural(len(rows), 'table size')} finished, saved in {csv_path}",
+                  markup=False, highlight=False)
+        if not rows:
+            raise typer.Exit(130)
     if as_json:
         print(json.dumps({
             "game": the_game, "bot": bot, "games": games, "seed": seed, "threads": n_threads,
@@ -291,7 +301,9 @@ def analyze_seats(
                 "first_player_advantage_ci95": r.first_player_advantage.ci95,
                 "mean_rounds": r.mean_rounds,
                 ("cloverleaf_share" if tutto else "instant_win_share"): r.instant_share}
-                for r in rows}}, indent=2))
+                for r in rows}, **({"interrupted": True} if interrupted else {})}, indent=2))
+        if interrupted:
+            raise typer.Exit(130)
         return
     t = Table("players", "seat 0 (first)", "fair share", "seat 0 − fair", "last seat",
               "last − fair", "rounds", "Kleeblatt ends" if tutto else "instant wins",
@@ -305,8 +317,10 @@ def analyze_seats(
                   f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}",
                   f"{r.instant_share:.2%}" if tutto or rules.variant == "instant-win" else "–")
     out.print(t)
-    out.print(f"seed {seed}; {n_threads} thread(s); {seconds:.1f} s")
+    out.print(f"seed {seed}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
+    if interrupted:
+        raise typer.Exit(130)
 
 
 def _sizes(text: str) -> list[int]:
@@ -338,8 +352,8 @@ def analyze_threshold(
     from .game.analysis import optimal_vs_threshold
 
     _players(players)
-    _positive("--games", games)
-    _positive("--search-games", search_games)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
     tutto = _label(rules) == "tutto"
     n_threads = _threads(threads)
@@ -375,4 +389,4 @@ def analyze_threshold(
               f"{opt.win.mean - 1 / players:+.4f}); {duel.final.games:,} fresh games, seed {seed}")
     evs = ", ".join(f"{k} {v:.2f}" for k, v in duel.turn_ev.items())
     out.print(f"exact points per turn (turn analysis): {evs}")
-    out.print(f"{n_threads} thread(s); {duel.seconds:.1f} s")
+    out.print(f"{plural(n_threads, 'thread')}; {duel.seconds:.1f} s")

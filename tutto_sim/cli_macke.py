@@ -9,7 +9,10 @@ from pathlib import Path
 
 from rich.table import Table
 
-from .cli import UserError, _fmt_threshold, _write_csv, out, progress_phases
+import typer
+
+from .cli import (RESULTS_DIR, UserError, _fmt_threshold, _write_csv, game_label, merge_rows, out,
+                  plural, prepare_dir, prepare_file, progress_phases)
 
 
 def _pct(x) -> str:
@@ -36,23 +39,27 @@ def macke_optimize(rules, method: str, turns: int, search_turns: int, seed: int,
         rows.append({"policy": name, "ev": b.ev.mean, "ci95": b.ev.ci95, "turns": b.ev.n,
                      "p_positive": b.p_positive.mean, "p_negative": b.p_negative.mean,
                      "p_zero": b.p_zero.mean, "seed": seed, "rules_sha256": rules.digest()})
-    csv = _write_csv(out_dir / f"optimize_{rules.game}_{rules.variant}_seed{seed}.csv", rows)
+    csv = _write_csv(out_dir / f"optimize-{game_label(rules)}-seed{seed}.csv", rows, res.interrupted)
     d["csv"] = str(csv)
     if as_json:
         print(json.dumps(d, indent=2))
+        if res.interrupted:
+            raise typer.Exit(130)
         return
     out.print(f"[bold]{_title(rules)}[/bold]: best simple policy (keep every scoring unit, "
               f"never return, bank at ≥ K), Monte Carlo")
     t = Table("policy", "bank at ≥", "after a clear bank at ≥", "EV", "95% CI", "turns",
               "P(+)", "P(−)", "P(0)", title="signed turn result (points)")
-    t.add_row("best found", _fmt_threshold(res.bank_at), _fmt_threshold(res.bank_at_clear),
-              f"{res.ev.mean:.1f}", f"± {res.ev.ci95:.2f}", f"{res.ev.n:,}",
-              _pct(res.best.p_positive.mean), _pct(res.best.p_negative.mean), _pct(res.best.p_zero.mean))
+    rows = [("best found", (_fmt_threshold(res.bank_at), _fmt_threshold(res.bank_at_clear),
+                            res.ev, res.best))]
     for name, b in res.baselines.items():
         pol = b.policy
-        t.add_row(name, _fmt_threshold(pol.bank_at if isinstance(pol.bank_at, (int, type(None))) else None),
-                  _fmt_threshold(pol.bank_at_clear), f"{b.ev.mean:.1f}", f"± {b.ev.ci95:.2f}",
-                  f"{b.ev.n:,}", _pct(b.p_positive.mean), _pct(b.p_negative.mean), _pct(b.p_zero.mean))
+        rows.append((name, (_fmt_threshold(pol.bank_at if isinstance(pol.bank_at, (int, type(None))) else None),
+                            _fmt_threshold(pol.bank_at_clear), b.ev, b)))
+    for name, (k, clear, ev, b) in merge_rows([(n, (k, c, ev, (b.p_positive, b.p_negative, b.p_zero)))
+                                                for n, (k, c, ev, b) in rows]):
+        t.add_row(name, k, clear, f"{ev.mean:.1f}", f"± {ev.ci95:.2f}", f"{ev.n:,}",
+                  *(_pct(p.mean) for p in b))
     out.print(t)
     if exact is not None:
         out.print(f"exact optimum (solver: every keep, return and bank decision free): "
@@ -61,9 +68,11 @@ def macke_optimize(rules, method: str, turns: int, search_turns: int, seed: int,
     if res.exact_ev is not None:
         out.print(f"the policy found is worth exactly {res.exact_ev:.2f}")
     out.print(f"seed {seed}; search {search_turns:,} turns per candidate (common random numbers), "
-              f"evaluated on fresh turns; {n_threads} thread(s); {res.seconds:.1f} s; CSV: {csv}")
+              f"evaluated on fresh turns; {plural(n_threads, 'thread')}; {res.seconds:.1f} s; CSV: {csv}")
     if res.interrupted:
-        out.print("[yellow]interrupted: the figures cover only the finished part[/yellow]")
+        out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
+                  "marked interrupted[/yellow]")
+        raise typer.Exit(130)
 
 
 def _title(rules) -> str:
@@ -127,8 +136,10 @@ def macke_solve(rules, as_json: bool) -> None:
     for tl in range(1, L):
         t.add_row(str(tl), *[_fmt_threshold(_th(sol.bank_threshold[tl, d])) for d in range(1, n)])
     out.print(t)
-    out.print(f"after a clear: bank at ≥ {_fmt_threshold(_th(sol.clear_bank_at))}, else throw all "
-              f"{n} dice again with a fresh series; with no throw left the turn ends by itself")
+    clear = _th(sol.clear_bank_at)
+    clear_rule = ("always bank" if clear == 0 else f"always throw all {n} dice again" if clear is None
+                  else f"bank at ≥ {clear:,}, else throw all {n} dice again with a fresh series")
+    out.print(f"after a clear: {clear_rule}; with no throw left the turn ends by itself")
     if sol.bank_exceptions:
         out.print(f"exceptions to the thresholds ({len(sol.bank_exceptions)}; throws left, dice left, "
                   "set aside, totals): " + "; ".join(
@@ -140,8 +151,9 @@ def macke_solve(rules, as_json: bool) -> None:
     for e in ret.examples[:8]:
         t.add_row(str(e.throw), e.aside, e.returned, e.kept, f"{e.gain:.1f}", f"{e.reach:.4f}")
     out.print(t)
-    out.print("returning everything at the start of a turn is a free reroll: a Macke then "
-              f"subtracts the turn total after the return, 0 (RULES.md §3). exact; {seconds:.1f} s")
+    out.print("why returning pays: before the 2nd or 3rd throw you may put every set-aside unit "
+              "back and throw all dice again; the turn total is then 0, so a Macke on that throw "
+              f"costs nothing (docs/macke.md). exact; {seconds:.1f} s")
 
 
 def macke_export(rules, out_path: Path, fmt: str) -> None:
@@ -151,8 +163,9 @@ def macke_export(rules, out_path: Path, fmt: str) -> None:
 
     if fmt == "parquet":
         raise UserError("--format for Macke policies: json or csv")
-    if out_path == Path("data/policies/tutto-policy.json"):
-        out_path = Path(f"data/policies/{rules.game}-{rules.variant}-policy.json")
+    if out_path is None:
+        out_path = RESULTS_DIR / f"{game_label(rules)}-policy.{fmt}"
+    prepare_file(out_path, "--out")
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
         policy = MackeTablePolicy.from_solution(solve_macke(rules))
@@ -204,7 +217,6 @@ def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> 
 
 from typing import Annotated, Optional  # noqa: E402
 
-import typer  # noqa: E402
 
 from .cli import GameOpt, SixOfKind, Throws, Variant, WinValue, app, game_rules  # noqa: E402
 
@@ -216,7 +228,7 @@ def explore(
     bust: Annotated[str, typer.Option("--bust", help="Comma-separated bust rules: subtract, zero.")] = "subtract,zero",
     returns: Annotated[bool, typer.Option("--returns/--no-returns", help="Also value the best play that never returns units.")] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Where the CSV goes.")] = Path("data"),
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
     variant: Variant = "standard",
     throws: Throws = 3,
     target: Annotated[Optional[int], typer.Option("--target", help="Points to win.")] = None,
@@ -244,12 +256,11 @@ def explore(
     for k in mins:
         if k < 0 or k % 50:
             raise UserError(f"--min-score values must be non-negative multiples of 50, not {k}")
+    prepare_dir(out_dir, "--out-dir")
     with progress_phases(not as_json) as phase:
         phase(f"solving {len(mins) * len(busts)} rule sets exactly", 1)
         df = explore_macke(base, mins, busts, returns=returns)
-    path = out_dir / f"explore_{base.game}_{base.variant}.csv"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    df.to_csv(path, index=False)
+    path = _write_csv(out_dir / f"explore-{game_label(base)}.csv", df.to_dict("records"))
     if as_json:
         print(json.dumps({"game": base.game, "variant": base.variant, "method": "exact",
                           "rows": json.loads(df.to_json(orient="records")), "csv": str(path)}, indent=2))

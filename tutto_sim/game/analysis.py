@@ -46,14 +46,25 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
     """Every seat played by the same bot: win rate by seat for each table size."""
     b = parse_bot(bot, config.rules)
     rows = []
-    for n in players:
-        res = run_tournament([b], n, games, seed, config,
-                             progress=phase(f"{n} players", games), catch_interrupt=False)
-        ends = res.end_counts()
-        instant = ends.get("cloverleaf", ends.get("instant-win", 0))
-        rows.append(SeatRow(n, res.seat_rates(), res.first_player_advantage(), res.mean_rounds(),
-                            instant / max(res.games, 1)))
+    try:
+        for n in players:
+            res = run_tournament([b], n, games, seed, config,
+                                 progress=phase(f"{n} players", games), catch_interrupt=False)
+            ends = res.end_counts()
+            instant = ends.get("cloverleaf", ends.get("instant-win", 0))
+            rows.append(SeatRow(n, res.seat_rates(), res.first_player_advantage(),
+                                res.mean_rounds(), instant / max(res.games, 1)))
+    except KeyboardInterrupt:
+        raise Interrupted(rows) from None
     return rows
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during an analysis; ``finished`` holds the table sizes done by then."""
+
+    def __init__(self, finished):
+        super().__init__("interrupted")
+        self.finished = finished
 
 
 @dataclass

@@ -282,14 +282,18 @@ def threshold_policy(bank: int, after_tutto: int, keep: str) -> ThresholdPolicy:
     return ThresholdPolicy(tuple(cards))
 
 
+#: Thresholds above this are "never" in effect (no turn reaches them); larger ones are typos.
+MAX_THRESHOLD = 1_000_000
+
+
 def _points(spec: str, what: str, text: str, valid: str = VALID_BOTS) -> int:
     try:
         v = int(text)
     except ValueError:
         v = -1
-    if v < 0 or v % POINT_UNIT:
-        raise BotSpecError(f"bot {spec!r}: {what} must be a non-negative multiple of 50, "
-                           f"not {text!r}; {valid}")
+    if v < 0 or v % POINT_UNIT or v > MAX_THRESHOLD:
+        raise BotSpecError(f"bot {spec!r}: {what} must be a multiple of 50 from 0 to "
+                           f"{MAX_THRESHOLD:,}, not {text!r}; {valid}")
     return v
 
 

@@ -91,6 +91,18 @@ def _label(action) -> str:
     return {BANK: "bank", THROW: "throw on", DRAW: "draw a card"}[action]
 
 
+def tie_reason(meaning: str) -> str:
+    """Why several choices are marked best: in words, for the advice."""
+    if meaning == "chance of the Tutto":
+        return ("these are equally good: points rolled under this card do not count, so keeps "
+                "that leave the same number of dice give the same chance of the Tutto")
+    if meaning == "chance of the Straße":
+        return ("these are equally good: they leave the same numbers to find, so the chance "
+                "of the Straße is the same")
+    return ("these are equally good: after each of them the best play for the rest of the turn "
+            "is worth the same expected points, so either choice is optimal")
+
+
 class HumanBot:
     """A player who answers at the terminal (module docstring)."""
 
@@ -131,9 +143,11 @@ class HumanBot:
         best = max(vals)
         self.write(f"advice (optimal turn policy; {meaning}):")
         for i, (a, v) in enumerate(zip(d.legal, vals), start=1):
-            text = f"{v:.3f}" if meaning.startswith("chance") else f"{v:,.1f}"
+            text = f"{v:.4f}" if meaning.startswith("chance") else f"{v:,.1f}"
             mark = "  <- best" if abs(v - best) < 1e-9 else ""
             self.write(f"  {i}) {_label(a):<28} {text}{mark}")
+        if sum(abs(v - best) < 1e-9 for v in vals) > 1:
+            self.write("  " + tie_reason(meaning))
 
     def _choices(self, d: Decision) -> tuple:
         """The actions offered as numbers. Under the Straße only how many new

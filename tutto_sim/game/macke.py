@@ -1,6 +1,6 @@
 """Reference Berliner Macke / Volle Lotte game: whole games for 1-8 players in plain Python.
 
-Part of ``tutto_sim.game``; read beside RULES.md §3 and docs/games.md. The
+Part of ``tutto_sim.game``; read beside docs/macke.md and docs/games.md. The
 numba game kernel (``game.macke_kernel``) plays the same games and the tests
 demand identical results on the same seeds. Any bot with ``act(decision)``
 plays here; table and threshold bots (``game.bots``) also play in the kernel.
@@ -21,7 +21,7 @@ reading of the rules), with the questions asked of a game-level bot:
 - ``bank-or-series`` after a *clear* (every die set aside): bank, or throw
   all dice again with a fresh series (``THROW``).
 
-The turn's result (RULES.md §3): a turn total ``>= min_score`` is added, a
+The turn's result (docs/macke.md): a turn total ``>= min_score`` is added, a
 lower one subtracted; a Macke scores 0 on the turn's first throw and
 subtracts the turn total at that moment later (0 with ``bust="zero"``).
 Scores may go negative.
@@ -263,7 +263,7 @@ class MackeGame:
                     self.say(f"{self._who(seat)} reached {target:,}: every other player throws once more")
         return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
 
-    # ---- one turn (RULES.md §3) ------------------------------------------
+    # ---- one turn (docs/macke.md) -----------------------------------------
     def _turn(self, seat: int) -> int:
         """Play one turn; return the signed result it adds to the score."""
         rules = self.rules
@@ -372,6 +372,10 @@ def play_macke_game(bots: Sequence[Bot], config: MackeConfig = MackeConfig(), se
 # ---- a human at the terminal -------------------------------------------------------
 
 
+def _n(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 class MackeAdvisor:
     """The optimal turn policy's value of every choice at a Macke decision: the
     expected signed result of the turn after that choice, the rest of the turn
@@ -417,6 +421,33 @@ class MackeAdvisor:
         else:
             raise ValueError(f"no advice for a {d.kind} decision")
         return [v * 50 for v in vals]
+
+    def explain(self, d: MackeDecision, vals: list[float], best: int) -> list[str]:
+        """Why, in words, where the advice rests on a rule a player may not see:
+        ties between choices, and returning every unit (docs/macke.md)."""
+        lines = []
+        top = vals[best]
+        ties = sum(abs(v - top) < 1e-6 for v in vals)
+        free = "the turn total drops to 0, so a Macke on that throw costs nothing" if not d.locked \
+            else f"the turn total drops to the {d.locked:,} locked by earlier series"
+        if d.kind == KEEP and ties > 1:
+            t0 = d.locked // 50
+            restart = (float(self.sol.throw_value[min(t0, self.sol.cap_units - 1), d.throws_left,
+                                                  self.tables.empty]) * 50
+                       if d.throws_left > 0 else None)
+            if restart is not None and abs(restart - top) < 1e-6:
+                lines.append(f"{ties} keeps are worth the same: whichever you set aside, the best "
+                             "next step is to return every unit and throw all dice again, "
+                             f"which the rules allow before the next throw ({free})")
+            else:
+                lines.append(f"{ties} keeps are worth the same: the rest of the turn, played "
+                             "at its best, is worth the same after each of them")
+        elif d.kind == RETURN and d.legal[best] != d.legal[0] and not d.legal[best].units:
+            lines.append(f"returning everything pays here: you may put every set-aside unit back "
+                         f"before this throw; {free}")
+        elif ties > 1:
+            lines.append(f"{ties} choices are worth the same: either is optimal")
+        return lines
 
     def best(self, d: MackeDecision) -> int:
         """Index of the best action; ties as the solver: the first keep in table
@@ -476,7 +507,7 @@ class MackeHumanBot:
             self.write(f"before throw {L - d.throws_left + 1} of {L}: set aside {d.aside}; "
                        "return units to the cup? (they are thrown again, their points are lost)")
         elif d.kind == BANK_OR_THROW:
-            self.write(f"{d.dice} dice and {d.throws_left} throw(s) left: bank {d.turn_total:,} "
+            self.write(f"{_n(d.dice, 'die', 'dice')} and {_n(d.throws_left, 'throw')} left: bank {d.turn_total:,} "
                        f"({d.bank_result:+,}) or throw on?")
         elif d.kind == BANK_OR_SERIES:
             self.write(f"all dice set aside! bank {d.turn_total:,} or throw all {g.rules.n_dice} "
@@ -492,6 +523,8 @@ class MackeHumanBot:
         for i, (a, v) in enumerate(zip(d.legal, vals)):
             mark = "  <- best" if i == best else ""
             self.write(f"  {i + 1}) {self.label(d, a):<34} {v:,.1f}{mark}")
+        for line in self.advisor.explain(d, vals, best):
+            self.write("  " + line)
 
     def act(self, d: MackeDecision):
         from .human import ADVICE_WORDS, QUIT_WORDS, QuitGame

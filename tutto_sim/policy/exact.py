@@ -31,9 +31,9 @@ from ..tables.throws import MAX_DICE, ThrowTables, build_tables
 FORMAT = "tutto-sim-policy"
 VERSION = 1
 OBJECTIVE = (
-    "maximise the expected banked points of one turn (RULES.md section 2, turn-level "
-    "conventions: later cards drawn independently with the deck frequencies; a Kleeblatt "
-    "success is worth rules.cloverleaf_value)"
+    "maximise the expected banked points of one turn (docs/rules.md section 6, "
+    "turn-analysis conventions: later cards drawn independently with the deck frequencies; "
+    "a Kleeblatt success is worth rules.cloverleaf_value)"
 )
 BANKABLE = [c for c in Card if c.can_bank_before_tutto]
 TUTTO_ONLY = [Card.PLUSMINUS, Card.CLOVERLEAF, Card.FIREWORKS]
@@ -284,15 +284,20 @@ def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, h
     the caller's rules. Returns ``(document, file's rules, path)``."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
-        raise PolicyFileError(f"cannot read policy file {path}: {e.strerror}") from None
+        raise PolicyFileError(f"cannot read policy file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise PolicyFileError(
+            f"policy file {path} is damaged or not a policy file (not UTF-8 text)") from None
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
         raise PolicyFileError(
             f"policy file {path} is damaged or truncated (not valid JSON: {e.msg} at line {e.lineno}, column {e.colno})"
         ) from None
+    except (ValueError, RecursionError):  # absurd numbers or nesting: damage, not a policy
+        raise PolicyFileError(f"policy file {path} is damaged (JSON nested or sized beyond any policy)") from None
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise PolicyFileError(f"{path} is not a tutto-sim policy file (format must be {FORMAT!r})")
     if d.get("version") != VERSION:
@@ -306,7 +311,7 @@ def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, h
         raise PolicyFileError(f"policy file {path} was changed or damaged: its content hash does not match")
     try:
         file_rules = rules_cls.from_dict(d["rules"])
-    except (TypeError, ValueError) as e:
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
         raise PolicyFileError(f"policy file {path} has invalid rules: {' '.join(str(e).split())}") from None
     if file_rules.digest() != d["rules_sha256"]:
         raise PolicyFileError(f"policy file {path}: rules_sha256 does not match its rules")

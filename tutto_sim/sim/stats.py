@@ -38,5 +38,19 @@ class Estimate:
     def contains(self, value: float, slack: float = 0.0) -> bool:
         return abs(self.mean - value) <= self.ci95 + slack
 
+    def decimals(self) -> int:
+        """Decimals that show the CI with two significant digits (at least 2)."""
+        if not self.ci95 > 0 or math.isinf(self.ci95):
+            return 2 if abs(self.mean) >= 1 or self.mean == 0 else 4
+        return max(2, 1 - math.floor(math.log10(self.ci95)))
+
     def __str__(self) -> str:
-        return f"{self.mean:.2f} ± {self.ci95:.2f} (n={self.n:,})"
+        """``0.0812 ± 0.0038 (n=20,000)``: enough digits that the CI is never ``± 0.00``.
+
+        >>> str(Estimate(0.08125, 0.00378, 20000))
+        '0.0812 ± 0.0038 (n=20,000)'
+        >>> str(Estimate(423.123, 0.48, 2000000))
+        '423.12 ± 0.48 (n=2,000,000)'
+        """
+        d = self.decimals()
+        return f"{self.mean:.{d}f} ± {self.ci95:.{d}f} (n={self.n:,})"
