@@ -29,3 +29,37 @@ def test_every_rule_option_is_documented():
         if f.init:
             assert f.name in doc, f.name
             assert "--" + f.name.replace("_", "-") in doc, f.name
+
+
+def _repository_files():
+    """Every file of the repository (git's list when there is one, else a walk)."""
+    import subprocess
+
+    try:
+        names = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True,
+                               check=True).stdout.split("\n")
+        return [ROOT / n for n in names if n and (ROOT / n).is_file()]
+    except (OSError, subprocess.CalledProcessError):
+        skip = {".git", ".venv", ".venv-ci", "results", "__pycache__"}
+        return [p for p in ROOT.rglob("*") if p.is_file() and not skip & set(p.parts)]
+
+
+def test_the_project_stands_on_its_own_rules_docs():
+    """docs/rules.md and docs/macke.md are the rules; no file (code, docs, policy
+    tables, the text inside report PNGs and PDFs) points to an outside document."""
+    outside = ("RULES" + ".md").encode()
+    files = _repository_files()
+    assert len(files) > 50
+    citing = [str(p.relative_to(ROOT)) for p in files if outside in p.read_bytes()]
+    assert citing == []
+
+
+def test_every_macke_rule_option_is_documented():
+    from tutto_sim.rules.macke import MackeRules
+
+    doc = (ROOT / "docs" / "macke.md").read_text()
+    for f in fields(MackeRules):
+        if f.init:
+            assert "--" + f.name.replace("_", "-") in doc, f.name
+    for words in ("nachwerfen", "return", "instant-win", "jackpot", "ones-and-fives", "volle-lotte"):
+        assert words in doc, words
