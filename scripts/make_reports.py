@@ -2,8 +2,11 @@
 
 One directory per game (``reports/tutto/``, ``reports/macke/``): the
 multi-page PDF, one PNG per figure (150 dpi) and a README.md index with every
-caption, under the default rules of RULES.md, seed 1 and the report's default
-Monte Carlo size, exactly what ``tutto-sim report --game GAME`` writes.
+caption, under the game's default rules (docs/rules.md, docs/macke.md), seed 1
+and the report's default Monte Carlo size: what ``tutto-sim report --game GAME
+--out reports/GAME`` writes. This script is the one that writes into
+``reports/`` (always into ``--out-root``/GAME, named explicitly); ``tutto-sim
+report`` writes elsewhere unless told ``--out reports/GAME``.
 Usage::
 
     python scripts/make_reports.py [--game tutto|macke|volle-lotte] [--seed 1] [--turns N] [--out-root reports]
@@ -44,7 +47,8 @@ def main() -> None:
         turns = args.turns or module.DEFAULT_TURNS
         rules = {"rules": module.default_rules(game)} if hasattr(module, "default_rules") else {}
         t0 = time.perf_counter()
-        files = module.build(args.out_root / game, seed=args.seed, turns=turns, **rules)
+        out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
+        files = module.build(out_dir, seed=args.seed, turns=turns, **rules)
         size = sum(p.stat().st_size for p in [files.pdf, *files.pngs])
         print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs)} PNGs, "
               f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} turns per point, "

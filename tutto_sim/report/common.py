@@ -73,38 +73,304 @@ def style():
         yield
 
 
-def rules_label(rules) -> str:
-    """The rules in one short phrase: the flags that differ from RULES.md's
-    defaults, and the first 12 hex digits of ``rules.digest()``. Any rules
-    object with defaults, ``to_dict()`` and ``digest()`` will do.
+#: Where the rules of each game are written down in the players' words.
+RULES_DOC = {"tutto": "docs/rules.md", "macke": "docs/macke.md"}
 
-    >>> rules_label(TuttoRules())
-    'rules: RULES.md defaults (sha256 4ed213d666cd)'
-    >>> rules_label(TuttoRules(x2_scope="card")).split(" (")[0]
-    'rules: --x2-scope card'
+#: Tutto's rule options in the players' words: (field, value) -> how a caption
+#: names a rule that differs from the default ("... with <phrase>").
+_TUTTO_WITH = {
+    ("six_of_kind", "one-triple"): "six of a kind counted as one triple",
+    ("six_of_kind", "two-triples"): "six of a kind counted as two triples",
+    ("x2_scope", "card"): "×2 doubling only its own card's points",
+    ("x2_scope", "turn"): "×2 doubling the whole turn total",
+    ("plusminus_chain", "continue"): "the usual bank-or-draw choice after a Plus/Minus Tutto",
+    ("plusminus_chain", "bank"): "a Plus/Minus Tutto ending the turn (banking the turn total "
+                                 "+ 1,000)",
+    ("plusminus_chain", "flat"): "a Plus/Minus Tutto ending the turn with exactly 1,000",
+    ("plusminus_deduction", "bank"): "the leader losing the Plus/Minus 1,000 when the turn is "
+                                     "banked",
+    ("plusminus_deduction", "tutto"): "the leader losing the Plus/Minus 1,000 at the Tutto",
+    ("reshuffle", "full"): "all 56 cards reshuffled when the deck runs out",
+    ("reshuffle", "discard"): "only the discard pile reshuffled when the deck runs out",
+    ("game_end", "round"): "the round played to its end once someone reaches the target",
+    ("game_end", "immediate"): "the first player to reach the target winning at once",
+}
 
-    Rules with variant presets (Berliner Macke) name the variant and the flags
-    that differ from its preset, so Volle Lotte's 6000 target is not a flag:
+#: Tutto's rule options as lines of the cover page: field -> (what, value -> words).
+_TUTTO_LINES = {
+    "six_of_kind": ("Six of a kind", {"two-triples": "two triples (six 1s = 2,000)",
+                                      "one-triple": "one triple and singles (six 1s = 1,300)"}),
+    "x2_scope": ("×2 on a Tutto doubles", {"turn": "the whole turn total",
+                                           "card": "only the points of its own card"}),
+    "plusminus_chain": ("After a Plus/Minus Tutto",
+                        {"continue": "bank or draw another card, as after any Tutto",
+                         "bank": "the turn ends and banks the turn total + 1,000",
+                         "flat": "the turn ends and banks exactly 1,000"}),
+    "plusminus_deduction": ("The leader loses the Plus/Minus 1,000",
+                            {"bank": "when the turn is banked", "tutto": "at the Tutto"}),
+    "reshuffle": ("An empty deck is refilled with", {"full": "all 56 cards",
+                                                     "discard": "the discard pile"}),
+    "game_end": ("The game ends", {"round": "after the round in which someone reaches the "
+                                            "target; the highest score wins",
+                                   "immediate": "as soon as someone reaches the target"}),
+}
 
-    >>> from tutto_sim.rules.macke import MackeRules
-    >>> rules_label(MackeRules.preset("volle-lotte", bust="zero")).split(" (")[0]
-    'rules: --variant volle-lotte, --bust zero'
-    """
-    variant = getattr(rules, "variant", None)
-    if variant is not None and hasattr(type(rules), "preset"):
-        default = type(rules).preset(variant).to_dict()
-        default["variant"] = type(rules)().variant  # a non-default variant is named
-    else:
-        default = type(rules)().to_dict()
-    diff = [f"--{k.replace('_', '-')} {v}" for k, v in rules.to_dict().items()
-            if default.get(k) != v]
-    what = ", ".join(diff) if diff else "RULES.md defaults"
-    return f"rules: {what} (sha256 {rules.digest()[:12]})"
+#: Berliner Macke's variants in the players' words.
+VARIANT_WORDS = {
+    "standard": "standard",
+    "instant-win": "instant win (five 1s in one throw win)",
+    "jackpot": "jackpot (five 5s = 5,000, five 1s = 10,000)",
+    "ones-and-fives": "only 1s and 5s score",
+    "volle-lotte": "Volle Lotte (6 dice)",
+}
+
+#: What a Macke costs under each bust rule, in the players' words.
+BUST_WORDS = {"subtract": "a Macke subtracts the turn total",
+              "zero": "a Macke scores 0"}
 
 
 def pts(value: float) -> str:
     """Points as players write them: 1,250."""
     return f"{value:,.0f}"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """A number of things with the right noun: 1 die, 2 dice, 1 turn, 2,000 turns.
+
+    >>> count(1, "die"), count(5, "die"), count(1, "turn"), count(200_000, "turn")
+    ('1 die', '5 dice', '1 turn', '200,000 turns')
+    >>> count(1, "series"), count(2, "series")
+    ('1 series', '2 series')
+    """
+    if plural is None:
+        plural = {"die": "dice", "series": "series"}.get(word, word + "s")
+    return f"{n:,} {word if n == 1 else plural}"
+
+
+def _decimals(ci: float) -> int:
+    """Decimals that show a 95% CI with one significant digit (two if it starts with 1)."""
+    if not math.isfinite(ci) or ci <= 0:
+        return 2
+    d = -math.floor(math.log10(ci))
+    if round(ci * 10 ** d) < 2:  # 0.0012 -> 0.0012, not 0.001
+        d += 1
+    return max(0, min(d, 8))
+
+
+def pm(mean: float, ci: float, percent: bool = False) -> str:
+    """``mean ± ci`` with as many digits as the CI needs to be visible.
+
+    ``percent``: both are shares (0..1) and are printed in per cent.
+
+    >>> pm(0.07123, 0.00041), pm(357.43, 2.04), pm(430.8123, 1.02)
+    ('0.0712 ± 0.0004', '357 ± 2', '430.8 ± 1.0')
+    >>> pm(0.4534, 0.0022, percent=True)
+    '45.3 ± 0.2%'
+    """
+    if percent:
+        mean, ci = 100 * mean, 100 * ci
+    if ci == 0:  # an exact value: nothing to show but the value
+        return f"{mean:,.{2 if percent else 3}f} ± 0" + ("%" if percent else "")
+    d = _decimals(ci)
+    return f"{mean:,.{d}f} ± {ci:,.{d}f}" + ("%" if percent else "")
+
+
+def pct(p: float) -> str:
+    """A probability in per cent with at least two significant digits.
+
+    >>> pct(0.402), pct(0.015), pct(0.0082), pct(0.00012), pct(0.0)
+    ('40.2%', '1.5%', '0.82%', '0.012%', '0.0%')
+    """
+    x = 100 * p
+    if x <= 0 or not math.isfinite(x):
+        return f"{x:.1f}%"
+    return f"{x:.{max(1, 1 - math.floor(math.log10(x)))}f}%"
+
+
+def threshold_words(points, lowest: int = 0, never: int | None = None) -> str:
+    """A bank threshold as a player says it: "always bank" when every total
+    that can occur (``lowest`` and up) banks, "never bank" for ``None`` (or
+    ``points >= never``), otherwise "bank at ≥ 1,250".
+
+    >>> threshold_words(0), threshold_words(None), threshold_words(1250)
+    ('always bank', 'never bank', 'bank at ≥ 1,250')
+    >>> threshold_words(300, lowest=300)
+    'always bank'
+    """
+    if points is None or (never is not None and points >= never):
+        return "never bank"
+    if points <= max(lowest, 0):
+        return "always bank"
+    return f"bank at ≥ {pts(points)}"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _is_macke(rules) -> bool:
+    return hasattr(rules, "variant") and hasattr(type(rules), "preset")
+
+
+def _default_of(rules):
+    """The rules ``rules`` are measured against: the game's defaults, for
+    Macke those of its variant's preset."""
+    if _is_macke(rules):
+        return type(rules).preset(rules.variant)
+    return type(rules)()
+
+
+def _macke_with(field_name: str, value) -> str:
+    if field_name == "min_score":
+        return f"a minimum score of {pts(value)}"
+    if field_name == "throws":
+        return f"{count(value, 'throw')} per series"
+    if field_name == "bust":
+        return {"zero": "a Macke scoring 0 instead of subtracting the turn total",
+                "subtract": "a Macke subtracting the turn total"}[value]
+    if field_name == "target":
+        return f"a target of {pts(value)} points"
+    if field_name == "six_of_kind":
+        return _TUTTO_WITH[("six_of_kind", value)]
+    if field_name == "win_value":
+        return f"an instant win counted as {pts(value)} points"
+    return f"{field_name.replace('_', ' ')} {value}"
+
+
+def _tutto_with(field_name: str, value) -> str:
+    if (field_name, value) in _TUTTO_WITH:
+        return _TUTTO_WITH[(field_name, value)]
+    if field_name == "target":
+        return f"a target of {pts(value)} points"
+    if field_name == "cloverleaf_value":
+        return f"a Kleeblatt success (two Tuttos) counted as {pts(value)} points"
+    return f"{field_name.replace('_', ' ')} {value}"
+
+
+def macke_game_words(rules) -> str:
+    """The game and its variant: "Berliner Macke", "Volle Lotte",
+    "Berliner Macke, variant jackpot (five 5s = 5,000, five 1s = 10,000)"."""
+    if rules.variant == "volle-lotte":
+        return "Volle Lotte"
+    if rules.variant == "standard":
+        return "Berliner Macke"
+    return f"Berliner Macke, variant {VARIANT_WORDS.get(rules.variant, rules.variant)}"
+
+
+def changed_rules(rules) -> list[str]:
+    """The rules that differ from the defaults, in the players' words."""
+    default = _default_of(rules).to_dict()
+    words = _macke_with if _is_macke(rules) else _tutto_with
+    return [words(k, v) for k, v in rules.to_dict().items()
+            if k not in ("game", "variant") and default.get(k) != v]
+
+
+def rules_words(rules) -> str:
+    """The rules in one phrase, without the fingerprint.
+
+    >>> rules_words(TuttoRules())
+    'default rules (docs/rules.md)'
+    >>> rules_words(TuttoRules(x2_scope="card"))
+    "rules: docs/rules.md with ×2 doubling only its own card's points"
+    """
+    diff = changed_rules(rules)
+    if _is_macke(rules):
+        game = macke_game_words(rules)
+        if not diff and rules.variant in ("standard", "volle-lotte"):
+            return f"default {game} rules ({RULES_DOC['macke']})"
+        return f"rules: {RULES_DOC['macke']}, {game}" + (f" with {_join(diff)}" if diff else "")
+    if not diff:
+        return f"default rules ({RULES_DOC['tutto']})"
+    return f"rules: {RULES_DOC['tutto']} with {_join(diff)}"
+
+
+def rules_label(rules) -> str:
+    """The rules in one short phrase for captions: the docs page that states
+    them, the options that differ from the defaults in the players' words, and
+    a short fingerprint (the first 12 hex digits of the rules' SHA-256, as in
+    the CSVs and policy files). Any rules object with defaults, ``to_dict()``
+    and ``digest()`` will do.
+
+    >>> rules_label(TuttoRules())
+    'default rules (docs/rules.md), rules fingerprint 4ed213d666cd'
+    >>> rules_label(TuttoRules(x2_scope="card", cloverleaf_value=6000)).split(", rules f")[0]
+    "rules: docs/rules.md with ×2 doubling only its own card's points and a Kleeblatt success (two Tuttos) counted as 6,000 points"
+
+    Berliner Macke names the game and its variant, and the options that
+    differ from the variant's preset, so Volle Lotte's 6000 target is not a
+    change:
+
+    >>> from tutto_sim.rules.macke import MackeRules
+    >>> rules_label(MackeRules())
+    'default Berliner Macke rules (docs/macke.md), rules fingerprint 184119dac88f'
+    >>> rules_label(MackeRules.preset("volle-lotte", bust="zero")).split(", rules f")[0]
+    'rules: docs/macke.md, Volle Lotte with a Macke scoring 0 instead of subtracting the turn total'
+    """
+    return f"{rules_words(rules)}, rules fingerprint {rules.digest()[:12]}"
+
+
+def sentence(text: str) -> str:
+    """``text`` as the start of a sentence: its first letter upper-case."""
+    return text[:1].upper() + text[1:]
+
+
+def rules_flags(rules) -> list[str]:
+    """The command-line flags that give ``rules`` (the options that differ
+    from the game's defaults), for the command that reproduces a report.
+
+    >>> rules_flags(TuttoRules(x2_scope="card"))
+    ['--x2-scope card']
+    >>> from tutto_sim.rules.macke import MackeRules
+    >>> rules_flags(MackeRules.preset("jackpot", min_score=400))
+    ['--variant jackpot', '--min-score 400']
+    """
+    default = _default_of(rules).to_dict()
+    flags = []
+    if _is_macke(rules) and rules.variant != type(rules)().variant:
+        flags.append(f"--variant {rules.variant}")
+    flags += [f"--{k.replace('_', '-')} {v}" for k, v in rules.to_dict().items()
+              if k not in ("game", "variant") and default.get(k) != v]
+    return flags
+
+
+def rules_lines(rules) -> list[str]:
+    """Every rule option of ``rules`` as a line in the players' words (the cover)."""
+    d = rules.to_dict()
+    if _is_macke(rules):
+        lines = [f"Game: {macke_game_words(rules)}, {count(rules.n_dice, 'die')}",
+                 f"Minimum score: a turn total below {pts(d['min_score'])} is subtracted",
+                 f"Throws per series: {d['throws']} (a clear starts a new series)",
+                 f"Macke after the first throw: {BUST_WORDS[d['bust']].replace('a Macke ', '')}",
+                 f"Target: {pts(d['target'])} points"]
+        if rules.n_dice == 6:
+            lines.append("Six of a kind: " + _TUTTO_LINES["six_of_kind"][1][d["six_of_kind"]])
+        if rules.variant == "instant-win":
+            lines.append(f"An instant win counts as {pts(d['win_value'])} points in this "
+                         "turn analysis")
+        return lines
+    lines = [f"{what}: {words.get(d[k], d[k])}" for k, (what, words) in _TUTTO_LINES.items()]
+    lines.insert(5, f"Target: {pts(d['target'])} points")
+    lines.append(f"A Kleeblatt success (two Tuttos, it wins the game) counts as "
+                 f"{pts(d['cloverleaf_value'])} points in this turn analysis")
+    return lines
+
+
+def merge_same(entries: list[tuple[str, object]], same) -> list[tuple[str, object]]:
+    """Entries ``(name, value)`` with those whose values are ``same`` shown once,
+    under both names ("optimal = bank at 300").
+
+    >>> merge_same([("a", 1), ("b", 2), ("c", 1)], lambda x, y: x == y)
+    [('a = c', 1), ('b', 2)]
+    """
+    out: list[list] = []
+    for name, value in entries:
+        for e in out:
+            if same(e[1], value):
+                e[0] += f" = {name}"
+                break
+        else:
+            out.append([name, value])
+    return [(n, v) for n, v in out]
 
 
 @dataclass
@@ -152,7 +418,7 @@ def new_figure(width: float, height: float, caption: str,
     """
     size = 8.0
     chars = caption_chars or int(width * 72 / (size * 0.55))
-    lines = textwrap.wrap(caption, chars) or [""]
+    lines = textwrap.wrap(caption, chars, break_on_hyphens=False) or [""]
     band = (len(lines) * size * 1.32 + 10) / 72 / height
     fig = Figure(figsize=(width, height), layout="constrained")
     fig.get_layout_engine().set(rect=(0, band, 1, 1 - band), h_pad=0.06, w_pad=0.06)
@@ -293,34 +559,107 @@ class Tournament:
     pairs: tuple[WinRate, ...]
 
 
-def _number(text: str, kind=float):
+def _number(text, kind=float):
     try:
         value = kind(float(text)) if kind is int else kind(text)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
-def read_tournament(path) -> Tournament:
+def tournament_game(rules) -> str:
+    """The game label a tournament CSV of ``rules`` carries in its ``game``
+    column (as ``tutto-sim tournament`` writes it): ``tutto``, ``macke``,
+    ``volle-lotte`` or ``macke-<variant>``.
+
+    >>> tournament_game(TuttoRules())
+    'tutto'
+    >>> from tutto_sim.rules.macke import MackeRules
+    >>> [tournament_game(MackeRules.preset(v)) for v in ("standard", "volle-lotte", "jackpot")]
+    ['macke', 'volle-lotte', 'macke-jackpot']
+    """
+    if not _is_macke(rules):
+        return "tutto"
+    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
+
+
+def game_title(label: str) -> str:
+    """A game label (``tutto``, ``macke``, ``volle-lotte``, ``macke-jackpot``) as
+    players name the game.
+
+    >>> game_title("tutto"), game_title("macke-jackpot"), game_title("volle-lotte")
+    ('Tutto', 'Berliner Macke (jackpot)', 'Volle Lotte')
+    """
+    key = label.strip().lower()
+    names = {"tutto": "Tutto", "macke": "Berliner Macke", "volle-lotte": "Volle Lotte"}
+    if key in names:
+        return names[key]
+    if key.startswith("macke-"):
+        return f"Berliner Macke ({key[len('macke-'):]})"
+    return label
+
+
+def check_tournament_game(t: "Tournament", game: str | None) -> None:
+    """Raise :class:`TournamentFileError` if the tournament ``t`` was played
+    in another game than ``game`` (a label as :func:`tournament_game` gives).
+    A CSV without a ``game`` column cannot be checked and passes."""
+    if game is None or t.game in ("", "?"):
+        return
+    if t.game.strip().lower() != game.strip().lower():
+        raise TournamentFileError(
+            f"--tournament: {t.file} holds games of {game_title(t.game)} (game {t.game}), "
+            f"but this report is about {game_title(game)} (game {game})")
+
+
+def read_tournament(path, game: str | None = None) -> Tournament:
     """The win rates in a CSV written by ``tutto-sim tournament`` (any game).
 
     Needs the columns ``kind``, ``name``, ``win_rate`` and ``ci95`` (or
     ``games``, for a Wald interval) and at least one ``kind=bot`` row; reads
     ``opponent``, ``games``, ``game``, ``variant``, ``players``, ``seed`` and
-    ``rules_sha256`` when present and ignores any other column. Raises
-    :class:`TournamentFileError` (one line) otherwise.
+    ``rules_sha256`` when present and ignores any other column.
+
+    ``game``: the game label of the report the tournament is for (``tutto``,
+    ``macke``, ``volle-lotte``, ``macke-<variant>``; :func:`tournament_game`
+    of the report's rules). A CSV whose ``game`` column names another game is
+    refused; None checks nothing.
+
+    Raises :class:`TournamentFileError` (one line) for a missing file, a file
+    that is not such a CSV (binary, not UTF-8, damaged, wrong columns or
+    values) or a CSV of another game, and no other exception.
     """
     path = Path(path)
     if not path.is_file():
         raise TournamentFileError(f"--tournament: no such file: {path}")
     bad = f"--tournament: {path} is not a tournament CSV from `tutto-sim tournament`"
     try:
-        with open(path, newline="", encoding="utf-8") as f:
+        with open(path, newline="", encoding="utf-8-sig") as f:
             reader = csv.DictReader(f)
-            cols = reader.fieldnames or []
+            cols = [c.strip() if isinstance(c, str) else "" for c in reader.fieldnames or []]
+            reader.fieldnames = cols
             rows = list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error) as e:
+    except (OSError, UnicodeError, csv.Error, ValueError, MemoryError) as e:
         raise TournamentFileError(f"{bad} ({type(e).__name__})") from None
+    try:
+        t = _parse_tournament(path, cols, rows, bad)
+    except TournamentFileError:
+        raise
+    except Exception as e:  # a damaged file must never end in a traceback
+        raise TournamentFileError(f"{bad} ({type(e).__name__})") from None
+    check_tournament_game(t, game)
+    return t
+
+
+def _players(n: int | None) -> int | None:
+    return n if n is not None and 1 <= n <= 1000 else None
+
+
+def _text(value) -> str:
+    """A CSV cell as text: missing cells (short rows) are None, extra ones lists."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _parse_tournament(path: Path, cols: list[str], rows: list[dict], bad: str) -> Tournament:
     missing = [c for c in TOURNAMENT_COLUMNS if c not in cols]
     if not missing and "ci95" not in cols and "games" not in cols:
         missing = ["ci95"]
@@ -328,27 +667,30 @@ def read_tournament(path) -> Tournament:
         raise TournamentFileError(f"{bad} (no column {', '.join(missing)})")
     groups: dict[str, list[WinRate]] = {"bot": [], "seat": [], "pair": []}
     for i, r in enumerate(rows, 2):
-        kind = (r.get("kind") or "").strip()
+        kind = _text(r.get("kind"))
         if kind not in groups:
             continue
-        rate = _number(r.get("win_rate"))
-        games = _number(r.get("games"), int)
-        ci = _number(r.get("ci95"))
+        rate = _number(_text(r.get("win_rate")))
+        games = _number(_text(r.get("games")), int)
+        if games is not None and games < 0:
+            games = None
+        ci = _number(_text(r.get("ci95")))
         if ci is None and rate is not None and games:
             ci = 1.959963984540054 * math.sqrt(max(rate * (1 - rate), 0.0) / games)
         if rate is None or ci is None or not 0 <= rate <= 1 or ci < 0:
-            raise TournamentFileError(f"{bad} (line {i}: win_rate {r.get('win_rate')!r}, "
-                                      f"ci95 {r.get('ci95')!r})")
-        groups[kind].append(WinRate((r.get("name") or "").strip(),
-                                    (r.get("opponent") or "").strip(), rate, ci, games))
+            raise TournamentFileError(f"{bad} (line {i}: win_rate {_text(r.get('win_rate'))!r}, "
+                                      f"ci95 {_text(r.get('ci95'))!r})")
+        groups[kind].append(WinRate(_text(r.get("name")), _text(r.get("opponent")), rate, ci,
+                                    games))
     if not groups["bot"]:
         raise TournamentFileError(f"{bad} (no kind=bot row)")
     first = rows[0]
     return Tournament(
-        file=path.name, game=(first.get("game") or "?").strip(),
-        variant=(first.get("variant") or "").strip(),
-        players=_number(first.get("players"), int), seed=_number(first.get("seed"), int),
-        rules_sha256=(first.get("rules_sha256") or "").strip(),
+        file=path.name, game=_text(first.get("game")) or "?",
+        variant=_text(first.get("variant")),
+        players=_players(_number(_text(first.get("players")), int)),
+        seed=_number(_text(first.get("seed")), int),
+        rules_sha256=_text(first.get("rules_sha256")),
         bots=tuple(groups["bot"]), seats=tuple(groups["seat"]), pairs=tuple(groups["pair"]))
 
 
@@ -360,17 +702,21 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
     import numpy as np
 
     fair = 1 / t.players if t.players else None
-    game = t.game + (f" ({t.variant})" if t.variant and t.variant != "standard" else "")
+    game = game_title(t.game) if t.game != "?" else "not given"
+    if t.variant and t.variant != "standard" and t.variant not in t.game:
+        game += f" ({VARIANT_WORDS.get(t.variant, t.variant)})"
     same = t.rules_sha256 and t.rules_sha256 == report_rules.digest()
     whose = ("the report's rules" if same else
-             f"the tournament's own rules, sha256 {t.rules_sha256[:12] or 'not given'}, "
-             "not the report's")
+             "the tournament's own rules" + (f", rules fingerprint {t.rules_sha256[:12]}"
+                                             if t.rules_sha256 else " (not given in the file)")
+             + ", not the report's")
     n_games = max((b.games or 0 for b in t.seats), default=0)
     title = "Tournament: win rates with 95% CIs"
+    players = count(t.players, "player") if t.players else "? players"
     caption = (
-        f"Whole games from {t.file} (`tutto-sim tournament`: game {game}, "
-        f"{t.players or '?'} players, seed {t.seed if t.seed is not None else '?'}"
-        + (f", {n_games:,} games" if n_games else "") + f"; {whose}). "
+        f"Whole games from {t.file} (written by `tutto-sim tournament`: {game}, {players}, "
+        f"seed {t.seed if t.seed is not None else '?'}"
+        + (f", {count(n_games, 'game')}" if n_games else "") + f"; {whose}). "
         "Win rate = mean share of the win per seat held (1, 1/k in a k-way tie, 0); bars: "
         "95% CI. Dotted line: 1/players, the fair share. Seats: seat 0 moves first; the "
         "first-player advantage is seat 0's rate minus the fair share."
@@ -392,7 +738,7 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
                 hatch=HATCHES[1] if what == "seat" else "")
         ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
         for yi, r in zip(y, rows):
-            ax.text(r.win_rate + r.ci95 + 0.01, yi, f"{r.win_rate:.3f} ± {r.ci95:.3f}",
+            ax.text(r.win_rate + r.ci95 + 0.01, yi, pm(r.win_rate, r.ci95),
                     va="center", fontsize=8)
         ax.set_yticks(y, [r.name if what == "bot" else f"seat {r.name}" for r in rows])
         if fair is not None:
@@ -412,7 +758,7 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
         for p in t.pairs:
             i, j = names.index(p.name), names.index(p.opponent)
             grid[i, j] = p.win_rate
-            text[i, j] = f"{p.win_rate:.3f}\n± {p.ci95:.3f}"
+            text[i, j] = pm(p.win_rate, p.ci95).replace(" ± ", "\n± ")
         ax.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6,
                   aspect="auto")
         for i in range(len(names)):

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..rules.macke import MackeRules
 from . import macke_figures as figs
-from .common import ReportFiles, ReportWriter, Tournament, read_tournament, rules_label, style
+from .common import (ReportFiles, ReportWriter, Tournament, check_tournament_game, count,
+                     read_tournament, rules_label, style, tournament_game)
 from .macke_data import PhaseHook, compute, game_name
 
 #: Monte Carlo turns per point of a threshold sweep (and for the optimal
@@ -26,18 +27,23 @@ STEM = "macke-report"
 
 
 def default_rules(game: str = "macke") -> MackeRules:
-    """The rules of ``game`` (``macke`` or ``volle-lotte``) under RULES.md's defaults."""
+    """The default rules of ``game`` (``macke`` or ``volle-lotte``; docs/macke.md)."""
     return MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard")
 
 
 def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
           turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None) -> ReportFiles:
-    """Compute and write the Macke report; returns the files written."""
+    """Compute and write the Macke report; returns the files written.
+
+    A ``tournament`` of another game (or variant) is refused
+    (:class:`~tutto_sim.report.common.TournamentFileError`)."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
-    if tournament is not None and not isinstance(tournament, Tournament):
-        tournament = read_tournament(tournament)
+    if tournament is not None:
+        if not isinstance(tournament, Tournament):
+            tournament = read_tournament(tournament, game=tournament_game(rules))
+        check_tournament_game(tournament, tournament_game(rules))
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase, tournament)
 
@@ -62,6 +68,7 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
             writer.abort()
             raise
         intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
-                 f"simulated ({turns:,} turns per point, seed {seed}); {rules_label(rules)}. "
+                 f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
+                 f"{rules_label(rules)}. "
                  "What each figure shows: docs/reports.md.")
         return writer.close(intro)

@@ -19,8 +19,9 @@ from matplotlib.patches import Patch, Rectangle
 
 from .. import __version__
 from ..rules.macke import VARIANTS
-from .common import (BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, Sheet, new_figure, pts,
-                     rules_label, tournament_sheet)
+from .common import (BLUE, BUST_WORDS, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, Sheet, count,
+                     merge_same, new_figure, pct, pm, pts, rules_flags, rules_label, rules_lines,
+                     sentence, threshold_words, tournament_sheet)
 from ..tables.macke import build_macke_tables
 from .macke_data import BUSTS, MackeReportData, th
 
@@ -30,37 +31,83 @@ PORTRAIT = (8.27, 11.69)  # A4
 #: Line styles per bust rule (black and white readable).
 BUST_STYLE = {"subtract": dict(color=INK, ls="-", marker="o", mfc="white"),
               "zero": dict(color=BLUE, ls="--", marker="s", mfc=BLUE)}
-BUST_LABEL = {"subtract": "Macke subtracts the turn total (bust=subtract)",
-              "zero": "Macke scores 0 (bust=zero)"}
-
-
-def _th(points) -> str:
-    t = th(points)
-    return "never" if t is None else pts(t)
+#: The bust rules in legends: what a Macke after the first throw costs.
+BUST_LABEL = {"subtract": "Macke subtracts the turn total",
+              "zero": "Macke scores 0"}
+#: The variants in a short label.
+VARIANT_SHORT = {"standard": "standard", "instant-win": "instant win", "jackpot": "jackpot",
+                 "ones-and-fives": "only 1s and 5s", "volle-lotte": "Volle Lotte"}
 
 
 def _dice(n: int) -> str:
-    return f"{n} die" if n == 1 else f"{n} dice"
+    return count(n, "die")
+
+
+def _lowest(rules, dice_left: int) -> int:
+    """The smallest turn total (points) with ``dice_left`` dice left: 50 a die set aside."""
+    return (rules.n_dice - dice_left) * 50
+
+
+def _th(points, lowest: int = 0) -> str:
+    """A bank threshold in a table cell: "1,250", "never bank", "always bank"."""
+    t = th(points)
+    if t is None:
+        return "never bank"
+    return "always bank" if t <= lowest else pts(t)
+
+
+def unit_words(state: str) -> str:
+    """Units as players write them: "111 + 5" -> "1-1-1 + 5" (a triple of 1s and a 5)."""
+    return " + ".join("-".join(u) if len(u) == 3 and u.isdigit() and len(set(u)) == 1 else u
+                      for u in state.split(" + "))
+
+
+def simple_words(k, k_clear) -> str:
+    """The simple rule "keep every unit, never return, bank at ≥ K (after a
+    clear at ≥ C)" in words: "bank at ≥ 300, after a clear at ≥ 1,950",
+    "always bank (after a clear too)", "never bank"."""
+    k = th(k)
+    k_clear = th(k_clear)
+    if k == k_clear:
+        return threshold_words(k) + ("" if k is None else " (after a clear too)")
+    if k_clear is None:
+        clear = "never after a clear"
+    elif k_clear <= 0:
+        clear = "always after a clear"
+    else:
+        clear = f"after a clear at ≥ {pts(k_clear)}"
+    return f"{threshold_words(k)}, {clear}"
 
 
 def _source(data: MackeReportData, simulated: bool) -> str:
     """The end of every caption: game, rules, and for simulations the seed and size."""
-    tail = f"{data.name}; {rules_label(data.rules)}"
+    tail = sentence(rules_label(data.rules))
     if simulated:
-        tail = f"{tail}; seed {data.seed}, {data.turns:,} turns per point"
+        tail = f"{tail}; seed {data.seed}, {count(data.turns, 'turn')} per point"
     return f"{tail}; tutto-sim {__version__}."
 
 
 def reproduce_command(data: MackeReportData, tournament_file: str | None = None) -> str:
     r = data.rules
     game = "volle-lotte" if r.variant == "volle-lotte" else "macke"
-    flags = rules_label(r).split(": ", 1)[1].split(" (sha256")[0]
-    flags = "" if flags == "RULES.md defaults" else " " + flags.replace(",", "")
-    flags = flags.replace(" --variant volle-lotte", "")
+    flags = "".join(" " + f for f in rules_flags(r) if f != "--variant volle-lotte")
     cmd = f"tutto-sim report --game {game} --seed {data.seed} --turns {data.turns}{flags}"
     if tournament_file:
         cmd += f" --tournament {tournament_file}"
-    return cmd
+    return cmd + " --out DIR"
+
+
+def first_chance_is_best_simple(data: MackeReportData) -> bool:
+    """Whether the best simple rule is banking at the first chance (K = C = the minimum)."""
+    m = data.rules.min_score
+    return (data.sweep_k.best, data.sweep_clear.best) == (m, m)
+
+
+def never_returning_is_optimal(data: MackeReportData) -> bool:
+    """Whether the optimal policy never returns a unit (then it is the same
+    policy as the optimum that never returns)."""
+    return data.sol.mean_returns == 0 and abs(
+        data.sol.turn_ev - data.sol_no_returns.turn_ev) < 1e-9
 
 
 # --------------------------------------------------------------------------
@@ -71,9 +118,9 @@ def reproduce_command(data: MackeReportData, tournament_file: str | None = None)
 def cover(data: MackeReportData, contents: list[str]) -> Sheet:
     sol = data.sol
     caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/macke-solver.md); simulated ones from the numba turn kernels "
-               f"(docs/macke.md), {data.turns:,} turns per point, seed {data.seed}. "
-               f"{rules_label(data.rules)}.")
+               "solver (docs/macke-solver.md); simulated ones from the turn simulator "
+               f"(docs/macke.md), {count(data.turns, 'turn')} per point, seed {data.seed}. "
+               f"{sentence(rules_label(data.rules))}.")
     fig, band = new_figure(*PORTRAIT, caption)
     fig.set_layout_engine("none")
     ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
@@ -86,21 +133,30 @@ def cover(data: MackeReportData, contents: list[str]) -> Sheet:
         y -= dy
 
     line(f"{data.name}: optimal turn strategy", size=20, x=0, weight="bold", dy=0.05)
+    m = data.rules.min_score
+    best = simple_words(data.sweep_k.best, data.sweep_clear.best)
+    if first_chance_is_best_simple(data):
+        simple = (f"{data.best_simple_ev:.2f} with the best simple rule, which is banking at "
+                  f"the first chance ({best})")
+    else:
+        simple = (f"{data.best_simple_ev:.2f} with the best simple rule ({best}); "
+                  f"{data.sweep_k.exact_at(m):.2f} banking at the first chance "
+                  f"({simple_words(m, m)})")
     for s in textwrap.wrap(
             f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact expected "
-            f"signed result); {data.best_simple_ev:.2f} with the best simple rule "
-            f"({data.best_simple.label()}); {data.sweep_k.exact_at(data.rules.min_score):.2f} "
-            f"banking at the first chance (≥ {pts(data.rules.min_score)}).", 90):
+            f"signed result); {simple}.", 90):
         line(s, size=11, x=0, dy=0.024)
     y -= 0.03
     line("Contents", size=13, x=0, weight="bold", dy=0.035)
     for i, c in enumerate(contents, 2):
         line(f"{i:>2}.  {c}")
     y -= 0.03
-    line("Rules (RULES.md §3)", size=13, x=0, weight="bold", dy=0.035)
-    for k, v in data.rules.to_dict().items():
-        line(f"{k}: {v}", family="DejaVu Sans Mono", dy=0.024)
-    line(f"sha256: {data.rules.digest()}", size=7.5, family="DejaVu Sans Mono", dy=0.05)
+    line("Rules (docs/macke.md)", size=13, x=0, weight="bold", dy=0.035)
+    for k in rules_lines(data.rules):
+        for s in textwrap.wrap(k, 95, subsequent_indent="    "):
+            line(s, size=9.5, dy=0.022)
+    line(f"rules fingerprint (SHA-256): {data.rules.digest()}", size=7.5,
+         family="DejaVu Sans Mono", dy=0.05)
     line("Reproduce", size=13, x=0, weight="bold", dy=0.035)
     t = data.tournament
     for s in textwrap.wrap(reproduce_command(data, t.file if t else None), 85):
@@ -118,15 +174,16 @@ def min_score(data: MackeReportData, number: int) -> Sheet:
     m = data.rules.min_score
     title = f"{data.name}: the minimum score and the bust rule"
     caption = (
-        "Optimal play (exact solver) for each minimum score 0 ... 600 and both bust rules, "
-        "every other rule as in this report. (a) Expected signed result of a turn; thin "
-        "dotted: the best play that never returns a unit. (b) P(the turn ends at or above the "
-        "minimum and is added) = P(result > 0). (c) P(result < 0): ended below the minimum, or "
-        "a Macke that subtracts; and P(result = 0): a Macke on the first throw (with "
-        "bust=zero every Macke). (d) After a clear the optimal policy banks at or above this "
-        f"total and throws all {data.rules.n_dice} dice again below it; dotted, triangles: "
-        "with 1 throw and 1 die left it banks at or above this total. Vertical dotted line: "
-        f"this report's minimum ({pts(m)}). Exact, no simulation. {_source(data, False)}")
+        "Optimal play (exact solver) for each minimum score 0 ... 600 and both bust rules (a "
+        "Macke after the first throw subtracts the turn total, or scores 0), every other rule "
+        "as in this report. (a) Expected signed result of a turn; thin dotted: the best play "
+        "that never returns a unit. (b) P(the turn ends at or above the minimum and is added) "
+        "= P(result > 0). (c) P(result < 0): ended below the minimum, or a Macke that "
+        "subtracts; and P(result = 0): a Macke on the first throw (when a Macke scores 0: "
+        "every Macke). (d) After a clear the optimal policy banks at or above this total and "
+        f"throws all {data.rules.n_dice} dice again below it; dotted, triangles: with 1 throw "
+        "and 1 die left it banks at or above this total. Vertical dotted line: this report's "
+        f"minimum ({pts(m)}). Exact, no simulation. {_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     (a, b), (c, d) = fig.subplots(2, 2, sharex=True)
@@ -150,7 +207,8 @@ def min_score(data: MackeReportData, number: int) -> Sheet:
     c.legend(handles=[Line2D([], [], color=GREY, ls="-", marker="o", mfc="white",
                              label="P(result < 0)"),
                       Line2D([], [], color=GREY, ls=(0, (1, 1.5)), marker="x",
-                             label="P(result = 0), x subtract, + zero")], loc="upper left",
+                             label="P(result = 0); ×: Macke subtracts, +: scores 0")],
+             loc="upper left",
              fontsize=7.5)
     d.legend(handles=[Line2D([], [], color=GREY, ls="-", marker="o", mfc="white",
                              label="after a clear"),
@@ -160,7 +218,7 @@ def min_score(data: MackeReportData, number: int) -> Sheet:
     for ax, lab, t in ((a, "EV of a turn (points)", "(a) expected signed result"),
                        (b, "P(turn ≥ minimum, added) (%)", "(b) the turn is added"),
                        (c, "share of turns (%)", "(c) subtracted, and zero"),
-                       (d, "bank at ≥ (points)",
+                       (d, "bank from a turn total of (points)",
                         "(d) bank thresholds: after a clear, and with 1 die left")):
         ax.axvline(m, ls=":", color=ORANGE, lw=1.4)
         ax.set_ylabel(lab)
@@ -183,13 +241,16 @@ def variants(data: MackeReportData, number: int) -> Sheet:
     r = data.rules
     title = "Variants and bust rules: what a turn is worth"
     caption = (
-        "Optimal play (exact solver) of each variant preset of RULES.md §3 under both bust "
-        f"rules, with this report's minimum ({pts(r.min_score)}), {r.throws} throws per "
-        f"series and instant-win worth {pts(r.win_value)} points. Left: expected signed result "
-        "of a turn (plain bars: bust=subtract, hatched: bust=zero); the tick on each bar is "
-        "the best play that never returns a unit. Right: the turn's outcome, P(result > 0) "
-        "(dark), P(= 0) (dotted), P(< 0) (hatched). The arrow marks this report's rules. "
-        f"Exact, no simulation. {_source(data, False)}")
+        "Optimal play (exact solver) of each variant of docs/macke.md (standard; instant win: "
+        "five 1s in one throw win; jackpot: five 5s = 5,000, five 1s = 10,000; only 1s and 5s "
+        "score; Volle Lotte: 6 dice) under both bust rules (a Macke after the first throw "
+        "subtracts the turn total, or scores 0), with this report's minimum "
+        f"({pts(r.min_score)}), {count(r.throws, 'throw')} per series and an instant win "
+        f"counted as {pts(r.win_value)} points. Left: expected signed result of a turn (plain "
+        "bars: a Macke subtracts, hatched: a Macke scores 0); the tick on each bar is the best "
+        "play that never returns a unit. Right: the turn's outcome, P(result > 0) (dark), "
+        "P(= 0) (dotted), P(< 0) (hatched). The arrow marks this report's rules. Exact, no "
+        f"simulation. {_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     a, b = fig.subplots(1, 2)
@@ -224,7 +285,8 @@ def variants(data: MackeReportData, number: int) -> Sheet:
                 left += 100 * val
             if this:
                 b.text(101, y, "◀", va="center", fontsize=8)
-            ylabels.append(f"{v}, {bust}")
+            ylabels.append(f"{VARIANT_SHORT.get(v, v)}: "
+                           + ("Macke subtracts" if bust == "subtract" else "Macke scores 0"))
     for ax in (a, b):
         ax.set_yticks(ypos, ylabels, fontsize=8)
         ax.grid(axis="y", visible=False)
@@ -232,9 +294,9 @@ def variants(data: MackeReportData, number: int) -> Sheet:
     a.set_xlabel("EV of a turn (points)")
     a.set_xlim(min(0, min(x.ev for x in rows) * 1.1), max(x.ev for x in rows) * 1.18)
     a.set_title("expected signed result", loc="left")
-    a.legend(handles=[Patch(facecolor="#BBBBBB", edgecolor=INK, label="bust=subtract"),
+    a.legend(handles=[Patch(facecolor="#BBBBBB", edgecolor=INK, label="Macke subtracts"),
                       Patch(facecolor="white", edgecolor=INK, hatch=HATCHES[1],
-                            label="bust=zero"),
+                            label="Macke scores 0"),
                       Line2D([], [], color=INK, lw=2.0, label="never returning")],
              loc="lower center", bbox_to_anchor=(0.5, 1.05), ncols=3, fontsize=8,
              frameon=False)
@@ -264,8 +326,8 @@ def _threshold_map(ax, sol, title):
         ax.set_title(title, loc="left")
         return
     rows = list(range(L - 1, 0, -1))  # throws left after the throw: most first
-    vals = np.array([[th(sol.bank_threshold[tl, d]) or np.nan for d in range(1, n)]
-                     for tl in rows], dtype=float)
+    raw = [[th(sol.bank_threshold[tl, d]) for d in range(1, n)] for tl in rows]
+    vals = np.array([[np.nan if v is None else v for v in row] for row in raw], dtype=float)
     top = np.nanmax(vals) if np.isfinite(vals).any() else 1.0
     ax.imshow(np.ma.masked_invalid(vals), cmap="Greys", vmin=0, vmax=top * 1.9,
               aspect="auto", interpolation="nearest")
@@ -275,10 +337,11 @@ def _threshold_map(ax, sol, title):
             if np.isnan(v):
                 ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor="white",
                                        edgecolor=GREY, hatch="///", lw=0))
-                ax.text(j, i, "never", ha="center", va="center", fontsize=10, weight="bold",
-                        bbox=dict(fc="white", ec="none", pad=1))
+                ax.text(j, i, "never bank", ha="center", va="center", fontsize=10,
+                        weight="bold", bbox=dict(fc="white", ec="none", pad=1))
             else:
-                ax.text(j, i, pts(v), ha="center", va="center", fontsize=11, weight="bold")
+                ax.text(j, i, _th(v, _lowest(r, d)).replace("always bank", "always\nbank"),
+                        ha="center", va="center", fontsize=11, weight="bold")
     ax.set_xticks(range(n - 1), [f"{d}" for d in range(1, n)])
     ax.set_yticks(range(len(rows)), [f"{tl} left\n(after throw {L - tl})" for tl in rows])
     ax.set_xlabel("dice left after setting aside")
@@ -291,6 +354,17 @@ def _threshold_map(ax, sol, title):
     ax.set_title(title, loc="left")
 
 
+def clear_words(sol) -> str:
+    """The after-clear rule: "after a clear: bank at ≥ 1,950, else throw all 5 dice again"."""
+    n = sol.rules.n_dice
+    t = th(sol.clear_bank_at)
+    if t is None:
+        return f"after a clear: never bank, always throw all {n} dice again"
+    if t <= _lowest(sol.rules, 0):
+        return "after a clear: always bank"
+    return f"after a clear: bank at ≥ {pts(t)}, else throw all {n} dice again"
+
+
 def _exceptions_lines(sol) -> list[str]:
     """The threshold exceptions grouped by throws and dice left, one line each."""
     exc = sol.bank_exceptions
@@ -299,10 +373,10 @@ def _exceptions_lines(sol) -> list[str]:
     groups: dict[tuple[int, int], list[str]] = {}
     for tl, d, u, lo, hi in exc:
         groups.setdefault((tl, d), []).append(
-            f"{u} at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}"))
-    lines = [f"{len(exc)} exceptions (bank below the threshold):"]
+            f"{unit_words(u)} at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}"))
+    lines = [f"{count(len(exc), 'exception')} (bank below the threshold):"]
     for (tl, d), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
-        lines.append(f"{tl} throw{'s' if tl > 1 else ''}, {_dice(d)} left: " + "; ".join(items))
+        lines.append(f"{count(tl, 'throw')} and {_dice(d)} left: " + "; ".join(items))
     return lines
 
 
@@ -313,11 +387,13 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
     caption = (
         "After setting aside, with t throws left in the series and d dice left, the optimal "
         "policy (exact solver) banks at every turn total at or above the number in the cell "
-        "(over the states it reaches), and throws on below it; 'never': it always throws on. "
+        "(over the states it reaches), and throws on below it; 'never bank': it always throws "
+        "on. "
         f"After the series' last throw (throw {L}) the turn ends by itself. After a clear (all "
         f"{data.rules.n_dice} dice set aside) it banks at or above the clear threshold and "
         "otherwise throws all dice again with a fresh series. Left: this report's rules; "
-        "right: the same rules with the other bust rule. Exceptions: states that bank below "
+        "right: the same rules with the other bust rule (" + BUST_WORDS[other.rules.bust]
+        + "). Exceptions: states that bank below "
         f"the threshold (which units lie aside matters, not only the total). "
         f"{_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
@@ -325,17 +401,17 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
     gs = fig.add_gridspec(2, 2, height_ratios=[2.2, 1.0])
     for k, s in enumerate((sol, other)):
         ax = fig.add_subplot(gs[0, k])
-        _threshold_map(ax, s, f"bust={s.rules.bust}" + ("  (this report)" if k == 0 else "")
+        _threshold_map(ax, s, BUST_LABEL[s.rules.bust] + ("  (these rules)" if k == 0 else "")
                        + f":  EV {s.turn_ev:.2f}")
         tx = fig.add_subplot(gs[1, k])
         tx.set_axis_off()
-        lines = [f"after a clear: bank at ≥ {_th(s.clear_bank_at)}, else throw all "
-                 f"{s.rules.n_dice} dice again"]
+        lines = [clear_words(s)]
         if s.clear_exceptions:
             lines.append("  also bank a clear at "
                          + ", ".join(pts(x) for x in s.clear_exceptions[:6]))
         lines += _exceptions_lines(s)
-        text = "\n".join(textwrap.fill(x, 66, subsequent_indent="    ") for x in lines)
+        text = "\n".join(textwrap.fill(x, 66, subsequent_indent="    ", break_on_hyphens=False)
+                          for x in lines)
         tx.text(0, 1, text, va="top", ha="left", fontsize=8, transform=tx.transAxes,
                 linespacing=1.35, in_layout=False)
     return Sheet(fig, f"{number:02d}-bank-thresholds", title, caption)
@@ -346,21 +422,40 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
 # --------------------------------------------------------------------------
 
 
+def _ordinal(n: int) -> str:
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n % 10 if n > 20 else n, "th")
+    return f"{n}{suffix}"
+
+
+def free_return_words(rules) -> str:
+    """Why returning units pays at the start of a turn, in the players' words."""
+    n, L = rules.n_dice, rules.throws
+    if L < 2:
+        return "With one throw per series no unit can be returned."
+    later = "2nd" if L == 2 else "2nd or 3rd" if L == 3 else f"2nd to {_ordinal(L)}"
+    cost = ("costs nothing" if rules.bust == "subtract" else "loses nothing")
+    return (f"Why returning pays: before the {later} throw of the turn's first series you may "
+            f"put every unit you set aside back in the cup and throw all {n} dice again. The "
+            f"turn total is then 0, so a Macke on that throw {cost}; you give up only the "
+            "points you had set aside. After a clear the locked points stay at risk, so a "
+            "return there is not free.")
+
+
 def returns(data: MackeReportData, number: int) -> Sheet:
     rs = data.returns_any
     df = data.explore
     value = data.sol.turn_ev - data.sol_no_returns.turn_ev
     title = "When returning units to the cup pays"
     caption = (
-        "Left: the return decisions of the optimal policy (exact solver, "
-        "MackeSolution.returns_summary over every locked total) with the largest "
-        "contribution P(reached) × gain; bar = gain in that state (value with the best return "
-        "minus the value returning nothing), label = probability that a turn meets the "
-        "decision. 'locked' = points of earlier series (after a clear). At the start of a "
-        "turn returning everything is free insurance: a Macke then costs the total after the "
-        "return, 0. Right: what returns are worth per turn (optimal EV minus the best play "
-        f"that never returns), by minimum score and bust rule; here {value:.2f} points, "
-        f"{rs.mean_returns:.2f} returns per turn. Exact, no simulation. {_source(data, False)}")
+        "Left: the return decisions of the optimal policy (exact solver; at the start of a "
+        "turn and after a clear) that add most to the value of a turn (share of turns that "
+        "meet the decision × its gain); bar = gain in that state (value with the best return "
+        "minus the value returning nothing), label = gain and share of turns that meet the "
+        "decision. 'locked' = points of earlier series (after a clear), which a Macke still "
+        f"costs. {free_return_words(data.rules)} Right: what returns are worth per turn "
+        "(optimal EV minus the best play that never returns), by minimum score and bust rule; "
+        f"here {value:.2f} points, {rs.mean_returns:.2f} returns per turn. Exact, no "
+        f"simulation. {_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     gs = fig.add_gridspec(2, 2, width_ratios=[1.45, 1.0])
@@ -372,13 +467,15 @@ def returns(data: MackeReportData, number: int) -> Sheet:
         a.barh(y, gains, height=0.62, color=[LIGHT if e.locked == 0 else "white" for e in ex],
                edgecolor=INK, hatch=["" if e.locked == 0 else HATCHES[1] for e in ex], lw=0.7)
         for yi, e in zip(y, ex):
-            a.text(e.gain + max(gains) * 0.015, yi, f"+{e.gain:.0f}, P {e.reach:.3f}",
+            a.text(e.gain + max(gains) * 0.015, yi, f"+{e.gain:.0f}, {pct(e.reach)} of turns",
                    va="center", fontsize=7.5)
-        labels = [f"throw {e.throw}, locked {pts(e.locked)}: {e.aside} → return "
-                  + ("all" if e.kept == "nothing" else f"{e.returned}, keep {e.kept}")
+        labels = [f"before throw {e.throw}" + (f", {pts(e.locked)} locked" if e.locked else "")
+                  + f": {unit_words(e.aside)} → return "
+                  + ("it" if e.kept == "nothing" else
+                     f"{unit_words(e.returned)}, keep {unit_words(e.kept)}")
                   for e in ex]
         a.set_yticks(y, labels, fontsize=7.5)
-        a.set_xlim(0, max(gains) * 1.3)
+        a.set_xlim(0, max(gains) * 1.6)
         a.legend(handles=[Patch(facecolor=LIGHT, edgecolor=INK, label="start of the turn"),
                           Patch(facecolor="white", edgecolor=INK, hatch=HATCHES[1],
                                 label="after a clear (points locked)")],
@@ -395,12 +492,12 @@ def returns(data: MackeReportData, number: int) -> Sheet:
     for bust in BUSTS:
         s = df[df.bust == bust]
         st = BUST_STYLE[bust]
-        b.plot(s.min_score, s.value_of_returns, ms=4, lw=1.5, label=f"bust={bust}", **st)
+        b.plot(s.min_score, s.value_of_returns, ms=4, lw=1.5, label=BUST_LABEL[bust], **st)
         c.plot(s.min_score, s.mean_returns, ms=4, lw=1.5, **st)
     for ax in (b, c):
         ax.axvline(data.rules.min_score, ls=":", color=ORANGE, lw=1.4)
         ax.set_ylim(bottom=0)
-    b.legend(loc="upper left", fontsize=8)
+    b.legend(loc="lower right", fontsize=8)
     b.set_ylabel("points per turn")
     b.set_title("value of returns", loc="left")
     c.set_ylabel("returns per turn")
@@ -437,22 +534,48 @@ def _sweep_panel(ax, sw, data, xmin=None, xmax=None):
                 zorder=5, ls="none")
 
 
+def policy_bars(data: MackeReportData) -> list[tuple[str, float, object]]:
+    """The policies of panel (d): (label, exact EV, Monte Carlo estimate or None),
+    a policy that is two of them shown once, under both names."""
+    sk, sc, sol = data.sweep_k, data.sweep_clear, data.sol
+    m = data.rules.min_score
+    first = sk.exact_at(m) if m in set(sk.exact_x.tolist()) else float("nan")
+    mc_best = sc.mc[list(sc.mc_x).index(sc.best)] if sc.best in set(sc.mc_x.tolist()) else None
+    mc_first = sk.mc[list(sk.mc_x).index(m)] if m in set(sk.mc_x.tolist()) else None
+    bars = [("optimal", (sol.turn_ev, data.optimal_mc), "optimal"),
+            ("optimal, never returning", (data.sol_no_returns.turn_ev, None), "no-returns"),
+            (f"best simple: {simple_words(sk.best, sc.best)}", (sc.best_ev, mc_best),
+             ("simple", sk.best, sc.best)),
+            (f"first chance: {simple_words(m, m)}", (first, mc_first), ("simple", m, m))]
+    same_policy = never_returning_is_optimal(data)
+
+    def policy(entry):
+        k = entry[1]
+        return "optimal" if k == "no-returns" and same_policy else k
+
+    merged = merge_same([(label, (values, k)) for label, values, k in bars],
+                        lambda x, y: policy(x) == policy(y))
+    return [(label, values[0], values[1]) for label, (values, _) in merged]
+
+
 def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
     sk, sc = data.sweep_k, data.sweep_clear
     sol = data.sol
-    m = data.rules.min_score
     title = "Optimal play against the best simple rule \"bank at ≥ K\""
     caption = (
         "The simple rule: set aside every scoring unit, never return one, bank as soon as the "
-        "turn total is ≥ K (after a clear: ≥ K_clear, else a new series). (a) K swept with "
-        "K_clear = K; (b) the same around its best (the optimum lies above); (c) K_clear "
-        "swept with K at its best "
-        f"({pts(sk.best)}). Circles: Monte Carlo, {data.turns:,} turns per point, 95% CI as bars "
-        "and grey band, every point of a panel on the same turns (common random numbers). "
-        "Solid line: exact value of the same rule. Star: the best K (exact). Dash-dot: the "
-        "exact optimum (every keep, return and bank decision free); dashed: the optimum "
-        "that never returns a unit. (d) The policies side by side, exact, with the Monte "
-        f"Carlo estimate of the optimal policy (its table simulated on the same turns). "
+        "turn total reaches K (after a clear: reaches C, else throw all dice again in a new "
+        "series). (a) K swept with C = K; (b) the same around its best (the optimum lies "
+        "above); (c) C swept with K at its best "
+        f"({pts(sk.best)}). Circles: Monte Carlo, {count(data.turns, 'turn')} per point, 95% CI "
+        "as bars and grey band, every point of a panel on the same turns (common random "
+        "numbers). Solid line: exact value of the same rule. Star: the best K (exact). "
+        "Dash-dot: the exact optimum (every keep, return and bank decision free); dashed: the "
+        "optimum that never returns a unit"
+        + (" (the same: the optimum never returns)" if never_returning_is_optimal(data) else "")
+        + ". (d) The policies side by side, exact, with the Monte Carlo estimate (MC, 95% CI) "
+        "where simulated (the optimal policy's table simulated on the same turns); "
+        "first chance: bank as soon as the turn total reaches the minimum. "
         f"{_source(data, True)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
@@ -469,31 +592,30 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
     window = sk.exact[(sk.exact_x >= lo) & (sk.exact_x <= lo + 700)]
     b.set_ylim(window.min() - 10, sk.best_ev + 15)
     _sweep_panel(c, sc, data)
-    c.set_title(f"(c) after a clear, bank at ≥ K_clear (K = {pts(sk.best)})", loc="left")
+    c.set_title(f"(c) after a clear, bank at ≥ C (K = {pts(sk.best)})", loc="left")
     cl = sc.exact[sc.exact_x <= sc.mc_x[-1]]
     c.set_ylim(cl.min() - 20, sol.turn_ev + 25)
     for ax in (a, b):
         ax.set_xlabel("K: bank when the turn total reaches (points)")
         ax.set_ylabel("EV of a turn (points)")
-    c.set_xlabel("K_clear: after a clear, bank when the total reaches (points)")
+    c.set_xlabel("C: after a clear, bank when the turn total reaches (points)")
     c.set_ylabel("EV of a turn (points)")
+    lines = [(f"optimum {sol.turn_ev:.2f}", Line2D([], [], color=ORANGE, ls="-.", lw=1.3)),
+             (f"optimum, never returning {data.sol_no_returns.turn_ev:.2f}",
+              Line2D([], [], color=GREEN, ls="--", lw=1.2))]
+    if never_returning_is_optimal(data):
+        lines = [(f"optimum = optimum never returning {sol.turn_ev:.2f}", lines[0][1])]
+    for label, h in lines:
+        h.set_label(label)
     key.legend(handles=[
         Line2D([], [], marker="o", ls="none", mfc="white", mec=BLUE, color=BLUE,
                label="Monte Carlo, 95% CI"),
         Line2D([], [], color=INK, lw=1.3, label="exact, same rule"),
-        Line2D([], [], color=ORANGE, ls="-.", lw=1.3, label=f"optimum {sol.turn_ev:.2f}"),
-        Line2D([], [], color=GREEN, ls="--", lw=1.2,
-               label=f"optimum, never returning {data.sol_no_returns.turn_ev:.2f}"),
+        *[h for _, h in lines],
         Line2D([], [], marker="*", ms=11, ls="none", color=INK, mfc="white",
                label="best (exact)")], loc="center", ncols=5, fontsize=8, frameon=False)
     # (d) the policies side by side
-    first = sk.exact_at(m) if m in set(sk.exact_x.tolist()) else float("nan")
-    bars = [("optimal", sol.turn_ev, data.optimal_mc),
-            ("optimal, never returning", data.sol_no_returns.turn_ev, None),
-            (f"best simple: K {pts(sk.best)}, K_clear {pts(sc.best)}", sc.best_ev,
-             sc.mc[list(sc.mc_x).index(sc.best)] if sc.best in set(sc.mc_x.tolist()) else None),
-            (f"bank at ≥ {pts(m)} (first chance)", first,
-             sk.mc[list(sk.mc_x).index(m)] if m in set(sk.mc_x.tolist()) else None)]
+    bars = policy_bars(data)
     y = np.arange(len(bars))[::-1]
     for yi, (label, v, est), hatch in zip(y, bars, HATCHES):
         d.barh(yi, v, height=0.6, color="white" if hatch else "#555555", edgecolor=INK,
@@ -504,9 +626,9 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
             right = max(right, est.mean + est.ci95)
             d.errorbar([est.mean], [yi], xerr=[est.ci95], fmt="o", color=BLUE, mfc="white",
                        ms=4, capsize=3, zorder=4)
-            txt += f"  (MC {est.mean:.1f} ± {est.ci95:.1f})"
+            txt += f"  (MC {pm(est.mean, est.ci95)})"
         d.text(right + 12, yi, txt, va="center", fontsize=8)
-    d.set_yticks(y, [b[0] for b in bars], fontsize=8)
+    d.set_yticks(y, ["\n".join(textwrap.wrap(b[0], 28)) for b in bars], fontsize=8)
     d.set_xlim(min(0, min(b[1] for b in bars)), max(b[1] for b in bars) * 1.6)
     d.set_xlabel("EV of a turn (points)")
     d.set_title("(d) exact values (MC: Monte Carlo, 95% CI)", loc="left")
@@ -521,7 +643,7 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
 
 def tournament(data: MackeReportData, number: int) -> Sheet:
     return tournament_sheet(data.tournament, data.rules, number,
-                            f"Report: {_source(data, False)}")
+                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
 
 
 # --------------------------------------------------------------------------
@@ -540,9 +662,33 @@ def _locked_returns(data: MackeReportData) -> list[str]:
         g[0], g[1] = min(g[0], e.locked), max(g[1], e.locked)
         g[2] += e.reach
     out = sorted(groups.items(), key=lambda kv: -kv[1][2])
-    return [f"before throw {j}, {aside} aside" + ("" if ret == aside else f" (return {ret})")
+    return [f"before throw {j}, {unit_words(aside)} aside"
+            + ("" if ret == aside else f" (return {unit_words(ret)})")
             + f" at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}") + " locked"
             for (j, aside, ret), (lo, hi, _) in out]
+
+
+def start_returns(data: MackeReportData) -> list[str]:
+    """The start-of-turn returns of the optimal policy, one line per throw:
+    "Before throw 2, with only 5, 1, 3-3-3 or 2-2-2 aside: return it ..."."""
+    n = data.rules.n_dice
+    rs = data.sol.returns_summary(locked=0, top=10**9)
+    by_throw: dict[int, list] = {}
+    for e in sorted(rs.examples, key=lambda e: -e.reach):
+        by_throw.setdefault(e.throw, []).append(e)
+    lines = []
+    for j, ex in sorted(by_throw.items()):
+        whole = [unit_words(e.aside) for e in ex if e.kept == "nothing"]
+        part = [f"with {unit_words(e.aside)} aside return {unit_words(e.returned)} and keep "
+                f"{unit_words(e.kept)}" for e in ex if e.kept != "nothing"]
+        text = f"Before throw {j}"
+        if whole:
+            items = whole[0] if len(whole) == 1 else ", ".join(whole[:-1]) + " or " + whole[-1]
+            text += f", with only {items} aside: return it and throw all {n} dice"
+        if part:
+            text += ("; " if whole else ": ") + "; ".join(part)
+        lines.append(text + ".")
+    return lines
 
 
 def cheat_sheet(data: MackeReportData, number: int) -> Sheet:
@@ -577,7 +723,7 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
 
     def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
         chars = int(width_in * (1 - x) * 72 / (size * 0.53))
-        for line in textwrap.wrap(s, chars) or [""]:
+        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
             ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
             cur[0] -= line_h * gap * size / 9.5
 
@@ -599,22 +745,22 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
         cur[0] -= h + 0.012
 
     text(title, size=15, weight="bold", gap=1.4)
-    text(f"{rules_label(r)}.  A turn is worth {sol.turn_ev:.2f} points with this play: "
+    text(f"{sentence(rules_label(r))}.  A turn is worth {sol.turn_ev:.2f} points with this play: "
          f"P(added) {100 * sol.p_positive:.1f}%, P(subtracted) {100 * sol.p_negative:.1f}%, "
          f"P(zero) {100 * sol.p_zero:.1f}%; {sol.mean_throws:.2f} throws and "
          f"{sol.mean_returns:.2f} returns per turn.", size=8.5, color="#333333", gap=1.3)
 
     heading("1. After setting aside: bank as soon as the turn total reaches")
     if L >= 2:
-        cells = [[f"after throw {L - tl} ({tl} throw{'s' if tl > 1 else ''} left)"]
-                 + [_th(sol.bank_threshold[tl, d]) for d in range(1, n)]
+        cells = [[f"after throw {L - tl} ({count(tl, 'throw')} left)"]
+                 + [_th(sol.bank_threshold[tl, d], _lowest(r, d)) for d in range(1, n)]
                  for tl in range(L - 1, 0, -1)]
         table(cells, ["", *[_dice(d) + " left" for d in range(1, n)]],
               [0.3] + [0.7 / (n - 1)] * (n - 1), row_h=0.0185)
+    clear = clear_words(sol).replace("after a clear: ", "")
     text(f"After throw {L} the turn ends by itself: a total of {pts(r.min_score)} or more is "
-         "added, less is subtracted. After a clear (all "
-         f"{n} dice aside): bank at {_th(sol.clear_bank_at)} or more, else throw all {n} dice "
-         f"again (a fresh series of {L}; earlier points stay locked).", size=9)
+         f"added, less is subtracted. After a clear (all {n} dice aside): {clear} (a fresh "
+         f"series of {count(L, 'throw')}; earlier points stay locked).", size=9)
     if sol.bank_exceptions:
         lines = _exceptions_lines(sol)
         text(lines[0].replace(":", ", by throws and dice left:"), size=8)
@@ -622,13 +768,11 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
             text(line, size=8, x=0.02)
 
     heading("2. Return units to the cup (before a later throw of the series)")
-    by = data.returns_start.by_throw
-    if any(by.values()):
-        for j, states in sorted(by.items()):
-            if states:
-                text(f"Start of the turn, before throw {j}: with only "
-                     + ", ".join(states[:8]) + " aside, return it (a Macke then costs 0).",
-                     size=9)
+    starts = start_returns(data)
+    if starts:
+        text(free_return_words(r), size=8)
+        for line in starts:
+            text(line, size=9)
     else:
         text("At the start of a turn the optimal player returns nothing.", size=9)
     locked = _locked_returns(data)
@@ -647,35 +791,40 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
         text(f"On the first throw {100 * share:.0f}% of throws are better played by setting "
              f"aside less than every scoring unit, usually a single 5 (or a single 1){why}.",
              size=9)
-        cells = [[x.every_unit, "-".join(x.example)]
-                 + [k or "every unit" for k in x.keeps] + [f"{100 * x.probability:.1f}%"]
+        cells = [[unit_words(x.every_unit), "-".join(x.example)]
+                 + [unit_words(k) if k else "every unit" for k in x.keeps]
+                 + [pct(x.probability)]
                  for x in rows[:keep_rows]]
         table(cells, ["every scoring unit", "e.g.", *[f"throw {j}: set aside"
                                                       for j in range(1, L + 1)], "P(throw)"],
               [0.22, 0.14] + [0.52 / L] * L + [0.1], row_h=0.0158, size=7.8)
         if len(rows) > keep_rows:
             rest = sum(x.probability for x in rows[keep_rows:])
-            text(f"… and {len(rows) - keep_rows} rarer groups ({100 * rest:.1f}% of throws).",
-                 size=8)
+            text(f"… and {count(len(rows) - keep_rows, 'rarer group')} ({pct(rest)} of "
+                 "throws).", size=8)
     else:
         text("Set aside every scoring unit: no throw rewards less.", size=9)
 
     heading("4. The simple rule, and what it costs")
-    bs = data.best_simple
+    best = simple_words(data.sweep_k.best, data.sweep_clear.best)
     first = (f"{data.sweep_k.exact_at(r.min_score):.2f}"
-             if r.min_score in set(data.sweep_k.exact_x.tolist()) else "not swept")
-    text(f"Keep every scoring unit, never return, {bs.label()}: {data.best_simple_ev:.2f} "
+             if r.min_score in set(data.sweep_k.exact_x.tolist()) else "not computed")
+    if first_chance_is_best_simple(data):
+        after = "This is banking at the first chance."
+    else:
+        after = (f"Banking at the first chance ({simple_words(r.min_score, r.min_score)}): "
+                 f"{first}.")
+    text(f"Keep every scoring unit, never return, {best}: {data.best_simple_ev:.2f} "
          f"points per turn (exact), {sol.turn_ev - data.best_simple_ev:.2f} less than optimal. "
-         f"Banking at the first chance (≥ {pts(r.min_score)}, after a clear too): {first}.",
-         size=9)
+         + after, size=9)
     other = data.other_bust
-    text(f"Under the other bust rule (bust={other.rules.bust}) the optimum is worth "
-         f"{other.turn_ev:.2f}; after a clear bank at {_th(other.clear_bank_at)}.", size=8.5)
+    text(f"If instead {BUST_WORDS[other.rules.bust]} (the other bust rule), the optimum is "
+         f"worth {other.turn_ev:.2f}; {clear_words(other)}.", size=8.5)
 
     heading("5. Scoring, and the minimum score")
     units = build_macke_tables(r).types
     text("Units (within one throw): " + ", ".join(
-        f"{u.name} = {pts(u.points * 50)}" for u in units) + "."
+        f"{unit_words(u.name)} = {pts(u.points * 50)}" for u in units) + "."
          + (" Five 1s in one throw win at once." if r.variant == "instant-win" else ""),
          size=8.5)
     df = data.explore[data.explore.bust == r.bust]
@@ -687,6 +836,6 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
                       f"{row.ev:.1f}", f"{100 * row.p_positive:.1f}%",
                       f"{100 * row.p_negative:.1f}%", f"{100 * row.p_zero:.1f}%",
                       f"{row.value_of_returns:.1f}"])
-    table(cells, ["minimum", "EV", "P(added)", "P(subtracted)", "P(zero)", "returns worth"],
+    table(cells, ["minimum", "EV", "P(added)", "P(subtracted)", "P(zero)", "value of returns"],
           [0.22, 0.13, 0.13, 0.15, 0.13, 0.16], row_h=0.0158, size=7.8)
     return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]

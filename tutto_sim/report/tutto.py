@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .. import __version__
 from ..rules.tutto import TuttoRules
 from . import tutto_figures as figs
-from .common import (ReportFiles, ReportWriter, Tournament, read_tournament, rules_label, style,
-                     tournament_sheet)
+from .common import (ReportFiles, ReportWriter, Tournament, check_tournament_game, count,
+                     read_tournament, rules_label, style, tournament_game, tournament_sheet)
 from .tutto_data import SWEEP_CARDS, PhaseHook, compute
 
 #: Monte Carlo turns per point of a threshold sweep (and per policy of the
@@ -29,11 +30,14 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     """Compute and write the Tutto report; returns the files written.
 
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
-    adds a page of win rates with 95% CIs."""
+    adds a page of win rates with 95% CIs; a tournament of another game is
+    refused (:class:`~tutto_sim.report.common.TournamentFileError`)."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
-    if tournament is not None and not isinstance(tournament, Tournament):
-        tournament = read_tournament(tournament)
+    if tournament is not None:
+        if not isinstance(tournament, Tournament):
+            tournament = read_tournament(tournament, game=tournament_game(rules))
+        check_tournament_game(tournament, tournament_game(rules))
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase)
 
@@ -46,7 +50,8 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
                lambda n: figs.street(data, n)]
     if tournament is not None:
         makers.append(lambda n: tournament_sheet(tournament, rules, n,
-                                                 f"Report: Tutto; {rules_label(rules)}."))
+                                                 f"Report: Tutto, {rules_label(rules)}; "
+                                                 f"tutto-sim {__version__}."))
     advance = phase("drawing the figures", len(makers) + 1)
     with style():
         writer = ReportWriter(out_dir, STEM, "Tutto: optimal single-turn strategy", rules,
@@ -64,7 +69,8 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
             writer.abort()
             raise
         intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
-                 f"simulated ({turns:,} turns per point, seed {seed}); {rules_label(rules)}. "
+                 f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
+                 f"{rules_label(rules)}. "
                  "What each figure shows: docs/reports.md.")
         return writer.close(intro)
 

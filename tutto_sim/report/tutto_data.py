@@ -77,6 +77,11 @@ THRESHOLD_GRID = {
 #: Exact values closer than this (points) count as equally good thresholds.
 TIE_POINTS = 0.01
 
+#: The policies the report compares, by the names the figures print.
+OPTIMAL = "optimal"
+REFERENCE = "reference threshold policy"
+BANK_300 = "bank at 300"
+
 #: Turns of the per-turn distributions start here: streams no sweep reads.
 DIST_START = 1 << 40
 
@@ -251,7 +256,7 @@ def banked_points(policy: ExactPolicy, pol_300: np.ndarray, rules: TuttoRules, s
     optimal = exact_turns(policy, None, seed, turns, start=DIST_START)[:, 0]
     simple = simulate_turns(pol_300, -1, np.uint64(seed), DIST_START, turns, BLOCK,
                             *kernel_data(rules).args())[:, 0]
-    return {"optimal": optimal * POINT_UNIT, "bank at 300": simple * POINT_UNIT}
+    return {OPTIMAL: optimal * POINT_UNIT, BANK_300: simple * POINT_UNIT}
 
 
 def keep_rows(sol: TuttoSolution, cards, states) -> list[KeepRow]:
@@ -283,7 +288,7 @@ def compute(rules: TuttoRules, seed: int, turns: int,
     sol = solve_tutto(rules)
     policy = ExactPolicy.from_solution(sol)
 
-    advance = phase("choosing the keep rules of the threshold policy", 1)
+    advance = phase("choosing the keep rules of the reference threshold policy", 1)
     finite = [int(sol.bank_threshold[c, d]) for c in SWEEP_CARDS for d in DICE_LEFT
               if sol.bank_threshold[c, d] < NEVER]
     top = max(2000, int(np.ceil((max(finite, default=3000) + 600) / 1000)) * 1000)
@@ -304,12 +309,9 @@ def compute(rules: TuttoRules, seed: int, turns: int,
     pol_300 = baseline_bank_at_300().to_array()
     ev_ref = policy_value(reference, rules, exact_cap(reference))
     ev_300 = policy_value(pol_300, rules, exact_cap(pol_300))
-    card_values = {"optimal": sol.card_ev.copy(),
-                   "optimal thresholds, named keep rule": ev_ref.card_ev,
-                   "bank at 300": ev_300.card_ev}
-    turn_values = {"optimal": sol.turn_ev,
-                   "optimal thresholds, named keep rule": ev_ref.turn_ev,
-                   "bank at 300": ev_300.turn_ev}
+    card_values = {OPTIMAL: sol.card_ev.copy(), REFERENCE: ev_ref.card_ev,
+                   BANK_300: ev_300.card_ev}
+    turn_values = {OPTIMAL: sol.turn_ev, REFERENCE: ev_ref.turn_ev, BANK_300: ev_300.turn_ev}
     advance(1)
     banked = banked_points(policy, pol_300, rules, seed, turns)
     advance(1)

@@ -24,8 +24,9 @@ from ..kernels.tutto_turn import NEVER
 from ..rules.cards import DECK_COUNTS, DECK_SIZE, Card
 from ..rules.scoring import POINT_UNIT
 from ..sim.stats import Estimate
-from .common import BLUE, GREY, HATCHES, INK, LIGHT, ORANGE, new_figure, pts, rules_label
-from .tutto_data import DICE_LEFT, SWEEP_CARDS, TuttoReportData
+from .common import (BLUE, GREY, HATCHES, INK, LIGHT, ORANGE, count, merge_same, new_figure, pct,
+                     pm, pts, rules_flags, rules_label, rules_lines, sentence)
+from .tutto_data import BANK_300, DICE_LEFT, OPTIMAL, REFERENCE, SWEEP_CARDS, TuttoReportData
 
 LANDSCAPE = (10.5, 7.0)
 PORTRAIT = (8.27, 11.69)  # A4
@@ -39,27 +40,98 @@ class Sheet:
     caption: str
 
 
+#: The keep rules of the threshold policies (``tables.KEEP_RULES``) in the players' words.
+KEEP_WORDS = {
+    "all": "set aside every scoring die",
+    "best-unit": "set aside only the scoring unit worth most",
+    "triples-ones": "set aside triples and 1s (a 5 only when nothing else scores)",
+    "fewest-dice": "set aside as few dice as possible",
+}
+
+
 def _dice(n: int) -> str:
-    return f"{n} die" if n == 1 else f"{n} dice"
+    return count(n, "die")
 
 
-def _th(points) -> str:
-    return "never" if points is None or points >= NEVER else pts(points)
+def card_name(card: Card) -> str:
+    """A card's name as printed on it: ×2, not x2."""
+    return "×2" if card is Card.X2 else card.display
+
+
+def _lowest(dice_left: int) -> int:
+    """The smallest turn total (points) with ``dice_left`` dice left: 50 a die set aside."""
+    return (6 - dice_left) * POINT_UNIT
+
+
+def _th(points, dice_left: int | None = None) -> str:
+    """A bank threshold for a table cell: "1,250", "never bank", "always bank"."""
+    if points is None or points >= NEVER:
+        return "never bank"
+    if points <= (0 if dice_left is None else _lowest(dice_left)):
+        return "always bank"
+    return pts(points)
+
+
+def after_tutto_cards(rules) -> list[Card]:
+    """The cards whose Tutto is followed by the choice to bank or draw another
+    card: Bonus, ×2, Straße and (unless its option ends the turn) Plus/Minus.
+    Stop never throws, Feuerwerk goes on without a card, and the Kleeblatt's
+    first Tutto is followed by its second try, its second Tutto wins the game."""
+    cards = [c for c in Card if c in SWEEP_CARDS or c is Card.STREET]
+    if rules.plusminus_chain == "continue":
+        cards.insert(cards.index(Card.STREET), Card.PLUSMINUS)
+    return cards
+
+
+def draw_rule_words(draw_below: int) -> str:
+    """The after-Tutto rule: "draw another card while the turn total is below
+    900, bank from 900 on", "always draw another card", "always bank"."""
+    if draw_below >= NEVER:
+        return "always draw another card"
+    if draw_below <= POINT_UNIT:  # a Tutto never leaves a total below 50
+        return "always bank"
+    return (f"draw another card while the turn total is below {pts(draw_below)}, "
+            f"bank from {pts(draw_below)} on")
+
+
+def _cards_words(cards) -> str:
+    """Cards in a sentence: "Bonus, ×2, Plus/Minus or Straße (Street)"."""
+    bonus = [c for c in cards if c.bonus]
+    names = (["Bonus"] if len(bonus) == 5 else [card_name(c) for c in bonus])
+    names += [card_name(c) for c in cards if not c.bonus]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def _source(data: TuttoReportData, simulated: bool) -> str:
     """The end of every caption: rules, and for simulations the seed and size."""
-    tail = rules_label(data.rules)
+    tail = sentence(rules_label(data.rules))
     if simulated:
         tail = f"{tail}; seed {data.seed}"
     return f"{tail}; tutto-sim {__version__}."
 
 
+def _when(points, dice_left: int) -> str:
+    """When to bank with ``dice_left`` dice left: "always", "never", "at ≥ 400"."""
+    cell = _th(points, dice_left)
+    return cell.replace(" bank", "") if cell.endswith(" bank") else f"at ≥ {cell}"
+
+
 def _reference_phrase(data: TuttoReportData, card: Card) -> str:
     sol = data.sol
-    th = " / ".join(_th(data.rows[card].thresholds[d]) for d in DICE_LEFT)
-    return (f"keep rule {data.keep_rule[card]}, bank at {th} with 1-5 dice left, "
-            f"after a Tutto draw below {_th(sol.draw_below)}")
+    th = " / ".join(_when(data.rows[card].thresholds[d], d) for d in DICE_LEFT)
+    return (f"{KEEP_WORDS[data.keep_rule[card]]}; bank with 1 / 2 / 3 / 4 / 5 dice left: "
+            f"{th}; after a Tutto {draw_rule_words(sol.draw_below)}")
+
+
+def _same(a, b) -> bool:
+    return bool(np.allclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float),
+                            rtol=0, atol=1e-9))
+
+
+def policy_values(data: TuttoReportData) -> list[tuple[str, np.ndarray]]:
+    """The policies of the card-value chart with their exact EV per card; two
+    policies worth the same for every card are shown once, under both names."""
+    return merge_same(list(data.card_values.items()), _same)
 
 
 # --------------------------------------------------------------------------
@@ -70,8 +142,9 @@ def _reference_phrase(data: TuttoReportData, card: Card) -> str:
 def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
     sol = data.sol
     caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/solver.md); simulated ones from the numba turn kernels, "
-               f"{data.turns:,} turns per point, seed {data.seed}. {rules_label(data.rules)}.")
+               "solver (docs/solver.md); simulated ones from the turn simulator, "
+               f"{count(data.turns, 'turn')} per point, seed {data.seed}. "
+               f"{sentence(rules_label(data.rules))}.")
     fig, band = new_figure(*PORTRAIT, caption)
     fig.set_layout_engine("none")
     ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
@@ -80,8 +153,10 @@ def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
     ax.text(0, y, "Tutto: optimal single-turn strategy", fontsize=20, weight="bold",
             va="top", transform=ax.transAxes)
     y -= 0.05
+    simple = ("the same" if _same(sol.turn_ev, data.turn_values[BANK_300]) else
+              f"{data.turn_values[BANK_300]:.2f}")
     ax.text(0, y, f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact); "
-            f"{data.turn_values['bank at 300']:.2f} when banking at 300.",
+            f"{simple} when banking at 300.",
             fontsize=11, va="top", transform=ax.transAxes)
     y -= 0.06
     ax.text(0, y, "Contents", fontsize=13, weight="bold", va="top", transform=ax.transAxes)
@@ -90,22 +165,25 @@ def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
         ax.text(0.02, y, f"{i:>2}.  {line}", fontsize=10, va="top", transform=ax.transAxes)
         y -= 0.028
     y -= 0.03
-    ax.text(0, y, "Rules", fontsize=13, weight="bold", va="top", transform=ax.transAxes)
+    ax.text(0, y, "Rules (docs/rules.md)", fontsize=13, weight="bold", va="top",
+            transform=ax.transAxes)
     y -= 0.035
-    for k, v in data.rules.to_dict().items():
-        ax.text(0.02, y, f"{k}: {v}", fontsize=10, va="top", family="DejaVu Sans Mono",
-                transform=ax.transAxes)
-        y -= 0.024
-    ax.text(0.02, y, f"sha256: {data.rules.digest()}", fontsize=7.5, va="top",
-            family="DejaVu Sans Mono", transform=ax.transAxes)
+    for line in rules_lines(data.rules):
+        for part in textwrap.wrap(line, 95, subsequent_indent="    "):
+            ax.text(0.02, y, part, fontsize=9.5, va="top", transform=ax.transAxes)
+            y -= 0.022
+    ax.text(0.02, y, f"rules fingerprint (SHA-256): {data.rules.digest()}", fontsize=7.5,
+            va="top", family="DejaVu Sans Mono", transform=ax.transAxes)
     y -= 0.05
     ax.text(0, y, "Reproduce", fontsize=13, weight="bold", va="top", transform=ax.transAxes)
     y -= 0.035
-    flags = rules_label(data.rules).split(": ", 1)[1].split(" (sha256")[0]
-    flags = "" if flags == "RULES.md defaults" else " " + flags.replace(",", "")
-    ax.text(0.02, y, f"tutto-sim report --game tutto --seed {data.seed} --turns {data.turns}"
-            f"{flags}", fontsize=9.5, va="top", family="DejaVu Sans Mono",
-            transform=ax.transAxes)
+    flags = "".join(" " + f for f in rules_flags(data.rules))
+    cmd = (f"tutto-sim report --game tutto --seed {data.seed} --turns {data.turns}{flags} "
+           "--out DIR")
+    for part in textwrap.wrap(cmd, 85):
+        ax.text(0.02, y, part, fontsize=9.5, va="top", family="DejaVu Sans Mono",
+                transform=ax.transAxes)
+        y -= 0.022
     return Sheet(fig, None, "Tutto report", caption)
 
 
@@ -114,23 +192,35 @@ def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
 # --------------------------------------------------------------------------
 
 
+def sweep_key_text(data: TuttoReportData, card: Card) -> str:
+    """The exact values beside a card's sweeps: the optimum, the reference
+    threshold policy and bank at 300, each policy once."""
+    entries = merge_same([("exact optimum", float(data.card_values[OPTIMAL][card])),
+                          (REFERENCE, float(data.card_values[REFERENCE][card])),
+                          (BANK_300, float(data.card_values[BANK_300][card]))], _same)
+    lines = [f"{name}: {value:.2f}" + (" points" if i == 0 else " (exact)")
+             for i, (name, value) in enumerate(entries)]
+    lines.append(f"{count(data.turns, 'turn')} per point, seed {data.seed}")
+    return "\n".join(lines)
+
+
 def threshold_sweeps(data: TuttoReportData, card: Card, number: int) -> Sheet:
     sol = data.sol
     optimum = float(sol.card_ev[card])
-    ref_ev = float(data.card_values["optimal thresholds, named keep rule"][card])
-    title = f"{card.display}: EV of a turn against the bank threshold"
+    name = card_name(card)
+    title = f"{name}: EV of a turn against the bank threshold"
     caption = (
-        f"Expected banked points of a turn that starts with {card.display}, against the bank "
+        f"Expected banked points of a turn that starts with {name}, against the bank "
         "threshold for one number of dice left (after setting aside), every other decision "
-        f"as in the reference threshold policy ({_reference_phrase(data, card)}; other cards "
-        "the same). Circles: Monte Carlo, "
-        f"{data.turns:,} turns per point, 95% CI as bars and grey band, every threshold on the "
-        "same turns (common random numbers, so neighbouring points share their sampling error "
-        "and may sit on one side of the exact line together). Solid line: exact value of the "
-        "same policy (solver). Dash-dot: exact optimum with every decision free; the gap is mostly the "
-        "keep choice a named keep rule cannot make. Dotted: the solver's threshold. Star: "
-        "best threshold on the grid (exact; of those within 0.01 points of the best, the one "
-        "nearest the solver's). "
+        f"as in the reference threshold policy ({_reference_phrase(data, card)}; later cards "
+        "of the turn: their own thresholds and keep rule). Circles: Monte Carlo, "
+        f"{count(data.turns, 'turn')} per point, 95% CI as bars and grey band, every threshold "
+        "on the same turns (common random numbers, so neighbouring points share their sampling "
+        "error and may sit on one side of the exact line together). Solid line: exact value of "
+        "the same policy (solver). Dash-dot: exact optimum with every decision free; the gap "
+        "is mostly which dice to set aside, which no fixed keep rule gets right every time. "
+        "Dotted: the solver's threshold. Star: best threshold on the grid (exact; of those "
+        "within 0.01 points of the best, the one nearest the solver's). "
         f"{_source(data, True)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
@@ -171,12 +261,8 @@ def threshold_sweeps(data: TuttoReportData, card: Card, number: int) -> Sheet:
                label="best threshold on the grid"),
     ]
     key.legend(handles=handles, loc="upper left", frameon=False, fontsize=9)
-    key.text(0.0, 0.34,
-             f"exact optimum: {optimum:.2f} points\n"
-             f"reference threshold policy: {ref_ev:.2f} (exact)\n"
-             f"bank at 300: {data.card_values['bank at 300'][card]:.2f} (exact)\n"
-             f"{data.turns:,} turns per point, seed {data.seed}",
-             va="top", fontsize=9, transform=key.transAxes, linespacing=1.5)
+    key.text(0.0, 0.34, sweep_key_text(data, card), va="top", fontsize=9,
+             transform=key.transAxes, linespacing=1.5)
     return Sheet(fig, f"{number:02d}-bank-threshold-{card.cli_name}", title, caption)
 
 
@@ -189,10 +275,10 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
     sol = data.sol
     x2_own = data.rows[Card.X2].card_points
     x2_note = ("" if x2_own is None else
-               " Under --x2-scope card the x2 decision also depends on the card's own points; "
-               "its panel shows it with the fewest own points possible for that many dice left "
-               f"({' / '.join(pts(x2_own[d]) for d in DICE_LEFT)} with 1-5 dice left); with "
-               "more own points it banks later.")
+               " With ×2 doubling only its own card's points, the ×2 decision also depends on "
+               "the points rolled under that card; its panel shows the fewest such points "
+               f"possible for that many dice left ({' / '.join(pts(x2_own[d]) for d in DICE_LEFT)}"
+               " with 1 / 2 / 3 / 4 / 5 dice left); with more of them it banks later.")
     title = "The optimal policy: bank or throw on"
     caption = (
         "The optimal decision (exact solver) after setting dice aside, by card, dice left "
@@ -226,17 +312,20 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
                 ax.text(top, d, "never bank ", ha="right", va="center", fontsize=7.5,
                         weight="bold", zorder=3)
                 continue
+            possible = rows.totals[rows.possible[i]]
+            always = th <= (possible[0] if len(possible) else _lowest(d))
             ax.plot([th - half, th - half], [d - 0.5, d + 0.5], color=INK, lw=0.8, zorder=3)
             if th > top * 0.35:
                 ax.text(th - half - 40, d, f"bank from {pts(th)} \u2192", ha="right",
                         va="center", fontsize=7.5, weight="bold", zorder=3)
             else:
-                ax.text(th + 60, d, f"bank from {pts(th)}", ha="left", va="center",
-                        fontsize=7.5, color="white", weight="bold", zorder=3)
+                ax.text(th + 60, d, "always bank" if always else f"bank from {pts(th)}",
+                        ha="left", va="center", fontsize=7.5, color="white", weight="bold",
+                        zorder=3)
         ax.set_yticks(list(DICE_LEFT))
         ax.set_ylim(0.5, 5.5)
         ax.set_xlim(-half, top + half)
-        label = card.display + ("  (fewest own points)" if rows.card_points else "")
+        label = card_name(card) + ("  (fewest own points)" if rows.card_points else "")
         ax.set_title(f"{label}  (EV {sol.card_ev[card]:.2f})", loc="left")
         ax.set_ylabel("dice left")
         ax.grid(False)
@@ -252,6 +341,16 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
     return Sheet(fig, f"{number:02d}-optimal-policy-map", title, caption)
 
 
+def no_draw_choice_words(rules) -> str:
+    """The cards after whose Tutto there is no bank-or-draw choice, and why."""
+    text = ("Feuerwerk, Kleeblatt and Stop have no such choice: Feuerwerk throws on without a "
+            "new card until a Niete, the Kleeblatt's first Tutto is followed by its second try "
+            "and its second Tutto wins the game, and a Stop ends the turn.")
+    if rules.plusminus_chain != "continue":
+        text += " Under these rules a Plus/Minus Tutto ends the turn too."
+    return text
+
+
 def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
     sol = data.sol
     below = sol.draw_below
@@ -259,20 +358,22 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
     t = np.arange(0, top + 1, POINT_UNIT)
     d = sol.draw_value[t // POINT_UNIT] * POINT_UNIT
     title = "After a Tutto: draw another card or bank?"
-    rule = ("always draw" if below >= NEVER else
-            f"draw while the turn total is below {pts(below)}, bank from {pts(below)} on")
+    rule = draw_rule_words(below)
     exc = (f" Exceptions (bank although below): {', '.join(pts(x) for x in sol.draw_exceptions)}."
            if sol.draw_exceptions else " There are no exceptions.")
     caption = (
-        "Left: the value of drawing another card with the turn total T at risk, D(T) = sum "
-        "over cards of q_c times S_c(T) (exact; every later decision optimal), against "
-        "banking T (dashed). Right: the gain of drawing, D(T) - T; hatched: where drawing "
-        f"is better. Optimal rule: {rule}.{exc} {_source(data, False)}")
+        f"After a Tutto with {_cards_words(after_tutto_cards(data.rules))} the player banks "
+        "the turn total T or draws another card and plays it with T at risk. Left: D(T), "
+        "what drawing is worth (the expected banked points of the turn, averaged over the "
+        "cards of the deck, every later decision optimal; exact), against banking T (dashed). "
+        "Right: the gain of drawing, D(T) - T; hatched: where drawing is better. "
+        f"Optimal rule: {rule}.{exc} {no_draw_choice_words(data.rules)} "
+        f"{_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     ax1, ax2 = fig.subplots(1, 2)
     ax1.plot(t, d, "-", color=INK, lw=1.6, marker="o", ms=2.5, markevery=4,
-             label="draw: D(T)")
+             label="draw another card: D(T)")
     ax1.plot(t, t, "--", color=BLUE, lw=1.4, label="bank: T")
     gain = d - t
     ax2.axhline(0, color=INK, lw=0.8)
@@ -281,9 +382,9 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
     ax2.fill_between(t, 0, gain, where=gain > 0, facecolor="none", edgecolor=GREY,
                      hatch="///", lw=0, label="drawing is better")
     for ax in (ax1, ax2):
-        if below < NEVER:
+        if POINT_UNIT < below < NEVER:
             ax.axvline(below, ls=":", color=ORANGE, lw=1.5,
-                       label=f"draw below {pts(below)}")
+                       label=f"draw below {pts(below)}, bank from {pts(below)}")
         ax.set_xlabel("turn total T after the Tutto (points)")
     ax1.legend(loc="upper left")
     ax2.legend(loc="upper right")
@@ -300,81 +401,97 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
 
 
 def card_values(data: TuttoReportData, number: int) -> Sheet:
-    labels = list(data.card_values)
+    entries = policy_values(data)
     cards = list(Card)
     title = "What each card is worth"
-    tv = data.turn_values
+    turn = {name: data.turn_values[name.split(" = ")[0]] for name, _ in entries}
     caption = (
         "Expected banked points of a turn that starts with each card (exact, solver), under "
         "three policies: optimal (every decision free); the reference threshold policy "
-        "(the optimal bank and draw thresholds with the best named keep rule per card); "
-        "and bank as soon as the turn total is 300 (also after a Tutto; keep every scoring "
-        "die). Later cards of the turn follow the same policy. In brackets: how many of the "
-        f"56 cards. Whole turn (random card): {tv['optimal']:.2f} / "
-        f"{tv['optimal thresholds, named keep rule']:.2f} / {tv['bank at 300']:.2f}. "
-        f"{_source(data, False)}")
+        "(the optimal bank and draw thresholds, with per card the best of four fixed keep "
+        "rules: every scoring die, only the unit worth most, triples and 1s, or as few dice "
+        "as possible); and bank at 300 (bank as soon as the turn total reaches 300, also "
+        "after a Tutto; set aside every scoring die). Later cards of the turn follow the same "
+        "policy."
+        + (" Policies worth the same for every card are shown once, under both names."
+           if len(entries) < len(data.card_values) else "")
+        + " In brackets: how many of the 56 cards. Whole turn (random card): "
+        + "; ".join(f"{name} {turn[name]:.2f}" for name, _ in entries)
+        + f". {_source(data, False)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     ax = fig.add_subplot()
-    h = 0.27
+    h = 0.81 / len(entries)
     styles = [dict(color="#333333", edgecolor=INK, hatch=HATCHES[0]),
               dict(color="white", edgecolor=INK, hatch=HATCHES[1]),
               dict(color="#CCCCCC", edgecolor=INK, hatch=HATCHES[2])]
     y = np.arange(len(cards))[::-1]
-    for i, (label, st) in enumerate(zip(labels, styles)):
-        vals = data.card_values[label]
-        ax.barh(y + (1 - i) * h, vals, height=h, lw=0.7, label=f"{label} "
-                f"(turn: {tv[label]:.2f})", **st)
+    for i, ((label, vals), st) in enumerate(zip(entries, styles)):
+        off = ((len(entries) - 1) / 2 - i) * h
+        ax.barh(y + off, vals, height=h, lw=0.7, label=f"{label} (turn: {turn[label]:.2f})",
+                **st)
         for yy, v in zip(y, vals):
-            ax.text(v + 6, yy + (1 - i) * h, f"{v:.1f}", va="center", fontsize=7)
+            ax.text(v + 6, yy + off, f"{v:.1f}", va="center", fontsize=7)
     ax.set_yticks(y)
-    ax.set_yticklabels([f"{c.display}  ({DECK_COUNTS[c]}/{DECK_SIZE})" for c in cards])
+    ax.set_yticklabels([f"{card_name(c)}  ({DECK_COUNTS[c]}/{DECK_SIZE})" for c in cards])
     ax.set_xlabel("expected banked points of the turn")
-    ax.set_xlim(0, max(v.max() for v in data.card_values.values()) * 1.12)
+    ax.set_xlim(0, max(v.max() for _, v in entries) * 1.12)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right")
     return Sheet(fig, f"{number:02d}-card-values", title, caption)
 
 
+def banked_entries(data: TuttoReportData) -> list[tuple[str, str]]:
+    """(label, policy) of the banked-points figure: two policies that banked the
+    same points on every simulated turn are one series under both names."""
+    return merge_same([(name, name) for name in data.banked],
+                      lambda a, b: np.array_equal(data.banked[a], data.banked[b]))
+
+
 def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
-    names = list(data.banked)
-    styles = {names[0]: dict(color=INK, ls="-", lw=1.5),
-              names[1]: dict(color=BLUE, ls="--", lw=1.5)}
-    hatch = {names[0]: HATCHES[0], names[1]: HATCHES[1]}
-    face = {names[0]: "#333333", names[1]: "white"}
+    entries = banked_entries(data)
+    looks = [dict(color=INK, ls="-", lw=1.5), dict(color=BLUE, ls="--", lw=1.5)]
+    hatches = [HATCHES[0], HATCHES[1]]
+    faces = ["#333333", "white"]
     est = {}
-    for name, b in data.banked.items():
-        b = b.astype(float)
+    for _, name in entries:
+        b = data.banked[name].astype(float)
         est[name] = Estimate.from_sums(b.sum(), (b * b).sum(), len(b))
     title = "Banked points per turn: optimal play and bank at 300"
-    exact = {"optimal": data.turn_values["optimal"], "bank at 300": data.turn_values["bank at 300"]}
+    exact = {name: data.turn_values[name] for _, name in entries}
     step = 50
     top = 3000
     caption = (
-        f"Distribution of the points banked by {data.turns:,} simulated whole turns (first "
-        "card drawn at random; a Stop or a Niete banks nothing), optimal play (the exact "
-        "policy table) and bank-at-300 on the same turns (common random numbers). Left: "
-        "share of turns that bank nothing. Right: share of turns per 50 points banked; "
-        f"the last point collects {pts(top)} and more. Means with 95% CI; the exact means "
-        f"are {exact['optimal']:.2f} and {exact['bank at 300']:.2f}. {_source(data, True)}")
+        f"Distribution of the points banked by {count(data.turns, 'simulated whole turn')} "
+        "(first card drawn at random; a Stop or a Niete banks nothing), optimal play (the "
+        "exact policy table) and bank at 300 (bank as soon as the turn total reaches 300) on "
+        "the same turns (common random numbers)"
+        + (", which banked the same points on every turn" if len(entries) == 1 else "")
+        + ". Left: share of turns that bank nothing, with 95% CI. Right: share of turns per "
+        f"50 points banked; the last point collects {pts(top)} and more. Means with 95% CI; "
+        "the exact means are " + " and ".join(f"{exact[n]:.2f}" for _, n in entries)
+        + f". {_source(data, True)}")
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     gs = fig.add_gridspec(1, 3)
     ax0 = fig.add_subplot(gs[0, 0])
     ax1 = fig.add_subplot(gs[0, 1:])
-    for i, name in enumerate(names):
+    for i, (label, name) in enumerate(entries):
         b = data.banked[name]
         p0 = Estimate.proportion(int((b == 0).sum()), len(b))
-        ax0.bar(i, 100 * p0.mean, yerr=100 * p0.ci95, width=0.6, color=face[name],
-                edgecolor=INK, hatch=hatch[name], lw=0.8, capsize=4)
-        ax0.text(i, 100 * p0.mean + 2, f"{100 * p0.mean:.1f}%", ha="center", fontsize=9)
+        ax0.bar(i, 100 * p0.mean, yerr=100 * p0.ci95, width=0.6, color=faces[i],
+                edgecolor=INK, hatch=hatches[i], lw=0.8, capsize=4)
+        ax0.text(i, 100 * p0.mean + 2, pm(p0.mean, p0.ci95, percent=True),
+                 ha="center", fontsize=9)
         edges = np.arange(step, top + step, step)
         share = np.array([(b == v).mean() for v in edges[:-1]] + [(b >= top).mean()]) * 100
-        ax1.plot(edges, share, drawstyle="steps-mid", **styles[name],
-                 label=f"{name}: mean {est[name].mean:.1f} ± {est[name].ci95:.1f} "
+        ax1.plot(edges, share, drawstyle="steps-mid", **looks[i],
+                 label=f"{label}: mean {pm(est[name].mean, est[name].ci95)} "
                        f"(exact {exact[name]:.2f})")
-    ax0.set_xticks(range(len(names)))
-    ax0.set_xticklabels(names)
+    ax0.set_xticks(range(len(entries)))
+    ax0.set_xticklabels([label for label, _ in entries])
+    if len(entries) == 1:
+        ax0.set_xlim(-1, 1)
     ax0.set_ylabel("turns that bank nothing (%)")
     ax0.set_ylim(0, min(100, ax0.get_ylim()[1] * 1.25))
     ax0.set_title("nothing banked", loc="left")
@@ -443,6 +560,14 @@ def _keep_headline(data: TuttoReportData) -> str:
     return text + "."
 
 
+def _cards_short(cards) -> str:
+    """Cards for a narrow table cell: "Bonus 500/600, ×2", "every Bonus"."""
+    bonus = [c.bonus for c in cards if c.bonus]
+    parts = (["every Bonus"] if len(bonus) == 5 else
+             ["Bonus " + "/".join(str(b) for b in bonus)] if bonus else [])
+    return ", ".join(parts + [card_name(c) for c in cards if not c.bonus])
+
+
 def _keep_cells(rows, n_cards: int, per_state: int = 8, total: int = 15,
                 floor: float = 0.01) -> list[list[str]]:
     """Table rows of the keep advice: the likeliest groups of each state."""
@@ -455,23 +580,30 @@ def _keep_cells(rows, n_cards: int, per_state: int = 8, total: int = 15,
         for i, r in enumerate(group):
             if len(cells) >= total:
                 return cells
-            cards = ("all" if len(r.cards) == n_cards else
-                     ", ".join(c.display.replace("Bonus ", "B") for c in r.cards))
+            cards = "all" if len(r.cards) == n_cards else _cards_short(r.cards)
             state = f"{_dice(dice)} at total {pts(turn_total)}" if i == 0 else ""
-            cells.append([state, _faces(r.scoring), _faces(r.keep),
-                          f"{100 * r.probability:.1f}%", cards])
+            cells.append([state, _faces(r.scoring), _faces(r.keep), pct(r.probability), cards])
     return cells
 
 
 def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
+    """The cheat sheet, with as many keep-advice rows as fit on the page."""
+    for rows in (15, 13, 11, 9, 7, 5):
+        sheet, bottom = _cheat_sheet(data, number, rows)
+        if bottom >= 0:
+            break
+    return sheet
+
+
+def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[Sheet, float]:
     sol = data.sol
     title = "Cheat sheet: the optimal strategy on one page"
     caption = (
         "The whole optimal single-turn strategy (exact solver, maximising the expected "
         "banked points of the turn). Bank thresholds count the turn total of all cards this "
         "turn. Keep advice: the throws where setting aside fewer dice beats setting aside "
-        "every scoring die, grouped by the throw's scoring dice, with their probability "
-        f"(keep_advice). {_source(data, False)}")
+        "every scoring die, grouped by the throw's scoring dice, with their probability and "
+        f"the cards they hold for. {_source(data, False)}")
     fig, band = new_figure(*PORTRAIT, caption, caption_chars=125)
     fig.set_layout_engine("none")  # tables placed by hand below
     ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
@@ -484,7 +616,7 @@ def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
 
     def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
         chars = int(width_in * 72 / (size * 0.5))
-        for line in textwrap.wrap(s, chars) or [""]:
+        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
             ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
             cur[0] -= line_h * gap * size / 9.5
 
@@ -509,36 +641,37 @@ def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
         cur[0] -= h + 0.012
 
     text(title, size=15, weight="bold", gap=1.4)
-    text(f"{rules_label(data.rules)}.  A turn is worth {sol.turn_ev:.2f} points with this "
+    text(f"{sentence(rules_label(data.rules))}.  A turn is worth {sol.turn_ev:.2f} points with this "
          "play.", size=8.5, color="#333333", gap=1.3)
 
-    heading("1. Bonus and x2: bank as soon as the turn total reaches")
+    heading("1. Bonus and ×2: bank as soon as the turn total reaches")
     cells = []
     for c in SWEEP_CARDS:
-        cells.append([c.display, f"{sol.card_ev[c]:.1f}"]
-                     + [_th(data.rows[c].thresholds[d]) for d in DICE_LEFT])
+        cells.append([card_name(c), f"{sol.card_ev[c]:.1f}"]
+                     + [_th(data.rows[c].thresholds[d], d) for d in DICE_LEFT])
     table(cells, ["card", "EV", *[_dice(d) + " left" for d in DICE_LEFT]],
           [0.22, 0.1] + [0.136] * 5, row_h=0.0172)
-    exc = [f"{c.display} {d} left at {pts(t)}" for c, d, t, _ in sol.bank_exceptions]
-    text("Exceptions (bank below the threshold): " + ("; ".join(exc[:6]) if exc else "none.")
+    exc = [f"{card_name(c)} with {_dice(d)} left at {pts(t)}"
+           for c, d, t, _ in sol.bank_exceptions]
+    text("Exceptions (bank below the threshold): "
+         + ("; ".join(exc[:6]) + (f"; … {len(exc) - 6} more" if len(exc) > 6 else "") + "."
+            if exc else "none.")
          + ("" if data.rows[Card.X2].card_points is None else
-            "  x2 under --x2-scope card: the thresholds with the fewest own points; with more "
-            "own points bank later, at most at "
-            + " / ".join(_th(sol.bank_threshold[Card.X2, d]) for d in DICE_LEFT) + "."),
+            "  ×2 (doubling only its own card's points): the thresholds with the fewest "
+            "points rolled under the ×2; with more of them bank later, at most at "
+            + " / ".join(_th(sol.bank_threshold[Card.X2, d], d) for d in DICE_LEFT) + "."),
          size=8.5)
 
-    heading("2. After a Tutto")
-    below = sol.draw_below
-    text(("Always draw another card." if below >= NEVER else
-          f"Draw another card while the turn total is below {pts(below)}; from {pts(below)} "
-          "on, bank.") + (f"  Exceptions: bank at {', '.join(pts(x) for x in sol.draw_exceptions)}."
-                          if sol.draw_exceptions else ""))
-    text("Feuerwerk (Fireworks) has no choices: keep throwing until a Niete, which banks "
-         "everything.", size=8.5)
+    heading("2. After a Tutto: draw another card or bank")
+    rule = draw_rule_words(sol.draw_below)
+    text(f"With {_cards_words(after_tutto_cards(data.rules))}: {rule}."
+         + (f"  Exceptions: bank at {', '.join(pts(x) for x in sol.draw_exceptions)}."
+            if sol.draw_exceptions else ""))
+    text(no_draw_choice_words(data.rules) + " A Feuerwerk's Niete banks everything.", size=8.5)
 
-    heading("3. Which dice to set aside (Bonus and x2)")
+    heading("3. Which dice to set aside (Bonus and ×2)")
     text(_keep_headline(data))
-    cells = _keep_cells(data.keep_rows, len(SWEEP_CARDS))
+    cells = _keep_cells(data.keep_rows, len(SWEEP_CARDS), total=keep_total)
     if cells:
         table(cells, ["throwing", "the throw's scoring dice", "set aside only", "P(throw)",
                       "cards"], [0.25, 0.21, 0.15, 0.11, 0.28], row_h=0.015, size=8)
@@ -565,7 +698,7 @@ def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
             f"{_faces(r.keep)} from {_faces(r.scoring)}" for r in tr) + ".", size=8.5)
     others = [Card.FIREWORKS, Card.STREET, Card.PLUSMINUS, Card.CLOVERLEAF, Card.STOP]
     heading("6. The other cards are worth (EV of a turn starting with them)")
-    text(";  ".join(f"{c.display} {sol.card_ev[c]:.1f}" for c in others)
-         + f"  (a Kleeblatt success counts --cloverleaf-value = {data.rules.cloverleaf_value:,}).",
-         size=9)
-    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption)
+    text(";  ".join(f"{card_name(c)} {sol.card_ev[c]:.1f}" for c in others)
+         + f"  (a Kleeblatt success wins the game; this turn analysis counts it as "
+         f"{pts(data.rules.cloverleaf_value)} points).", size=9)
+    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]
