@@ -54,7 +54,7 @@ def _choice(flag: str, value: str, choices) -> str:
     return choice(flag, value, choices)
 
 
-# Rule options shared by the commands (RULES.md §2; docs/rules.md has the reasons).
+# Rule options shared by the commands (docs/rules.md: every option with its reason).
 SixOfKind = Annotated[str, typer.Option("--six-of-kind", help=f"Six of a kind: {' | '.join(SIX_OF_KIND_CHOICES)}.", rich_help_panel="Rules")]
 X2Scope = Annotated[str, typer.Option("--x2-scope", help="x2 on a Tutto doubles the whole turn total (turn) or only this card's points (card).", rich_help_panel="Rules")]
 PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Minus Tutto: continue | bank | flat.", rich_help_panel="Rules")]
@@ -65,7 +65,7 @@ GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the roun
 CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
 
 
-# Berliner Macke / Volle Lotte (RULES.md §3; docs/macke.md).
+# Berliner Macke / Volle Lotte (docs/macke.md).
 GameOpt = Annotated[str, typer.Option("--game", help="tutto | macke | volle-lotte (= macke --variant volle-lotte).")]
 Variant = Annotated[str, typer.Option("--variant", help="Macke: standard | instant-win | jackpot | ones-and-fives | volle-lotte.", rich_help_panel="Macke rules")]
 MinScore = Annotated[int, typer.Option("--min-score", help="Macke: a turn total below this is subtracted.", rich_help_panel="Macke rules")]
