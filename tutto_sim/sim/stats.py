@@ -47,7 +47,7 @@ class Estimate:
     def __str__(self) -> str:
         """``0.0812 ± 0.0038 (n=20,000)``: enough digits that the CI is never ``± 0.00``.
 
-        >>> str(Estimate(0.08125, 0.00378, 20000))
+        >>> str(Estimate(0.08121, 0.00378, 20000))
         '0.0812 ± 0.0038 (n=20,000)'
         >>> str(Estimate(423.123, 0.48, 2000000))
         '423.12 ± 0.48 (n=2,000,000)'
