@@ -22,11 +22,11 @@ import time
 
 import numba
 
-from tutto_sim.game.bots import parse_bots
-from tutto_sim.game.macke import MackeConfig
-from tutto_sim.game.tournament import game_kind, kernel_batch, make_lineups, reference_batch
-from tutto_sim.game.tutto import GameConfig
-from tutto_sim.rules.macke import MackeRules
+from tutto_sim.core.bots import parse_bots
+from tutto_sim.core.tournament import game_kind, kernel_batch, make_lineups, reference_batch
+from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke.rules import MackeRules
+from tutto_sim.tutto.game import GameConfig
 
 GAMES = ("tutto", "macke", "volle-lotte")
 

@@ -20,9 +20,9 @@ import time
 
 import numba
 
-from tutto_sim.policy.exact import ExactPolicy
-from tutto_sim.rules import TuttoRules
-from tutto_sim.solve import solve_tutto
+from tutto_sim.tutto.policy import ExactPolicy
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.solver import solve_tutto
 
 
 def timed(fn, repeats: int) -> float:

@@ -22,11 +22,11 @@ import time
 
 import numba
 
-from tutto_sim.policy import DEFAULT_POLICY
-from tutto_sim.reference.tutto import play_turn
-from tutto_sim.rng import Stream
-from tutto_sim.rules import TuttoRules
-from tutto_sim.sim.turns import run_policies
+from tutto_sim.core.rng import Stream
+from tutto_sim.tutto.reference import play_turn
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.threshold import DEFAULT_POLICY
+from tutto_sim.tutto.turns import run_policies
 
 
 def cpu_name() -> str:
@@ -53,10 +53,10 @@ def kernel_rate(pol, rules, turns: int, threads: int, repeats: int = 3) -> float
 
 def macke_rate(turns: int, threads: int, repeats: int = 3) -> float:
     """Berliner Macke turns/s under the optimal policy, played from its table."""
-    from tutto_sim.policy.macke_exact import MackeTablePolicy
-    from tutto_sim.rules.macke import MackeRules
-    from tutto_sim.sim.macke_exact import run_macke_exact
-    from tutto_sim.solve.macke_dp import solve_macke
+    from tutto_sim.macke.exact_sim import run_macke_exact
+    from tutto_sim.macke.policy import MackeTablePolicy
+    from tutto_sim.macke.rules import MackeRules
+    from tutto_sim.macke.solver import solve_macke
 
     numba.set_num_threads(threads)
     policy = MackeTablePolicy.from_solution(solve_macke(MackeRules()))

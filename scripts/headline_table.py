@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 
-from tutto_sim.policy import DEFAULT_POLICY
-from tutto_sim.rules import Card, TuttoRules
-from tutto_sim.sim.optimize import baseline_rows, optimize_card
-from tutto_sim.solve import exact_policy_value, solve_tutto
+from tutto_sim.tutto.cards import Card
+from tutto_sim.tutto.optimize import baseline_rows, optimize_card
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
+from tutto_sim.tutto.threshold import DEFAULT_POLICY
 
 
 def main() -> None:

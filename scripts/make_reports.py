@@ -11,7 +11,7 @@ Usage::
 
     python scripts/make_reports.py [--game tutto|macke|volle-lotte] [--seed 1] [--turns N] [--out-root reports]
 
-Without ``--game`` it regenerates the committed ones (``SAMPLE_GAMES``);
+Without ``--game`` it regenerates the committed ones (``core.report.sample_games()``);
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
 
 Same seed, same files: the PDF has no timestamps and the PNGs no time chunk,
@@ -29,20 +29,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 
-from tutto_sim.report import GAMES, SAMPLE_GAMES, report_module  # noqa: E402
+from tutto_sim.core.report import report_games, report_module, sample_games  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--game", choices=list(GAMES), action="append",
+    ap.add_argument("--game", choices=list(report_games()), action="append",
                     help="game to regenerate (repeatable; default: "
-                         f"{', '.join(SAMPLE_GAMES)})")
+                         f"{', '.join(sample_games())})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=None,
                     help="Monte Carlo turns per point (default: the report's default)")
     ap.add_argument("--out-root", type=Path, default=ROOT / "reports")
     args = ap.parse_args()
-    for game in args.game or list(SAMPLE_GAMES):
+    for game in args.game or list(sample_games()):
         module = report_module(game)
         turns = args.turns or module.DEFAULT_TURNS
         rules = {"rules": module.default_rules(game)} if hasattr(module, "default_rules") else {}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from tutto_sim.rules import TuttoRules
+from tutto_sim.tutto.rules import TuttoRules
 
 
 @pytest.fixture(scope="session")

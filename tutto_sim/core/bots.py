@@ -1,0 +1,102 @@
+"""Bot specs on the command line, for every game: ``--bots a,b,c``.
+
+Game-independent. Each game parses its own specs (``GameEntry`` hook
+``parse_bot``); here live what all games share: the error type
+(:class:`BotSpecError`, one line naming the valid bots), ``random``, Python
+bots from a module or file (``py:MODULE:NAME``), points arguments, and
+:func:`parse_bots`, which gives repeated specs distinct names.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+
+from tutto_sim.core import registry
+
+#: The shipped policy tables (``optimal`` bots load them).
+POLICY_DIR = Path(__file__).resolve().parents[2] / "data" / "policies"
+#: Thresholds above this are "never" in effect (no turn reaches them); larger ones are typos.
+MAX_THRESHOLD = 1_000_000
+#: Points are multiples of this in the dice games.
+POINT_STEP = 50
+
+
+class BotSpecError(ValueError):
+    """A bot spec that cannot be used; the message is one line and names the valid bots."""
+
+
+class RandomBot:
+    """A uniformly random legal action at every decision (its seat's own generator)."""
+
+    def __init__(self, name: str = "random"):
+        self.name = name
+
+    def act(self, d):
+        return d.legal[d.rng.randrange(len(d.legal))]
+
+
+def _points(spec: str, what: str, text: str, valid: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        v = -1
+    if v < 0 or v % POINT_STEP or v > MAX_THRESHOLD:
+        raise BotSpecError(f"bot {spec!r}: {what} must be a multiple of 50 from 0 to "
+                           f"{MAX_THRESHOLD:,}, not {text!r}; {valid}")
+    return v
+
+
+def _python_bot(spec: str, target: str, valid: str):
+    module_name, _, attr = target.rpartition(":")
+    if not module_name or not attr:
+        raise BotSpecError(f"bot {spec!r}: write py:MODULE:NAME or py:FILE.py:NAME; {valid}")
+    try:
+        if module_name.endswith(".py"):
+            loc = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
+            if loc is None or not Path(module_name).exists():
+                raise ImportError(f"no file {module_name}")
+            module = importlib.util.module_from_spec(loc)
+            loc.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+        bot = getattr(module, attr)()
+    except Exception as e:
+        raise BotSpecError(f"bot {spec!r}: cannot load {attr} from {module_name}: "
+                           f"{type(e).__name__}: {e}; {valid}") from None
+    if not callable(getattr(bot, "act", None)):
+        raise BotSpecError(f"bot {spec!r}: {attr}() has no act(decision) method; {valid}")
+    if not getattr(bot, "name", None):
+        bot.name = spec
+    return bot
+
+
+def valid_bots(rules) -> str:
+    """The one-line list of valid bot specs for the game of ``rules``."""
+    return registry.for_rules(rules).hook("valid_bots")(rules)
+
+
+def parse_bot(spec: str, rules):
+    """A bot of the game of ``rules`` from its spec; :class:`BotSpecError` if unusable."""
+    return registry.for_rules(rules).hook("parse_bot")(spec, rules)
+
+
+def parse_bots(specs: str | list[str], rules) -> list:
+    """Bots from a comma-separated list; repeated specs get distinct names (``#2``)."""
+    items = [s for s in (specs.split(",") if isinstance(specs, str) else specs)]
+    if not items or any(not s.strip() for s in items):
+        raise BotSpecError(f"--bots needs a comma-separated list of bots, not {specs!r}; "
+                           f"{valid_bots(rules)}")
+    bots, seen = [], {}
+    for s in items:
+        bot = parse_bot(s, rules)
+        seen[bot.name] = seen.get(bot.name, 0) + 1
+        if seen[bot.name] > 1:
+            bot.name = f"{bot.name}#{seen[bot.name]}"
+        bots.append(bot)
+    return bots
+
+
+def kernel_capable(bots) -> bool:
+    return all(callable(getattr(b, "table", None)) for b in bots)

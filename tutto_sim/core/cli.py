@@ -1,0 +1,399 @@
+"""What every command shares: one-line user errors, checked counts, and
+output places that never lose a finished result.
+
+Game-independent (no rules, no engines): the ``tutto-sim`` commands of every
+game use it.
+
+Output places
+-------------
+Commands write what they produce (CSV files, policy tables, reports) under
+``results/`` in the current directory unless ``--out-dir`` / ``--out`` says
+otherwise; ``data/`` of the repository holds only the shipped policy tables.
+The place is checked **before** any computing starts (:func:`prepare_dir`,
+:func:`prepare_file`), so a typing error costs nothing. A file is written to
+a temporary name beside its target and renamed when complete
+(:func:`atomic_write`), so a reader never sees half a file. If the write
+fails all the same (the disk filled up during a long run), the result goes to
+the system's temporary directory instead and the command says where
+(:func:`save_csv`): a finished result is never lost.
+
+Interrupted runs (Ctrl-C) write what finished to ``NAME-interrupted.csv``
+with a column ``interrupted`` = ``True``, so they never overwrite a complete
+result of the same run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Callable, Iterable, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from tutto_sim.core import registry
+
+#: Default folder for everything a command writes, relative to the current directory.
+RESULTS_DIR = Path("results")
+
+#: Ceilings on run sizes: far beyond what finishes in a day on a workstation
+#: (10^12 turns are about 15 hours at 19 million turns/s, 10^10 games about
+#: 10 hours at 280,000 games/s), so a larger number is a typing error.
+MAX_TURNS = 10**12
+MAX_GAMES = 10**10
+
+
+class UserError(Exception):
+    """Bad input: reported in one line, exit code 2."""
+
+
+class UserInterrupt(Exception):
+    """Ctrl-C, with one line on what happened to the output; exit code 130."""
+
+
+def choice(flag: str, value: str, choices: Iterable[str]) -> str:
+    """``value`` if it is one of ``choices``, else a one-line :class:`UserError`."""
+    choices = tuple(choices)
+    if value not in choices:
+        raise UserError(f"{flag} must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def count(flag: str, value: int, ceiling: int = MAX_TURNS, allow_zero: bool = False) -> int:
+    """A number of turns or games: positive (or >= 0) and at most ``ceiling``."""
+    if value < 0 or (value == 0 and not allow_zero):
+        raise UserError(f"{flag} must be {'>= 0' if allow_zero else 'a positive number'}, not {value}")
+    if value > ceiling:
+        raise UserError(f"{flag} must be at most {ceiling:,} (a run that large would never finish), "
+                        f"not {value:,}")
+    return value
+
+
+def seed(value: int) -> int:
+    if not 0 <= value < 2**63:
+        raise UserError(f"--seed must be 0 .. 2**63-1, not {value}")
+    return value
+
+
+def _why(e: OSError) -> str:
+    return e.strerror or str(e) or type(e).__name__
+
+
+def prepare_dir(path: Path, flag: str, shown: Path | None = None) -> Path:
+    """Create ``path`` if needed and prove it writable, before any computing."""
+    path = Path(path)
+    shown = path if shown is None else shown
+    for p in (path, *path.parents):
+        if p.exists() and not p.is_dir():
+            where = "is a file" if p == path else f"{p} is a file"
+            raise UserError(f"{flag} {shown}: cannot write there ({where}, not a folder)")
+        if p.exists():
+            break
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".tutto-sim-check-"):
+            pass
+    except OSError as e:
+        raise UserError(f"{flag} {shown}: cannot write there ({_why(e)})") from None
+    return path
+
+
+def prepare_file(path: Path, flag: str) -> Path:
+    """Check that the file ``path`` can be written (its folder is created)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{flag} {path}: is a folder; give a file name")
+    if path.name in ("", ".", ".."):
+        raise UserError(f"{flag} {path}: give a file name")
+    prepare_dir(path.parent, flag, shown=path)
+    return path
+
+
+def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
+    """Call ``write(tmp)`` for a temporary file beside ``path``, then rename it.
+
+    Readers see the old file or the complete new one, never half of it; on
+    any failure the temporary file is removed and the error raised.
+    """
+    path = Path(path)
+    fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
+    os.close(fd)
+    tmp = Path(tmp_name)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def interrupted_name(path: Path) -> Path:
+    """``x.csv`` -> ``x-interrupted.csv``: where an interrupted run's part goes."""
+    return path.with_name(f"{path.stem}-interrupted{path.suffix}")
+
+
+def save_csv(path: Path, rows: list[dict], interrupted: bool = False,
+             warn: Callable[[str], None] | None = None) -> Path:
+    """Write ``rows`` as CSV to ``path`` (atomically) and return where they went.
+
+    Every row gets the column ``interrupted``; an interrupted run writes to
+    :func:`interrupted_name` instead, so it never replaces a complete result.
+    If writing fails, the CSV goes to the temporary directory (and ``warn``
+    says so) rather than being lost.
+    """
+    import pandas as pd
+
+    path = Path(path)
+    if interrupted:
+        path = interrupted_name(path)
+    frame = pd.DataFrame([{**r, "interrupted": interrupted} for r in rows])
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
+    except OSError as e:
+        fd, rescue = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
+        os.close(fd)
+        frame.to_csv(rescue, index=False)
+        (warn or (lambda m: print(m, file=sys.stderr)))(
+            f"warning: cannot write {path} ({_why(e)}); the results are saved in {rescue}")
+        return Path(rescue)
+
+
+def polish_help(command) -> None:
+    """Help for players: flags show no value type, values a plain placeholder.
+
+    Walks the click command tree that typer built: ``--json`` reads as a
+    flag instead of ``--json <bool>``, ``--turns N``, ``--out-dir DIR``.
+    Cosmetic only: whatever this typer version lacks is left as it is.
+    """
+    placeholders = {"int": "N", "integer": "N", "str": "TEXT", "text": "TEXT", "float": "X"}
+    for p in getattr(command, "params", ()):
+        if getattr(p, "metavar", "x") is not None:
+            continue
+        if getattr(p, "is_flag", False):
+            p.metavar = ""
+            continue
+        kind = getattr(getattr(p, "type", None), "name", None)
+        if kind is None:
+            try:
+                kind = str(p.display_type(None))
+            except Exception:  # another typer: keep its own placeholder
+                continue
+        kind = kind.strip("<>").lower()
+        if kind == "path":
+            p.metavar = "DIR" if (p.name or "").endswith("dir") else "FILE"
+        elif kind in placeholders:
+            p.metavar = placeholders[kind]
+    original = getattr(command, "get_help_option", None)
+    if original is not None:
+        def help_option(ctx, original=original):
+            opt = original(ctx)
+            if opt is not None:
+                opt.metavar = ""
+            return opt
+
+        command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        polish_help(sub)
+
+
+out = Console()
+if not out.is_terminal:  # piped or captured: wide enough for the tables, no wrapping
+    out = Console(width=120)
+err = Console(stderr=True, soft_wrap=True)  # one message, one line: never wrapped
+
+
+def _choice(flag: str, value: str, choices) -> str:
+    return choice(flag, value, choices)
+
+
+def game_option(games: tuple[str, ...]):
+    """The ``--game`` option: its help lists the registered games."""
+    names = " | ".join(games)
+    return Annotated[str, typer.Option("--game", help=f"{names}.")]
+
+
+def rules_from_flags(game: str = "tutto", **flags):
+    """The rules of ``--game`` from the rule flags (defaults for those not given).
+
+    Flags of another game must stay at their defaults: set, they are refused
+    with one line (``--x2-scope does not apply to --game macke``).
+    """
+    try:
+        entry = registry.by_name(game)
+    except ValueError:
+        raise UserError(f"--game must be one of {', '.join(registry.game_names())}, "
+                        f"not {game!r}") from None
+    own = {f.name for f in entry.rule_flags}
+    for other in registry.entries():
+        for f in other.rule_flags:
+            if f.name not in own and flags.get(f.name, f.default) != f.default:
+                raise UserError(f"--{f.name.replace('_', '-')} does not apply to --game {game}")
+    values = {f.name: flags.get(f.name, f.default) for f in entry.rule_flags}
+    return entry.rules_from_flags(game.strip().lower(), values)
+
+
+def all_rule_flags() -> list:
+    """Every registered game's rule flags, each name once, in registration order."""
+    seen, flags = set(), []
+    for e in registry.entries():
+        for f in e.rule_flags:
+            if f.name not in seen:
+                seen.add(f.name)
+                flags.append(f)
+    return flags
+
+
+def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = None):
+    """Give a command every rule flag of every game; it receives the rules as ``rules``.
+
+    The command's own parameters come first in ``--help``; the rule flags are
+    grouped in each game's panels. ``games`` limits ``--game`` (default: every
+    registered name; the first is the default game).
+    """
+    import functools
+    import inspect
+
+    games = tuple(games or registry.game_names())
+    default_game = default_game or games[0]
+    flags = all_rule_flags()
+
+    def decorate(fn):
+        sig = inspect.signature(fn, eval_str=True)
+        own = [p for p in sig.parameters.values() if p.name != "rules"]
+        extra = [inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY,
+                                   annotation=game_option(games), default=default_game)]
+        extra += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=f.annotation,
+                                    default=f.default) for f in flags]
+
+        @functools.wraps(fn)
+        def command(*args, **kwargs):
+            values = {f.name: kwargs.pop(f.name) for f in flags if f.name in kwargs}
+            game = kwargs.pop("game", default_game)
+            _choice("--game", game, games)
+            return fn(*args, rules=rules_from_flags(game, **values), **kwargs)
+
+        params = own + extra
+        command.__signature__ = sig.replace(parameters=params)
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        return command
+
+    return decorate
+
+
+def game_label(rules) -> str:
+    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    return registry.for_rules(rules).hook("label")(rules)
+
+
+def game_title(rules) -> str:
+    """The game's name for players: Tutto, Berliner Macke (jackpot), Volle Lotte, …"""
+    return registry.for_rules(rules).hook("title")(rules)
+
+
+def _positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MAX_TURNS) -> int:
+    return count(flag, value, ceiling, allow_zero)
+
+
+@contextmanager
+def progress_phases(enabled: bool):
+    """A rich progress bar on stderr; yields ``phase(label, total) -> advance``."""
+    if not enabled or not err.is_terminal:
+        yield lambda label, total: (lambda n: None)
+        return
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), console=err, transient=True) as prog:
+        task = prog.add_task("", total=1)
+
+        def phase(label: str, total: int):
+            prog.reset(task, total=total, description=label)
+            return lambda n: prog.advance(task, n)
+
+        yield phase
+
+
+def _fmt_threshold(t: Optional[int]) -> str:
+    """A bank threshold in a "bank at ≥" cell: ``never``, ``always`` (0) or points."""
+    if t is None:
+        return "never"
+    return "always" if t == 0 else f"{t:,}"
+
+
+def _write_csv(path: Path, rows: list[dict], interrupted: bool = False) -> Path:
+    """Write a result CSV atomically (``cli_support.save_csv``); never loses it."""
+    return save_csv(path, rows, interrupted,
+                    warn=lambda m: err.print(m, markup=False, highlight=False))
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 sweep``, ``3 sweeps``, ``1 die``, ``2 dice``."""
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def merge_rows(rows: list[tuple[str, tuple]]) -> list[tuple[str, tuple]]:
+    """Rows whose figures are identical (the same play on the same turns) shown once,
+    their names joined with ``=``."""
+    merged: dict[tuple, list[str]] = {}
+    for name, figures in rows:
+        merged.setdefault(figures, []).append(name)
+    return [(" = ".join(names), figures) for figures, names in merged.items()]
+
+
+def main(app, argv: list[str] | None = None) -> None:
+    """Entry point: one-line errors with exit code 2 instead of usage boxes.
+
+    Exit codes: 0 done, 1 a check failed (``validate``), 2 bad input or an
+    output place that cannot be written, 130 interrupted (Ctrl-C). The
+    parser's own errors (unknown option, a word where a number belongs) are
+    recognised by their ``format_message``, so this works whether typer
+    ships click itself or uses the click package. Anything else is a bug:
+    one line saying so (exit 1); ``TUTTO_SIM_DEBUG=1`` shows the traceback.
+    """
+    import os
+
+    import typer.main
+
+    command = typer.main.get_command(app)
+    polish_help(command)
+    try:
+        rc = command.main(args=argv, prog_name="tutto-sim", standalone_mode=False)
+    except (UserError, registry.MissingHook) as e:
+        print(f"tutto-sim: error: {e}", file=sys.stderr)
+        sys.exit(2)
+    except UserInterrupt as e:
+        print(f"tutto-sim: interrupted: {e}", file=sys.stderr)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        print("tutto-sim: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception as e:  # the parser's usage errors, then output places, then bugs
+        if hasattr(e, "format_message"):
+            if type(e).__name__ == "NoArgsIsHelpError":  # the help is already printed
+                sys.exit(2)
+            if type(e).__name__ == "Abort":
+                print("tutto-sim: interrupted", file=sys.stderr)
+                sys.exit(130)
+            if type(e).__name__ == "Exit":
+                sys.exit(getattr(e, "exit_code", 0))
+            msg = " ".join(e.format_message().split())
+            print(f"tutto-sim: error: {msg}", file=sys.stderr)
+            sys.exit(2)
+        if os.environ.get("TUTTO_SIM_DEBUG"):
+            raise
+        if isinstance(e, OSError):
+            where = f" {e.filename}" if getattr(e, "filename", None) else ""
+            print(f"tutto-sim: error: cannot read or write{where}: {e.strerror or e}", file=sys.stderr)
+            sys.exit(2)
+        msg = " ".join(str(e).split())[:300]
+        print(f"tutto-sim: internal error (a bug, please report it): {type(e).__name__}: {msg}; "
+              "TUTTO_SIM_DEBUG=1 shows the traceback", file=sys.stderr)
+        sys.exit(1)
+    if isinstance(rc, int) and rc:
+        sys.exit(rc)

@@ -1,0 +1,389 @@
+"""``tutto-sim tournament``, ``play`` and ``analyze``: whole games on the command line.
+
+Game-independent: the game of ``--game`` comes from the registry, which
+gives its config, bots, tournament engine and words (``GameEntry`` hooks).
+Parse, call, render; every user error is one line with exit code 2, and
+flags of another game are refused (``core.cli.with_rules``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from tutto_sim.core import registry
+from tutto_sim.core.cli import (
+    MAX_GAMES,
+    RESULTS_DIR,
+    UserError,
+    _positive,
+    _write_csv,
+    err,
+    game_label,
+    game_title,
+    out,
+    plural,
+    prepare_dir,
+    progress_phases,
+    with_rules,
+)
+from tutto_sim.core.cli import seed as _seed
+
+Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
+
+
+def _hook(rules, what: str):
+    return registry.for_rules(rules).hook(what)
+
+
+def _config(rules):
+    """The game's config (``GameConfig`` for Tutto, ``MackeConfig`` for Macke, ...)."""
+    return _hook(rules, "config")(rules)
+
+
+def _label(rules) -> str:
+    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    return game_label(rules)
+
+
+def _title(rules) -> str:
+    return game_title(rules)
+
+
+def _players(value: int) -> int:
+    if not 2 <= value <= 8:
+        raise UserError(f"--players must be 2..8, not {value}")
+    return value
+
+
+def _bots(specs: str, rules):
+    from tutto_sim.core.bots import BotSpecError, parse_bots
+
+    try:
+        return parse_bots(specs, rules)
+    except BotSpecError as e:
+        raise UserError(str(e)) from None
+
+
+def _threads(threads: Optional[int]) -> int:
+    from tutto_sim.core.blocks import set_threads
+
+    try:
+        return set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+def _rate(e) -> str:
+    return f"{e.mean:.4f}"
+
+
+def _ci(e) -> str:
+    return f"± {e.ci95:.4f}"
+
+
+@with_rules()
+def tournament(
+    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME.")] = "optimal,cautious",
+    players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
+    games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
+    engine: Annotated[str, typer.Option("--engine", help="auto (kernel when every bot has a table) | kernel | reference.")] = "auto",
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")] = False,
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
+    from tutto_sim.core.tournament import ENGINES, run_tournament
+
+    _players(players)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _seed(seed)
+    if engine not in ENGINES:
+        raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    label = _label(rules)
+    prepare_dir(out_dir, "--out-dir")
+    n_threads = _threads(threads)
+    with progress_phases(not as_json) as phase:
+        phase("loading bots", 1)
+        the_bots = _bots(bots, rules)
+        try:
+            res = run_tournament(the_bots, players, games, seed, _config(rules), engine,
+                                 progress=phase("games", games), game=label)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+    res.threads = n_threads if res.engine == "kernel" else 1
+    csv_path = _write_csv(out_dir / f"tournament-{label}-{players}p-seed{seed}.csv", res.csv_rows(),
+                          res.interrupted)
+    if as_json:
+        d = res.to_dict()
+        d["csv"] = str(csv_path)
+        print(json.dumps(d, indent=2))
+    else:
+        _print_tournament(res, csv_path)
+    for name, e in res.errors.items():
+        err.print(f"warning: bot {name} returned an illegal action {plural(e['count'], 'time')} in "
+                  f"{plural(e['games'], 'game')}, each counted as a bust; first: {e['first']}",
+                  markup=False, highlight=False)
+    if res.interrupted:
+        raise typer.Exit(130)
+
+
+def _ends_line(res) -> str:
+    """How the games ended, in the game's words."""
+    return _hook(res.config.rules, "ends_line")(res)
+
+
+def _print_tournament(res, csv_path: Path) -> None:
+    n = res.players
+    rules = res.config.rules
+    out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
+              f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
+    line = _hook(rules, "rules_line")(rules)
+    if line:
+        out.print(line)
+    t = Table("rank", "bot", "win rate", "95% CI", "seats", "mean final score", "points per turn",
+              title=f"win rate per seat held (fair share 1/{n} = {1 / n:.4f}; a tie shares the win)",
+              title_justify="left")
+    for i, b in enumerate(res.bot_stats(), start=1):
+        t.add_row(str(i), b.name, _rate(b.win), _ci(b.win), f"{b.games:,}",
+                  f"{b.mean_score.mean:,.0f} ± {b.mean_score.ci95:.0f}",
+                  f"{b.points_per_turn.mean:.1f} ± {b.points_per_turn.ci95:.1f}")
+    out.print(t)
+    t = Table("seat", "win rate", "95% CI", "vs fair share", title="by seat (seat 0 starts)",
+              title_justify="left")
+    for j, e in enumerate(res.seat_rates()):
+        t.add_row(str(j), _rate(e), _ci(e), f"{e.mean - 1 / n:+.4f}")
+    out.print(t)
+    pw = res.pairwise()
+    if pw and len(res.names) > 2:
+        t = Table("win rate of ↓ against →", *res.names, title="pairwise (two-player games)",
+                  title_justify="left")
+        for a in res.names:
+            t.add_row(a, *[f"{pw[a][b].mean:.4f} ± {pw[a][b].ci95:.4f}" if b in pw[a] else "–"
+                           for b in res.names])
+        out.print(t)
+    fpa = res.first_player_advantage()
+    turns = res.game_turns()
+    out.print(f"first-player advantage (seat 0 minus 1/{n}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
+    out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns "
+              f"({res.mean_rounds():.2f} rounds); {_ends_line(res)}")
+    out.print(f"seats rotate: game i plays lineup i mod {len(res.lineups)}, seat j gets its bot "
+              f"(j + i div {len(res.lineups)}) mod {n}")
+    out.print(f"CSV: {csv_path}", soft_wrap=True)
+    if res.interrupted:
+        out.print("[yellow]interrupted: the figures cover only the finished games[/yellow]")
+
+
+@with_rules()
+def play(
+    bots: Annotated[str, typer.Option("--bots", help="The other players, comma-separated (see tournament --help).")] = "optimal",
+    seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
+    name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
+    hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
+    rules=None,
+) -> None:
+    """Play a game against bots in the terminal (? at any choice: the table's advice)."""
+    from tutto_sim.core.play import QuitGame
+
+    others = _bots(bots, rules)
+    if len(others) > 7:
+        raise UserError(f"--bots: at most 7 bots play against you, not {len(others)}")
+    if not 0 <= seat <= len(others):
+        raise UserError(f"--seat must be 0..{len(others)} with {plural(len(others), 'bot')}, not {seat}")
+    if name in {b.name for b in others}:
+        raise UserError(f"--name {name!r} is a bot's name; choose another")
+    if seed is None:
+        seed = int.from_bytes(os.urandom(4), "little")
+    _seed(seed)
+
+    def read(prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            raise EOFError
+        if not sys.stdin.isatty():  # scripted input: echo it, so the transcript reads right
+            sys.stdout.write(line if line.endswith("\n") else line + "\n")
+        return line
+
+    write = lambda text: print(text, flush=True)  # noqa: E731
+    human = _hook(rules, "human")(name, read, write, hints, rules)
+    players = others[:seat] + [human] + others[seat:]
+    print(f"{_title(rules)} to {rules.target:,}: "
+          + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
+          + f"; seed {seed} (replay: --seed {seed})")
+    print("at each choice type its number; ? shows the optimal table's advice, q leaves")
+    try:
+        rec = _hook(rules, "interactive_game")(players, _config(rules), seed, write).play()
+    except QuitGame as e:
+        print(f"{e}: game abandoned")
+        return
+    if seat in rec.winners:
+        print("you win!" if len(rec.winners) == 1 else "you share the win!")
+
+
+analyze_app = typer.Typer(no_args_is_help=True,
+                          help="Game-level analyses: seat advantage, optimal vs threshold.")
+
+
+@analyze_app.command("seats")
+@with_rules()
+def analyze_seats(
+    bot: Annotated[str, typer.Option("--bot", help="The bot in every seat.")] = "optimal",
+    players: Annotated[str, typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5.")] = "2-8",
+    games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """First-player advantage by number of players (the same bot in every seat)."""
+    from tutto_sim.core.analysis import seat_advantage
+    from tutto_sim.core.bots import kernel_capable
+
+    sizes = _sizes(players)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _seed(seed)
+    prepare_dir(out_dir, "--out-dir")
+    the_game = _label(rules)
+    instant_header, instant_key, instant_shown = _hook(rules, "instant_column")(rules)
+    if not kernel_capable(_bots(bot, rules)):
+        raise UserError(f"--bot {bot!r} has no table; analyses need table or threshold bots")
+    n_threads = _threads(threads)
+    import time
+
+    from tutto_sim.core.analysis import Interrupted
+
+    t0 = time.perf_counter()
+    interrupted = False
+    try:
+        with progress_phases(not as_json) as phase:
+            rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
+    except Interrupted as e:  # keep the table sizes that finished
+        rows, interrupted = e.finished, True
+    seconds = time.perf_counter() - t0
+    csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
+                 "win_rate": e.mean, "ci95": e.ci95, "games": e.n, "seed": seed,
+                 "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
+    csv_path = _write_csv(out_dir / f"seats-{the_game}-seed{seed}.csv", csv_rows, interrupted)
+    if interrupted:
+        err.print(f"interrupted: {plural(len(rows), 'table size')} finished, saved in {csv_path}",
+                  markup=False, highlight=False)
+        if not rows:
+            raise typer.Exit(130)
+    if as_json:
+        print(json.dumps({
+            "game": the_game, "bot": bot, "games": games, "seed": seed, "threads": n_threads,
+            "rules": rules.to_dict(), "seconds": round(seconds, 2), "csv": str(csv_path),
+            "players": {str(r.players): {
+                "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
+                "first_player_advantage": r.first_player_advantage.mean,
+                "first_player_advantage_ci95": r.first_player_advantage.ci95,
+                "mean_rounds": r.mean_rounds,
+                instant_key: r.instant_share}
+                for r in rows}, **({"interrupted": True} if interrupted else {})}, indent=2))
+        if interrupted:
+            raise typer.Exit(130)
+        return
+    t = Table("players", "seat 0 (first)", "fair share", "seat 0 − fair", "last seat",
+              "last − fair", "rounds", instant_header,
+              title=f"{_title(rules)}: win rate by seat, {bot} in every seat ({games:,} games per "
+                    "size, 95% CI)", title_justify="left")
+    for r in rows:
+        n = r.players
+        first, last = r.seats[0], r.seats[-1]
+        t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{1 / n:.4f}",
+                  f"{first.mean - 1 / n:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
+                  f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}",
+                  f"{r.instant_share:.2%}" if instant_shown else "–")
+    out.print(t)
+    out.print(f"seed {seed}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
+    out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def _sizes(text: str) -> list[int]:
+    try:
+        if "-" in text:
+            lo, hi = (int(x) for x in text.split("-", 1))
+            sizes = list(range(lo, hi + 1))
+        else:
+            sizes = [int(x) for x in text.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(not 2 <= n <= 8 for n in sizes):
+        raise UserError(f"--players must be a range like 2-8 or a list like 2,3,5 of sizes 2..8, not {text!r}")
+    return sizes
+
+
+@analyze_app.command("threshold")
+@with_rules()
+def analyze_threshold(
+    players: Annotated[int, typer.Option("--players", help="Players: optimal in one seat, the threshold bot in the others.")] = 2,
+    games: Annotated[int, typer.Option("--games", help="Fresh games for the final comparison.")] = 200_000,
+    search_games: Annotated[int, typer.Option("--search-games", help="Games per candidate threshold in the search.")] = 40_000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
+    threads: Threads = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    rules=None,
+) -> None:
+    """How much the optimal turn policy wins against the best single bank threshold."""
+    from tutto_sim.core.analysis import optimal_vs_threshold
+
+    _players(players)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _positive("--search-games", search_games, ceiling=MAX_GAMES)
+    _seed(seed)
+    n_threads = _threads(threads)
+    with progress_phases(not as_json) as phase:
+        duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
+    opt = duel.optimal
+    best = f"threshold:{duel.best}"
+    if as_json:
+        print(json.dumps({
+            "game": _label(rules), "players": players, "games": games,
+            "search_games": search_games, "seed": seed, "best_threshold": duel.best,
+            "search": {str(x): {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
+                       for x, e in duel.search.items()},
+            "optimal_win_rate": opt.win.mean, "optimal_ci95": opt.win.ci95, "fair_share": 1 / players,
+            "optimal_edge": opt.win.mean - 1 / players,
+            "turn_ev": duel.turn_ev, "final": duel.final.to_dict(), "threads": n_threads,
+            "rules": rules.to_dict(), "seconds": round(duel.seconds, 2)}, indent=2))
+        return
+    t = Table("bank at ≥", "threshold bot's win rate vs optimal", "95% CI",
+              title=f"search: {search_games:,} games per threshold (common random numbers)",
+              title_justify="left")
+    for x, e in duel.search.items():
+        t.add_row(f"{x:,}", f"{e.mean:.4f}", f"± {e.ci95:.4f}", style="bold" if x == duel.best else None)
+    out.print(t)
+    how = _hook(rules, "threshold_words")()
+    out.print(f"{_title(rules)}: best single threshold against optimal: bank at ≥ {duel.best:,} "
+              f"({how})")
+    out.print(f"[bold]optimal wins {opt.win.mean:.4f} ± {opt.win.ci95:.4f}[/bold] of its games against "
+              f"{best} at {players} players (fair share {1 / players:.4f}; edge "
+              f"{opt.win.mean - 1 / players:+.4f}); {duel.final.games:,} fresh games, seed {seed}")
+    evs = ", ".join(f"{k} {v:.2f}" for k, v in duel.turn_ev.items())
+    out.print(f"exact points per turn (turn analysis): {evs}")
+    out.print(f"{plural(n_threads, 'thread')}; {duel.seconds:.1f} s")
+
+
+def mount_play(app) -> None:
+    """Put ``tournament`` and ``play`` on the root app."""
+    app.command()(tournament)
+    app.command()(play)
+
+
+def mount_analyze(app) -> None:
+    app.add_typer(analyze_app, name="analyze")

@@ -1,0 +1,100 @@
+"""``tutto-sim report``: write a game's report (PDF and PNGs) from the command line.
+
+Game-independent: the game's report module comes from the registry (its
+``report_module`` hook; docs/reports.md). Parse, call, print: no logic of
+its own.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tutto_sim.core.cli import (
+    RESULTS_DIR,
+    UserError,
+    UserInterrupt,
+    _positive,
+    game_label,
+    out,
+    plural,
+    prepare_dir,
+    progress_phases,
+    with_rules,
+)
+from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core.report import report_games
+
+
+@with_rules(games=report_games())
+def report(
+    out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke).")] = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
+    tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
+    rules=None,
+) -> None:
+    """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md).
+
+    The report is built in a temporary folder beside the target and moved in
+    when complete, so an interrupted or failed run leaves the folder as it was.
+    """
+    from tutto_sim.core.blocks import set_threads
+    from tutto_sim.core.report import TournamentFileError, read_tournament, report_module
+
+    key = game_label(rules) if game_label(rules) in report_games() else rules.game
+    module = report_module(key)
+    n_turns = module.DEFAULT_TURNS if turns is None else _positive("--turns", turns)
+    _seed(seed)
+    extra = {}
+    if tournament is not None:
+        try:
+            extra["tournament"] = read_tournament(tournament, game=game_label(rules))
+        except TournamentFileError as e:
+            raise UserError(str(e)) from None
+    try:
+        n_threads = set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    target_dir = out_dir if out_dir is not None else RESULTS_DIR / f"report-{key}"
+    if target_dir.exists() and not target_dir.is_dir():
+        raise UserError(f"--out {target_dir}: is a file, not a folder")
+    prepare_dir(target_dir, "--out")
+    t0 = time.perf_counter()
+    staging = Path(tempfile.mkdtemp(dir=target_dir, prefix=".report-partial-"))
+    try:
+        with progress_phases(True) as phase:
+            files = module.build(staging, rules, seed=seed, turns=n_turns, phase=phase, **extra)
+        moved = _move_into(staging, target_dir)
+    except KeyboardInterrupt:
+        raise UserInterrupt(f"report not written; {target_dir} is unchanged") from None
+    except OSError as e:
+        raise UserError(f"cannot write the report to {target_dir}: {e.strerror or e}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    seconds = time.perf_counter() - t0
+    out.print(f"wrote {moved[files.pdf.name]} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
+              f"{moved[files.index.name]} in {target_dir}", soft_wrap=True)
+    out.print(f"seed {seed}; {n_turns:,} turns per point; {plural(n_threads, 'thread')}; {seconds:.1f} s")
+
+
+def _move_into(staging: Path, target: Path) -> dict[str, Path]:
+    """Move every finished file from ``staging`` into ``target`` (rename, same disk)."""
+    moved = {}
+    for f in sorted(staging.iterdir()):
+        if f.is_file() and not f.name.startswith("."):
+            dest = target / f.name
+            os.replace(f, dest)
+            moved[f.name] = dest
+    return moved
+
+
+def mount(app) -> None:
+    app.command()(report)

@@ -1,0 +1,81 @@
+"""The checks every policy file passes, whatever the game.
+
+A policy file is versioned JSON: ``format`` (``tutto-sim-policy``),
+``version``, ``game``, the rules it was solved for and their hash, the
+decisions, and a content hash over the decision fields. :func:`read_policy_file`
+refuses, with one clear line (:class:`PolicyFileError`), anything it cannot
+trust: unreadable or non-UTF-8 bytes, broken JSON, another format, version or
+game, a schema violation, a changed content hash, rules that do not match
+their hash or the caller's rules. Each game adds its own legality checks.
+Game-independent.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+FORMAT = "tutto-sim-policy"
+VERSION = 1
+
+
+class PolicyFileError(ValueError):
+    """A policy file that must not be used; the message says why, in one line."""
+
+
+def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, hash_fn,
+                     rules=None):
+    """The checks every policy file passes, whatever the game: readable JSON,
+    format, version, game, JSON Schema, content hash, rules and rules hash, and
+    the caller's rules. Returns ``(document, file's rules, path)``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise PolicyFileError(f"cannot read policy file {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise PolicyFileError(
+            f"policy file {path} is damaged or not a policy file (not UTF-8 text)") from None
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise PolicyFileError(
+            f"policy file {path} is damaged or truncated (not valid JSON: {e.msg} at line {e.lineno}, column {e.colno})"
+        ) from None
+    except (ValueError, RecursionError):  # absurd numbers or nesting: damage, not a policy
+        raise PolicyFileError(f"policy file {path} is damaged (JSON nested or sized beyond any policy)") from None
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise PolicyFileError(f"{path} is not a tutto-sim policy file (format must be {FORMAT!r})")
+    if d.get("version") != VERSION:
+        raise PolicyFileError(
+            f"policy file {path} has version {d.get('version')!r}; this tutto-sim reads version {VERSION}"
+        )
+    if d.get("game") != game:
+        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, not {game}")
+    _check_schema(d, path, schema_doc)
+    if hash_fn(d) != d["content_sha256"]:
+        raise PolicyFileError(f"policy file {path} was changed or damaged: its content hash does not match")
+    try:
+        file_rules = rules_cls.from_dict(d["rules"])
+    except (TypeError, ValueError, KeyError, AttributeError) as e:
+        raise PolicyFileError(f"policy file {path} has invalid rules: {' '.join(str(e).split())}") from None
+    if file_rules.digest() != d["rules_sha256"]:
+        raise PolicyFileError(f"policy file {path}: rules_sha256 does not match its rules")
+    if rules is not None and rules != file_rules:
+        diff = ", ".join(f"{k}={v!r} (file: {d['rules'].get(k)!r})"
+                         for k, v in rules.to_dict().items() if d["rules"].get(k) != v)
+        raise PolicyFileError(f"policy file {path} was solved for other rules: {diff}")
+    return d, file_rules, path
+
+
+def _check_schema(d: dict, path: Path, schema_doc: dict) -> None:
+    import jsonschema
+
+    validator = jsonschema.Draft202012Validator(schema_doc)
+    err = jsonschema.exceptions.best_match(validator.iter_errors(d))
+    if err is not None:
+        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+        msg = " ".join(err.message.split())
+        if len(msg) > 160:
+            msg = msg[:157] + "..."
+        raise PolicyFileError(f"policy file {path} does not match the schema at {where}: {msg}")

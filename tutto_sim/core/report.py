@@ -1,0 +1,646 @@
+"""What every report shares: the house style, captions, and the writer that
+saves one multi-page PDF plus one PNG per figure, byte for byte reproducibly.
+
+Part of ``tutto_sim.report`` (the top layer: it reads ``solve``, ``policy`` and
+``sim`` and is read only by the CLI and ``scripts/make_reports.py``). Figures
+are built with :class:`matplotlib.figure.Figure` directly, never with pyplot,
+so building a report changes no global matplotlib state (backend, open
+figures) of the caller; the style is applied with :func:`style` as an
+``rc_context`` only while a report is drawn.
+
+Reproducible files: the PDF carries no creation or modification date and the
+PNGs no time chunk, so the same inputs (rules, seed, turns) give byte-identical
+files on the same software versions (``tests/test_report.py`` checks it).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import textwrap
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+from tutto_sim import __version__
+
+#: PNG resolution and palette size (files kept small; see :func:`save_png`).
+PNG_DPI = 150
+PNG_COLORS = 128
+
+#: Styles that stay apart in black and white: line style and marker, with a
+#: colour-blind safe palette (Okabe and Ito) on top.
+INK = "#000000"
+BLUE = "#0072B2"
+ORANGE = "#D55E00"
+GREEN = "#009E73"
+GREY = "#666666"
+LIGHT = "#BBBBBB"
+HATCHES = ("", "///", "...", "xx", "\\\\", "++")
+
+_RC = {
+    "font.size": 9.5,
+    "axes.titlesize": 10.5,
+    "axes.labelsize": 9.5,
+    "legend.fontsize": 8.5,
+    "xtick.labelsize": 8.5,
+    "ytick.labelsize": 8.5,
+    "axes.grid": True,
+    "grid.color": "#DDDDDD",
+    "grid.linewidth": 0.6,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "hatch.linewidth": 0.6,
+    "legend.frameon": True,
+    "legend.framealpha": 0.92,
+    # keep the PDF small and the text selectable in one font everywhere
+    "pdf.fonttype": 42,
+    "font.family": "DejaVu Sans",
+    "svg.hashsalt": "tutto-sim",
+    "path.simplify": True,
+}
+
+
+@contextmanager
+def style():
+    """The house style, for the duration of a report only."""
+    with matplotlib.rc_context(_RC):
+        yield
+
+
+
+
+def pts(value: float) -> str:
+    """Points as players write them: 1,250."""
+    return f"{value:,.0f}"
+
+
+def count(n: int, word: str, plural: str | None = None) -> str:
+    """A number of things with the right noun: 1 die, 2 dice, 1 turn, 2,000 turns.
+
+    >>> count(1, "die"), count(5, "die"), count(1, "turn"), count(200_000, "turn")
+    ('1 die', '5 dice', '1 turn', '200,000 turns')
+    >>> count(1, "series"), count(2, "series")
+    ('1 series', '2 series')
+    """
+    if plural is None:
+        plural = {"die": "dice", "series": "series"}.get(word, word + "s")
+    return f"{n:,} {word if n == 1 else plural}"
+
+
+def _decimals(ci: float) -> int:
+    """Decimals that show a 95% CI with one significant digit (two if it starts with 1)."""
+    if not math.isfinite(ci) or ci <= 0:
+        return 2
+    d = -math.floor(math.log10(ci))
+    if round(ci * 10 ** d) < 2:  # 0.0012 -> 0.0012, not 0.001
+        d += 1
+    return max(0, min(d, 8))
+
+
+def pm(mean: float, ci: float, percent: bool = False) -> str:
+    """``mean ± ci`` with as many digits as the CI needs to be visible.
+
+    ``percent``: both are shares (0..1) and are printed in per cent.
+
+    >>> pm(0.07123, 0.00041), pm(357.43, 2.04), pm(430.8123, 1.02)
+    ('0.0712 ± 0.0004', '357 ± 2', '430.8 ± 1.0')
+    >>> pm(0.4534, 0.0022, percent=True)
+    '45.3 ± 0.2%'
+    """
+    if percent:
+        mean, ci = 100 * mean, 100 * ci
+    if ci == 0:  # an exact value: nothing to show but the value
+        return f"{mean:,.{2 if percent else 3}f} ± 0" + ("%" if percent else "")
+    d = _decimals(ci)
+    return f"{mean:,.{d}f} ± {ci:,.{d}f}" + ("%" if percent else "")
+
+
+def pct(p: float) -> str:
+    """A probability in per cent with at least two significant digits.
+
+    >>> pct(0.402), pct(0.015), pct(0.0082), pct(0.00012), pct(0.0)
+    ('40.2%', '1.5%', '0.82%', '0.012%', '0.0%')
+    """
+    x = 100 * p
+    if x <= 0 or not math.isfinite(x):
+        return f"{x:.1f}%"
+    return f"{x:.{max(1, 1 - math.floor(math.log10(x)))}f}%"
+
+
+def threshold_words(points, lowest: int = 0, never: int | None = None) -> str:
+    """A bank threshold as a player says it: "always bank" when every total
+    that can occur (``lowest`` and up) banks, "never bank" for ``None`` (or
+    ``points >= never``), otherwise "bank at ≥ 1,250".
+
+    >>> threshold_words(0), threshold_words(None), threshold_words(1250)
+    ('always bank', 'never bank', 'bank at ≥ 1,250')
+    >>> threshold_words(300, lowest=300)
+    'always bank'
+    """
+    if points is None or (never is not None and points >= never):
+        return "never bank"
+    if points <= max(lowest, 0):
+        return "always bank"
+    return f"bank at ≥ {pts(points)}"
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _words(rules):
+    """The module that puts the game of ``rules`` in words (its ``words`` hook)."""
+    from tutto_sim.core import registry
+
+    return registry.for_rules(rules).hook("words")()
+
+
+def changed_rules(rules) -> list[str]:
+    """The rules that differ from the game's defaults, in the players' words."""
+    return _words(rules).changed_rules(rules)
+
+
+def rules_words(rules) -> str:
+    """The rules in one phrase, without the fingerprint: the docs page that
+    states them and the options that differ from the defaults."""
+    return _words(rules).rules_words(rules)
+
+
+def rules_label(rules) -> str:
+    """The rules in one short phrase for captions: :func:`rules_words` and a
+    short fingerprint (the first 12 hex digits of the rules' SHA-256, as in
+    the CSVs and policy files)."""
+    return f"{rules_words(rules)}, rules fingerprint {rules.digest()[:12]}"
+
+
+def sentence(text: str) -> str:
+    """``text`` as the start of a sentence: its first letter upper-case."""
+    return text[:1].upper() + text[1:]
+
+
+def rules_flags(rules) -> list[str]:
+    """The command-line flags that give ``rules`` (the options that differ
+    from the game's defaults), for the command that reproduces a report."""
+    return _words(rules).rules_flags(rules)
+
+
+def rules_lines(rules) -> list[str]:
+    """Every rule option of ``rules`` as a line in the players' words (the cover)."""
+    return _words(rules).rules_lines(rules)
+
+
+def merge_same(entries: list[tuple[str, object]], same) -> list[tuple[str, object]]:
+    """Entries ``(name, value)`` with those whose values are ``same`` shown once,
+    under both names ("optimal = bank at 300").
+
+    >>> merge_same([("a", 1), ("b", 2), ("c", 1)], lambda x, y: x == y)
+    [('a = c', 1), ('b', 2)]
+    """
+    out: list[list] = []
+    for name, value in entries:
+        for e in out:
+            if same(e[1], value):
+                e[0] += f" = {name}"
+                break
+        else:
+            out.append([name, value])
+    return [(n, v) for n, v in out]
+
+
+@dataclass
+class Page:
+    """One figure of a report, as written."""
+
+    name: str  # file stem of the PNG
+    title: str
+    caption: str
+    png: Path | None = None
+
+
+@dataclass
+class Sheet:
+    """One drawn page before it is written: the figure, its PNG stem (None:
+    PDF only), title and caption."""
+
+    fig: Figure
+    name: str | None
+    title: str
+    caption: str
+
+
+@dataclass
+class ReportFiles:
+    """What a report wrote: the PDF, one PNG per figure, the index page."""
+
+    pdf: Path
+    index: Path
+    pages: list[Page] = field(default_factory=list)
+
+    @property
+    def pngs(self) -> list[Path]:
+        return [p.png for p in self.pages if p.png is not None]
+
+
+def new_figure(width: float, height: float, caption: str,
+               caption_chars: int | None = None) -> tuple[Figure, float]:
+    """A figure with the caption set in a band along its bottom edge, and the
+    height of that band (figure fraction).
+
+    The axes are laid out (constrained layout) above the band, so the caption
+    never overlaps them. ``caption_chars`` is the line length to wrap at
+    (default: what fits the width at the caption's font size).
+    """
+    size = 8.0
+    chars = caption_chars or int(width * 72 / (size * 0.55))
+    lines = textwrap.wrap(caption, chars, break_on_hyphens=False) or [""]
+    band = (len(lines) * size * 1.32 + 10) / 72 / height
+    fig = Figure(figsize=(width, height), layout="constrained")
+    fig.get_layout_engine().set(rect=(0, band, 1, 1 - band), h_pad=0.06, w_pad=0.06)
+    fig.text(0.012, band - 4 / 72 / height, "\n".join(lines), ha="left", va="top",
+             fontsize=size, color="#222222", linespacing=1.32)
+    return fig, band
+
+
+def save_png(fig: Figure, path: Path, text: dict[str, str]) -> None:
+    """``fig`` as a PNG of ``PNG_COLORS`` colours at ``PNG_DPI``, with ``text``
+    as its text chunks and no time chunk.
+
+    The charts use a handful of colours plus their anti-aliased edges, so a
+    palette loses nothing visible and the file is about a third of the RGBA
+    one. Median cut without dithering is deterministic.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from PIL import Image, PngImagePlugin
+
+    # draw on an Agg canvas and take its pixels: no RGBA PNG to encode and decode
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(PNG_DPI)
+    canvas.draw()
+    rgba = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(),
+                            "raw", "RGBA", 0, 1)
+    pal = rgba.convert("RGB").quantize(colors=PNG_COLORS, method=Image.Quantize.MEDIANCUT,
+                                       dither=Image.Dither.NONE)
+    info = PngImagePlugin.PngInfo()
+    for key, value in text.items():
+        info.add_text(key, value)  # iTXt (UTF-8) where latin-1 will not do
+    pal.save(path, format="PNG", pnginfo=info, dpi=(PNG_DPI, PNG_DPI))
+
+
+class ReportWriter:
+    """Collects figures into ``<out>/<stem>.pdf`` and ``<out>/<name>.png``.
+
+    The PDF is written to a temporary name and renamed at the end, so an
+    interrupted run never leaves a truncated report under the final name.
+    """
+
+    def __init__(self, out_dir: Path, stem: str, title: str, rules,
+                 seed: int, extra_keywords: str = ""):
+        self.out_dir = Path(out_dir)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        self.pdf_path = self.out_dir / f"{stem}.pdf"
+        self._tmp = self.out_dir / f".{stem}.pdf.partial"
+        self.title = title
+        self.rules = rules
+        self.seed = seed
+        keywords = f"rules_sha256={rules.digest()} seed={seed} {extra_keywords}".strip()
+        self._pdf = PdfPages(self._tmp, metadata={
+            "Title": title,
+            "Author": None,
+            "Subject": rules_label(rules),
+            "Keywords": keywords,
+            "Creator": f"tutto-sim {__version__}",
+            "CreationDate": None,
+            "ModDate": None,
+        })
+        self.pages: list[Page] = []
+
+    def add(self, fig: Figure, name: str | None, title: str, caption: str) -> None:
+        """Append ``fig`` to the PDF and, if ``name`` is given, save its PNG."""
+        page = Page(name or "", title, caption)
+        if name:
+            page.png = self.out_dir / f"{name}.png"
+            save_png(fig, page.png, {"Software": f"tutto-sim {__version__}",
+                                     "Title": title, "Description": caption})
+            # the layout is in figure fractions, the same at every dpi: keep
+            # it rather than solve it again for the PDF page
+            fig.set_layout_engine("none")
+        self._pdf.savefig(fig)
+        self.pages.append(page)
+
+    def close(self, intro: str = "") -> ReportFiles:
+        self._pdf.close()
+        self._tmp.replace(self.pdf_path)
+        index = self.out_dir / "README.md"
+        index.write_text(self._index_text(intro), encoding="utf-8")
+        return ReportFiles(self.pdf_path, index, self.pages)
+
+    def abort(self) -> None:
+        self._pdf.close()
+        self._tmp.unlink(missing_ok=True)
+
+    def _index_text(self, intro: str) -> str:
+        lines = [f"# {self.title}", ""]
+        if intro:
+            lines += [intro, ""]
+        lines += [f"All pages: [{self.pdf_path.name}]({self.pdf_path.name}) "
+                  f"({len(self.pages)} pages). Generated by tutto-sim {__version__}; "
+                  f"{rules_label(self.rules)}; seed {self.seed}. "
+                  "Regenerate: `python scripts/make_reports.py` (see docs/reports.md).", ""]
+        for i, p in enumerate(self.pages, 1):
+            if p.png is None:  # PDF-only pages (the cover)
+                continue
+            lines += [f"## {p.title}", "", f"![{p.title}]({p.png.name})", "",
+                      f"{p.caption} (PDF page {i}.)", ""]
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------
+# tournament results (the CSV `tutto-sim tournament` writes), for any game
+# --------------------------------------------------------------------------
+
+
+class TournamentFileError(ValueError):
+    """A --tournament file that is missing or is not a tournament CSV (one line)."""
+
+
+#: Columns a tournament CSV must have (docs/games.md); ``ci95`` or ``games`` too.
+TOURNAMENT_COLUMNS = ("kind", "name", "win_rate")
+
+
+@dataclass(frozen=True)
+class WinRate:
+    """One row of a tournament CSV: a bot, a seat or an ordered pair."""
+
+    name: str
+    opponent: str
+    win_rate: float
+    ci95: float
+    games: int | None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """The win rates of a tournament CSV (``kind`` bot / seat / pair rows)."""
+
+    file: str  # the file's name (not its directory: reports stay reproducible)
+    game: str
+    variant: str
+    players: int | None
+    seed: int | None
+    rules_sha256: str
+    bots: tuple[WinRate, ...]
+    seats: tuple[WinRate, ...]
+    pairs: tuple[WinRate, ...]
+
+
+def _number(text, kind=float):
+    try:
+        value = kind(float(text)) if kind is int else kind(text)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def tournament_game(rules) -> str:
+    """The game label a tournament CSV of ``rules`` carries in its ``game``
+    column (as ``tutto-sim tournament`` writes it; the game's ``label`` hook)."""
+    from tutto_sim.core import registry
+
+    return registry.for_rules(rules).hook("label")(rules)
+
+
+def game_title(label: str) -> str:
+    """A game label (``tutto``, ``macke``, ``volle-lotte``, ``macke-jackpot``) as
+    players name the game (the ``title_of_label`` hooks); unknown: as given."""
+    from tutto_sim.core import registry
+
+    for e in registry.entries():
+        title = e.hook("title_of_label")(label.strip().lower())
+        if title:
+            return title
+    return label
+
+
+def variant_words(label: str, variant: str) -> str:
+    """A variant of the game of ``label`` in the players' words (as given if unknown)."""
+    from tutto_sim.core import registry
+
+    for e in registry.entries():
+        if e.hook("title_of_label")(label.strip().lower()):
+            return e.hook("variant_words")(variant)
+    return variant
+
+
+def check_tournament_game(t: "Tournament", game: str | None) -> None:
+    """Raise :class:`TournamentFileError` if the tournament ``t`` was played
+    in another game than ``game`` (a label as :func:`tournament_game` gives).
+    A CSV without a ``game`` column cannot be checked and passes."""
+    if game is None or t.game in ("", "?"):
+        return
+    if t.game.strip().lower() != game.strip().lower():
+        raise TournamentFileError(
+            f"--tournament: {t.file} holds games of {game_title(t.game)} (game {t.game}), "
+            f"but this report is about {game_title(game)} (game {game})")
+
+
+def read_tournament(path, game: str | None = None) -> Tournament:
+    """The win rates in a CSV written by ``tutto-sim tournament`` (any game).
+
+    Needs the columns ``kind``, ``name``, ``win_rate`` and ``ci95`` (or
+    ``games``, for a Wald interval) and at least one ``kind=bot`` row; reads
+    ``opponent``, ``games``, ``game``, ``variant``, ``players``, ``seed`` and
+    ``rules_sha256`` when present and ignores any other column.
+
+    ``game``: the game label of the report the tournament is for (``tutto``,
+    ``macke``, ``volle-lotte``, ``macke-<variant>``; :func:`tournament_game`
+    of the report's rules). A CSV whose ``game`` column names another game is
+    refused; None checks nothing.
+
+    Raises :class:`TournamentFileError` (one line) for a missing file, a file
+    that is not such a CSV (binary, not UTF-8, damaged, wrong columns or
+    values) or a CSV of another game, and no other exception.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise TournamentFileError(f"--tournament: no such file: {path}")
+    bad = f"--tournament: {path} is not a tournament CSV from `tutto-sim tournament`"
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as f:
+            reader = csv.DictReader(f)
+            cols = [c.strip() if isinstance(c, str) else "" for c in reader.fieldnames or []]
+            reader.fieldnames = cols
+            rows = list(reader)
+    except (OSError, UnicodeError, csv.Error, ValueError, MemoryError) as e:
+        raise TournamentFileError(f"{bad} ({type(e).__name__})") from None
+    try:
+        t = _parse_tournament(path, cols, rows, bad)
+    except TournamentFileError:
+        raise
+    except Exception as e:  # a damaged file must never end in a traceback
+        raise TournamentFileError(f"{bad} ({type(e).__name__})") from None
+    check_tournament_game(t, game)
+    return t
+
+
+def _players(n: int | None) -> int | None:
+    return n if n is not None and 1 <= n <= 1000 else None
+
+
+def _text(value) -> str:
+    """A CSV cell as text: missing cells (short rows) are None, extra ones lists."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _parse_tournament(path: Path, cols: list[str], rows: list[dict], bad: str) -> Tournament:
+    missing = [c for c in TOURNAMENT_COLUMNS if c not in cols]
+    if not missing and "ci95" not in cols and "games" not in cols:
+        missing = ["ci95"]
+    if missing:
+        raise TournamentFileError(f"{bad} (no column {', '.join(missing)})")
+    groups: dict[str, list[WinRate]] = {"bot": [], "seat": [], "pair": []}
+    for i, r in enumerate(rows, 2):
+        kind = _text(r.get("kind"))
+        if kind not in groups:
+            continue
+        rate = _number(_text(r.get("win_rate")))
+        games = _number(_text(r.get("games")), int)
+        if games is not None and games < 0:
+            games = None
+        ci = _number(_text(r.get("ci95")))
+        if ci is None and rate is not None and games:
+            ci = 1.959963984540054 * math.sqrt(max(rate * (1 - rate), 0.0) / games)
+        if rate is None or ci is None or not 0 <= rate <= 1 or ci < 0:
+            raise TournamentFileError(f"{bad} (line {i}: win_rate {_text(r.get('win_rate'))!r}, "
+                                      f"ci95 {_text(r.get('ci95'))!r})")
+        groups[kind].append(WinRate(_text(r.get("name")), _text(r.get("opponent")), rate, ci,
+                                    games))
+    if not groups["bot"]:
+        raise TournamentFileError(f"{bad} (no kind=bot row)")
+    first = rows[0]
+    return Tournament(
+        file=path.name, game=_text(first.get("game")) or "?",
+        variant=_text(first.get("variant")),
+        players=_players(_number(_text(first.get("players")), int)),
+        seed=_number(_text(first.get("seed")), int),
+        rules_sha256=_text(first.get("rules_sha256")),
+        bots=tuple(groups["bot"]), seats=tuple(groups["seat"]), pairs=tuple(groups["pair"]))
+
+
+def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> Sheet:
+    """Win rates with 95% CIs: per bot, per seat and (2 players) per pair.
+
+    ``footer`` ends the caption (rules label, software version).
+    """
+    import numpy as np
+
+    fair = 1 / t.players if t.players else None
+    game = game_title(t.game) if t.game != "?" else "not given"
+    if t.variant and t.variant != "standard" and t.variant not in t.game:
+        game += f" ({variant_words(t.game, t.variant)})"
+    same = t.rules_sha256 and t.rules_sha256 == report_rules.digest()
+    whose = ("the report's rules" if same else
+             "the tournament's own rules" + (f", rules fingerprint {t.rules_sha256[:12]}"
+                                             if t.rules_sha256 else " (not given in the file)")
+             + ", not the report's")
+    n_games = max((b.games or 0 for b in t.seats), default=0)
+    title = "Tournament: win rates with 95% CIs"
+    players = count(t.players, "player") if t.players else "? players"
+    caption = (
+        f"Whole games from {t.file} (written by `tutto-sim tournament`: {game}, {players}, "
+        f"seed {t.seed if t.seed is not None else '?'}"
+        + (f", {count(n_games, 'game')}" if n_games else "") + f"; {whose}). "
+        "Win rate = mean share of the win per seat held (1, 1/k in a k-way tie, 0); bars: "
+        "95% CI. Dotted line: 1/players, the fair share. Seats: seat 0 moves first; the "
+        "first-player advantage is seat 0's rate minus the fair share."
+        + (" Right: row's win rate against the column in two-player games." if t.pairs else "")
+        + f" {footer}")
+    fig, _ = new_figure(10.5, 7.0, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    panels = 3 if t.pairs else 2
+    axes = fig.subplots(1, panels, width_ratios=[1.3, 1.0, 1.3][:panels])
+    for ax, rows, what in ((axes[0], t.bots, "bot"), (axes[1], t.seats, "seat")):
+        if not rows:
+            ax.set_axis_off()
+            ax.text(0.5, 0.5, f"no {what} rows", ha="center", transform=ax.transAxes)
+            continue
+        y = np.arange(len(rows))[::-1]
+        rate = np.array([r.win_rate for r in rows])
+        ci = np.array([r.ci95 for r in rows])
+        ax.barh(y, rate, color=LIGHT, edgecolor=INK, lw=0.6, height=0.6,
+                hatch=HATCHES[1] if what == "seat" else "")
+        ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+        for yi, r in zip(y, rows):
+            ax.text(r.win_rate + r.ci95 + 0.01, yi, pm(r.win_rate, r.ci95),
+                    va="center", fontsize=8)
+        ax.set_yticks(y, [r.name if what == "bot" else f"seat {r.name}" for r in rows])
+        if fair is not None:
+            ax.axvline(fair, ls=":", color=GREY, lw=1.4)
+        right = max(rate + ci) * 1.35 + 0.02  # room for the labels, past 1 if need be
+        ax.set_xlim(0, right)
+        ax.set_xticks([x for x in np.arange(0, 1.01, 0.2) if x <= right])
+        ax.set_xlabel("win rate (share of games won)")
+        ax.set_title("by bot" if what == "bot" else "by seat (all bots)", loc="left")
+        ax.grid(axis="y", visible=False)
+        ax.set_axisbelow(True)
+    if t.pairs:
+        ax = axes[2]
+        names = list(dict.fromkeys([p.name for p in t.pairs] + [p.opponent for p in t.pairs]))
+        grid = np.full((len(names), len(names)), np.nan)
+        text = {}
+        for p in t.pairs:
+            i, j = names.index(p.name), names.index(p.opponent)
+            grid[i, j] = p.win_rate
+            text[i, j] = pm(p.win_rate, p.ci95).replace(" ± ", "\n± ")
+        ax.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6,
+                  aspect="auto")
+        for i in range(len(names)):
+            if (i, i) not in text:
+                text[i, i] = "–"
+        for (i, j), s in text.items():
+            ax.text(j, i, s, ha="center", va="center", fontsize=7.5,
+                    weight="bold" if grid[i, j] > 0.5 else "normal")  # NaN > 0.5: False
+        ax.set_xticks(range(len(names)), names, rotation=30, ha="right")
+        ax.set_yticks(range(len(names)), names)
+        ax.set_title("pairwise: row against column", loc="left")
+        ax.grid(False)
+    return Sheet(fig, f"{number:02d}-tournament", title, caption)
+
+
+def report_games() -> tuple[str, ...]:
+    """The ``--game`` names whose report ``tutto-sim report`` can write."""
+    from tutto_sim.core import registry
+
+    return tuple(n for e in registry.entries() if hasattr(e.module(), "report_module")
+                 for n in e.names)
+
+
+def sample_games() -> tuple[str, ...]:
+    """The games whose sample report is committed under ``reports/``."""
+    from tutto_sim.core import registry
+
+    return tuple(e.name for e in registry.entries() if e.extra.get("sample_report"))
+
+
+def report_module(game: str):
+    """The module that builds the report of ``--game`` ``game`` (the game's
+    ``report_module`` hook): ``build(out_dir, rules, seed, turns, phase)``,
+    ``DEFAULT_TURNS`` and, where one module serves several names (Volle
+    Lotte is Berliner Macke's preset), ``default_rules(game)``.
+
+    >>> report_module("tutto").STEM
+    'tutto-report'
+    >>> report_module("Volle-Lotte").default_rules("volle-lotte").n_dice
+    6
+    >>> report_module("kniffel")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown game 'kniffel'; valid: tutto, macke, volle-lotte
+    """
+    from tutto_sim.core import registry
+
+    return registry.by_name(game).hook("report_module")()

@@ -1,0 +1,394 @@
+"""Tournaments: many games between bots, seats rotated, win rates with CIs.
+
+Part of ``tutto_sim.game``. A tournament of ``m`` bots at a table of ``n``
+players plays **lineups** (which bots sit at the table):
+
+- ``m == n``: one lineup, all bots;
+- ``m < n``: one lineup, the bots fill the seats in turn (``a, b, a``);
+- ``m > n``: every combination of ``n`` of the ``m`` bots (for ``n = 2``
+  every pair: the pairwise table).
+
+Game ``i`` (stream ``(seed, i)``) plays lineup ``i % L`` rotated by
+``r = (i // L) % n``: seat ``j`` gets bot ``lineup[(j + r) % n]``
+(:func:`seat_bots`), so over ``L * n`` consecutive games every bot of a lineup
+sits in every seat once.
+
+A bot's **win rate** is its mean share of the win per seat it held: 1 for a
+sole winner, 1/k for each of k tied winners, else 0; the 95% CI comes from
+that per-game indicator. A **seat's** win rate is the same mean over the
+games, by seat. Games run in the numba kernel when every bot has a table
+(``engine="kernel"``), else in the reference game, which also reports bots
+that return illegal actions (each counted as a bust) instead of crashing.
+
+The game follows from the config (Tutto's ``GameConfig``, Macke's
+``MackeConfig``, ...): the registry gives its :class:`GameKind`
+(:func:`game_kind`). Game-independent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from tutto_sim.core import registry
+from tutto_sim.core.blocks import SHARE
+from tutto_sim.core.bots import kernel_capable
+from tutto_sim.core.stats import Estimate
+
+ENGINES = ("auto", "kernel", "reference")
+#: Games per kernel call (progress and Ctrl-C granularity); the kernel cuts
+#: them into blocks of ``tutto_kernel.BLOCK`` games for its threads.
+KERNEL_CHUNK = 32768
+REFERENCE_CHUNK = 50
+
+ProgressHook = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What a tournament needs to know about a game."""
+
+    name: str  # "tutto", "macke", "volle-lotte"
+    end_kinds: tuple[str, ...]
+    play: Callable  # play(bots, config, seed, index) -> GameRecord
+    kernel: type  # kernel class: (config, [bot.table()]) with .run(...)
+    point_unit: int = 1  # scores and banked points are counted in units of this
+
+
+def game_kind(config) -> GameKind:
+    """The game a config plays (the game's ``game_kind`` hook in the registry)."""
+    return registry.for_config(config).hook("game_kind")(config)
+
+
+def make_lineups(n_bots: int, players: int) -> np.ndarray:
+    """The lineups of a tournament (module docstring): int array [L, players]."""
+    if n_bots < 1 or players < 1:
+        raise ValueError("a tournament needs at least one bot and one player")
+    if n_bots == players:
+        return np.arange(players, dtype=np.int64)[None, :]
+    if n_bots < players:
+        return (np.arange(players, dtype=np.int64) % n_bots)[None, :]
+    return np.array(list(itertools.combinations(range(n_bots), players)), dtype=np.int64)
+
+
+def seat_bots(start: int, n_games: int, lineups: np.ndarray) -> np.ndarray:
+    """``out[g, j]``: the bot in seat j of game ``start + g``."""
+    n_lineups, n = lineups.shape
+    i = start + np.arange(n_games, dtype=np.int64)
+    line = i % n_lineups
+    r = (i // n_lineups) % n
+    cols = (np.arange(n)[None, :] + r[:, None]) % n
+    return lineups[line[:, None], cols]
+
+
+@dataclass
+class GameBatch:
+    """Per-game results of consecutive games (units of 50)."""
+
+    share: np.ndarray  # [G, n] of SHARE
+    score: np.ndarray  # [G, n]
+    banked: np.ndarray  # [G, n] sum of banked units over the seat's turns
+    banked_sq: np.ndarray  # [G, n]
+    turns: np.ndarray  # [G] all seats together
+    end: np.ndarray  # [G] index into the game's end kinds (GameKind.end_kinds)
+
+    def turns_by_seat(self) -> np.ndarray:
+        n = self.share.shape[1]
+        t = self.turns[:, None].astype(np.int64) - np.arange(n)[None, :]
+        return np.maximum(0, (t + n - 1) // n)
+
+
+def reference_batch(bots: Sequence, config, seed: int, start: int, n_games: int,
+                    lineups: np.ndarray, errors: dict | None = None) -> GameBatch:
+    """Play games in the reference engine; illegal actions go to ``errors[name]``."""
+    kind = game_kind(config)
+    n = lineups.shape[1]
+    seats = seat_bots(start, n_games, lineups)
+    out = GameBatch(np.zeros((n_games, n), np.int32), np.zeros((n_games, n), np.int32),
+                    np.zeros((n_games, n), np.int64), np.zeros((n_games, n), np.int64),
+                    np.zeros(n_games, np.int32), np.zeros(n_games, np.int8))
+    for g in range(n_games):
+        players = [bots[b] for b in seats[g]]
+        rec = kind.play(players, config, seed, start + g)
+        for j in rec.winners:
+            out.share[g, j] = SHARE // len(rec.winners)
+        unit = kind.point_unit
+        out.score[g] = [s // unit for s in rec.scores]
+        out.banked[g] = [s // unit for s in rec.banked]
+        out.banked_sq[g] = [s // unit**2 for s in rec.banked_sq]
+        out.turns[g] = rec.turns
+        out.end[g] = kind.end_kinds.index(rec.end)
+        if errors is not None:
+            for seat, msg in rec.errors:
+                entry = errors.setdefault(players[seat].name, {"count": 0, "games": 0, "first": msg})
+                entry["count"] += 1
+            for name in {players[seat].name for seat, _ in rec.errors}:
+                errors[name]["games"] += 1
+    return out
+
+
+def kernel_batch(kernel, seed: int, start: int, n_games: int,
+                 lineups: np.ndarray, threads: int | None = None) -> GameBatch:
+    return GameBatch(*kernel.run(seed, start, n_games, lineups, threads))
+
+
+@dataclass
+class Sums:
+    """Integer sums over games, exact whatever the order of the chunks."""
+
+    n_bots: int
+    players: int
+    games: int = 0
+    bot: np.ndarray = field(init=False)  # [B, 8]: seats held, share, share², score, score², turns, banked, banked²
+    seat: np.ndarray = field(init=False)  # [n, 2]: share, share²
+    pair: np.ndarray = field(init=False)  # [B, B, 3]: games, share, share² (two-player tables)
+    turns: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))  # sum, squares
+    rounds: int = 0
+    ends: np.ndarray = field(default_factory=lambda: np.zeros(4, np.int64))
+
+    def __post_init__(self):
+        b, n = self.n_bots, self.players
+        self.bot = np.zeros((b, 8), np.int64)
+        self.seat = np.zeros((n, 2), np.int64)
+        self.pair = np.zeros((b, b, 3), np.int64)
+
+    def add(self, batch: GameBatch, seats: np.ndarray) -> None:
+        g, n = batch.share.shape
+        sh = batch.share.astype(np.int64)
+        sc = batch.score.astype(np.int64)
+        tb = batch.turns_by_seat()
+        flat = seats.ravel()
+        b = self.n_bots
+        for k, vals in enumerate((np.ones_like(sh), sh, sh * sh, sc, sc * sc, tb,
+                                  batch.banked, batch.banked_sq)):
+            self.bot[:, k] += _int_bincount(flat, vals.ravel(), b)
+        self.seat[:, 0] += sh.sum(axis=0)
+        self.seat[:, 1] += (sh * sh).sum(axis=0)
+        if n == 2:
+            a, o = seats[:, 0], seats[:, 1]
+            for x, y, s in ((a, o, sh[:, 0]), (o, a, sh[:, 1])):
+                idx = x * b + y
+                self.pair[..., 0] += np.bincount(idx, minlength=b * b).reshape(b, b)
+                self.pair[..., 1] += _int_bincount(idx, s, b * b).reshape(b, b)
+                self.pair[..., 2] += _int_bincount(idx, s * s, b * b).reshape(b, b)
+        t = batch.turns.astype(np.int64)
+        self.turns += [t.sum(), (t * t).sum()]
+        self.rounds += int(((t + n - 1) // n).sum())
+        self.ends += np.bincount(batch.end.astype(np.int64), minlength=4)[:4]
+        self.games += g
+
+
+def _int_bincount(idx: np.ndarray, vals: np.ndarray, size: int) -> np.ndarray:
+    """Exact integer bincount (np.bincount with weights goes through float64)."""
+    out = np.zeros(size, np.int64)
+    np.add.at(out, idx, vals.astype(np.int64))
+    return out
+
+
+@dataclass
+class BotStats:
+    name: str
+    win: Estimate  # win rate per seat held
+    mean_score: Estimate  # final score, points
+    points_per_turn: Estimate  # banked points per turn, before deductions
+    games: int
+
+
+@dataclass
+class TournamentResult:
+    game: str
+    names: list[str]
+    players: int
+    lineups: np.ndarray
+    seed: int
+    engine: str
+    config: object  # the game's config (GameConfig, MackeConfig, ...)
+    sums: Sums
+    seconds: float = 0.0
+    threads: int = 1
+    interrupted: bool = False
+    errors: dict = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        return self.sums.games
+
+    def bot_stats(self) -> list[BotStats]:
+        """One entry per bot, best win rate first."""
+        out = []
+        unit = game_kind(self.config).point_unit
+        for i, name in enumerate(self.names):
+            seats, s, s2, sc, sc2, turns, bk, bk2 = (int(x) for x in self.sums.bot[i])
+            out.append(BotStats(
+                name,
+                Estimate.from_sums(s, s2, seats, 1 / SHARE),
+                Estimate.from_sums(sc, sc2, seats, unit),
+                Estimate.from_sums(bk, bk2, turns, unit),
+                seats,
+            ))
+        return sorted(out, key=lambda b: -b.win.mean if b.games else math.inf)
+
+    def seat_rates(self) -> list[Estimate]:
+        return [Estimate.from_sums(int(s), int(s2), self.games, 1 / SHARE)
+                for s, s2 in self.sums.seat]
+
+    def first_player_advantage(self) -> Estimate:
+        """Seat 0's win rate minus 1/n (the fair share)."""
+        e = self.seat_rates()[0]
+        return Estimate(e.mean - 1 / self.players, e.ci95, e.n)
+
+    def game_turns(self) -> Estimate:
+        return Estimate.from_sums(*(int(x) for x in self.sums.turns), self.games)
+
+    def mean_rounds(self) -> float:
+        return self.sums.rounds / self.games if self.games else math.nan
+
+    def pairwise(self) -> dict[str, dict[str, Estimate]] | None:
+        """Two-player tournaments: row bot's win rate against column bot."""
+        if self.players != 2 or len(self.names) < 2:
+            return None
+        out = {}
+        for a, na in enumerate(self.names):
+            row = {}
+            for b, nb in enumerate(self.names):
+                g, s, s2 = (int(x) for x in self.sums.pair[a, b])
+                if a != b and g:
+                    row[nb] = Estimate.from_sums(s, s2, g, 1 / SHARE)
+            out[na] = row
+        return out
+
+    def end_counts(self) -> dict[str, int]:
+        return {k: int(v) for k, v in zip(game_kind(self.config).end_kinds, self.sums.ends)}
+
+    def to_dict(self) -> dict:
+        bots = {b.name: {"win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
+                         "mean_final_score": b.mean_score.mean,
+                         "mean_final_score_ci95": b.mean_score.ci95,
+                         "points_per_turn": b.points_per_turn.mean,
+                         "points_per_turn_ci95": b.points_per_turn.ci95}
+                for b in self.bot_stats()}
+        seats = self.seat_rates()
+        fpa = self.first_player_advantage()
+        turns = self.game_turns()
+        d = {
+            "game": self.game,
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "engine": self.engine,
+            "bots": bots,
+            "ranking": [b.name for b in self.bot_stats()],
+            "seat_win_rates": [e.mean for e in seats],
+            "seat_ci95": [e.ci95 for e in seats],
+            "first_player_advantage": fpa.mean,
+            "first_player_advantage_ci95": fpa.ci95,
+            "mean_turns": turns.mean,
+            "mean_turns_ci95": turns.ci95,
+            "mean_rounds": self.mean_rounds(),
+            "game_ends": self.end_counts(),
+            "lineups": [[self.names[b] for b in line] for line in self.lineups.tolist()],
+            "rotation": "game i plays lineup i % L; seat j gets lineup[(j + (i // L) % n) % n]",
+            "ties": "a tie shares the win: 1/k to each of k tied winners",
+            "rules": self.config.rules.to_dict(),
+            "threads": self.threads,
+            "seconds": round(self.seconds, 2),
+            "interrupted": self.interrupted,
+            "illegal_actions": self.errors,
+        }
+        if hasattr(self.config, "draws"):
+            d["draws"] = self.config.draws
+        pw = self.pairwise()
+        if pw is not None:
+            d["pairwise"] = {a: {b: {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
+                                 for b, e in row.items()} for a, row in pw.items()}
+        return d
+
+    def csv_rows(self) -> list[dict]:
+        """Rows for the CSV: kind bot / seat / pair."""
+        base = {"game": self.game, "players": self.players, "seed": self.seed,
+                "rules_sha256": self.config.rules.digest()}
+        rows = []
+        for b in self.bot_stats():
+            rows.append({**base, "kind": "bot", "name": b.name, "opponent": "",
+                         "win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
+                         "mean_final_score": b.mean_score.mean,
+                         "points_per_turn": b.points_per_turn.mean})
+        for j, e in enumerate(self.seat_rates()):
+            rows.append({**base, "kind": "seat", "name": str(j), "opponent": "",
+                         "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
+        for a, row in (self.pairwise() or {}).items():
+            for b, e in row.items():
+                rows.append({**base, "kind": "pair", "name": a, "opponent": b,
+                             "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
+        return rows
+
+
+def choose_engine(engine: str, bots) -> str:
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    capable = kernel_capable(bots)
+    if engine == "kernel" and not capable:
+        slow = ", ".join(b.name for b in bots if not callable(getattr(b, "table", None)))
+        raise ValueError(f"bots {slow} play only in the reference engine; use --engine reference or auto")
+    if engine == "auto":
+        return "kernel" if capable else "reference"
+    return engine
+
+
+def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
+                   config=None, engine: str = "auto", start: int = 0,
+                   progress: ProgressHook | None = None, catch_interrupt: bool = True,
+                   game: str | None = None) -> TournamentResult:
+    """Play ``games`` games (streams ``start ..``) and add up the results.
+
+    ``config`` is the game's config (Tutto's ``GameConfig``, Macke's
+    ``MackeConfig``, ...); ``game`` only labels the result (default: the
+    config's game).
+    """
+    import numba
+
+    if not 1 <= players <= 8:
+        raise ValueError(f"players must be 1..8, not {players}")
+    if games < 0:
+        raise ValueError(f"games must be >= 0, not {games}")
+    if config is None:
+        raise TypeError("run_tournament needs the game's config (e.g. GameConfig(TuttoRules()))")
+    kind = game_kind(config)
+    engine = choose_engine(engine, bots)
+    lineups = make_lineups(len(bots), players)
+    sums = Sums(len(bots), players)
+    errors: dict = {}
+    t0 = time.perf_counter()
+    if engine == "kernel":
+        kernel = kind.kernel(config, [b.table() for b in bots])
+
+        def work(s, n):
+            return kernel_batch(kernel, seed, s, n, lineups)
+        chunk = KERNEL_CHUNK
+    else:
+        def work(s, n):
+            return reference_batch(bots, config, seed, s, n, lineups, errors)
+        chunk = REFERENCE_CHUNK
+    done = 0
+    interrupted = False
+    try:
+        while done < games:
+            n = min(chunk, games - done)
+            batch = work(start + done, n)
+            sums.add(batch, seat_bots(start + done, n, lineups))
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        interrupted = True
+    return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
+                            sums, time.perf_counter() - t0,
+                            numba.get_num_threads() if engine == "kernel" else 1,
+                            interrupted, errors)

@@ -1,0 +1,8 @@
+"""The games of tutto-sim: one line per game (``core.registry``)."""
+
+from tutto_sim.core.registry import register
+from tutto_sim.macke.entry import ENTRY as MACKE
+from tutto_sim.tutto.entry import ENTRY as TUTTO
+
+register(TUTTO)
+register(MACKE)

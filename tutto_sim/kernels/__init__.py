@@ -1,1 +1,0 @@
-"""The only layer with @njit: random streams, throw sampling, turn simulation."""

@@ -1,0 +1,161 @@
+"""Berliner Macke and Volle Lotte bots and their specs.
+
+Every bot implements the bot protocol (``core.api``); table and threshold
+bots also have ``table()``, their decisions as a
+:class:`~tutto_sim.macke.game_kernel.MackeBotTable`, and so play in the numba
+game kernel too.
+
+=========================  ====================================================
+``optimal``                the optimal turn policy (``data/policies/macke-default.json``
+                           or ``volle-lotte-default.json`` for the default turn
+                           rules, else solved for the rules in play)
+``table:FILE``             a Macke policy file (``export-policy --game macke``)
+``endgame[:FILE]``         a table (default: optimal) that banks at once when
+                           banking reaches the target and presses on when
+                           behind in its last turn (nachwerfen)
+``threshold[:K[:CLEAR]]``  keep every scoring unit, never return, bank at >= K
+                           (default 300), after a clear at >= CLEAR (default K)
+``cautious``               bank at the first chance >= the minimum score
+``reckless``               never bank before a series ends, bank every clear
+``random``                 a uniformly random legal action (reference game only)
+``py:MODULE:NAME``         ``NAME()`` from a Python module or ``.py`` file
+=========================  ====================================================
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import replace
+
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot
+from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
+from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
+from tutto_sim.macke.game_kernel import MackeBotTable
+from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
+from tutto_sim.macke.rules import MackeRules
+from tutto_sim.macke.threshold import MackeThresholdPolicy
+
+#: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
+MACKE_POLICY_FILES = {"standard": POLICY_DIR / "macke-default.json",
+                      "volle-lotte": POLICY_DIR / "volle-lotte-default.json"}
+MACKE_BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
+                   "reckless", "random", "py:MODULE:NAME")
+MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
+
+
+def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
+    """Endgame rule for Macke: press on when banking leaves the player behind
+    in his last turn (nachwerfen); bank at once when banking reaches the
+    target; otherwise follow the table. Banking adds ``d.bank_result`` (minus
+    the turn total below the minimum score)."""
+    g = d.game
+    mine = g.my_score + d.bank_result
+    if g.last_round and g.best_other is not None and mine < g.best_other:
+        return False
+    if mine >= g.rules.target:
+        return True
+    return table_banks
+
+
+class MackePolicyBot:
+    """Plays a Macke turn policy (``policy.macke_protocol``): the optimal
+    :class:`~tutto_sim.macke.policy.MackeTablePolicy` or a
+    :class:`~tutto_sim.macke.threshold.MackeThresholdPolicy`;
+    ``endgame`` adds the overrides of :func:`macke_endgame_banks`."""
+
+    def __init__(self, policy, name: str = "optimal", endgame: bool = False):
+        self.policy = policy
+        self.name = name
+        self.endgame = endgame
+
+    def act(self, d: MackeDecision):
+        p = self.policy
+        if d.kind == KEEP:
+            return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
+        if d.kind == RETURN:
+            return d.legal[d.options.index(p.before_throw(d.view))]
+        if d.kind in (BANK_OR_THROW, BANK_OR_SERIES):
+            banks = bool(p.bank(d.view))
+            if self.endgame:
+                banks = macke_endgame_banks(banks, d)
+            return BANK if banks else THROW
+        raise ValueError(f"unknown decision kind {d.kind!r}")
+
+    def table(self) -> MackeBotTable:
+        """The decisions as the game kernel's arrays (a threshold policy compiled
+        by ``solve.macke_dp.threshold_decisions``)."""
+        if isinstance(self.policy, MackeThresholdPolicy):
+            from tutto_sim.macke.solver import threshold_decisions
+
+            dec = threshold_decisions(self.policy.to_array(), self.policy.rules)
+        else:
+            dec = self.policy.decisions
+        return MackeBotTable.from_decisions(dec, self.endgame)
+
+
+def macke_turn_rules(rules: MackeRules) -> MackeRules:
+    """The rules with the target at the variant's preset: what a turn policy sees
+    (the target is the only game-level field of ``MackeRules``)."""
+    return replace(rules, target=MackeRules.preset(rules.variant).target)
+
+
+def optimal_macke_policy(rules: MackeRules) -> MackeTablePolicy:
+    """The optimal Macke turn policy: the shipped file when it fits, else solved (< 1 s)."""
+    return _optimal_macke(macke_turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal_macke(tr: MackeRules) -> MackeTablePolicy:
+    path = MACKE_POLICY_FILES.get(tr.variant)
+    if path is not None and tr == MackeRules.preset(tr.variant) and path.exists():
+        return load_macke_policy(path, tr)
+    from tutto_sim.macke.solver import solve_macke
+
+    return MackeTablePolicy.from_solution(solve_macke(tr))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
+    policy = load_macke_policy(path)
+    if macke_turn_rules(policy.rules) != macke_turn_rules(rules):
+        fr, r = policy.rules.to_dict(), rules.to_dict()
+        wrong = [f"{k}={r[k]!r} (file: {fr[k]!r})" for k in r if k != "target" and r[k] != fr[k]]
+        raise PolicyFileError(f"policy file {path} was solved for other rules: {', '.join(wrong)}")
+    return policy
+
+
+def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
+    """A Berliner Macke / Volle Lotte bot from its spec (module docstring)."""
+    valid = MACKE_VALID_BOTS
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    kind = kind.lower()
+    try:
+        if kind == "optimal" and not arg:
+            return MackePolicyBot(optimal_macke_policy(rules), text)
+        if kind == "endgame":
+            policy = _load_macke_table(arg, rules) if arg else optimal_macke_policy(rules)
+            return MackePolicyBot(policy, text, endgame=True)
+        if kind == "table":
+            if not arg:
+                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
+            return MackePolicyBot(_load_macke_table(arg, rules), text)
+    except PolicyFileError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
+    if kind == "threshold":
+        parts = arg.split(":") if arg else []
+        if len(parts) > 2:
+            raise BotSpecError(f"bot {spec!r}: threshold takes at most K:CLEAR; {valid}")
+        k = _points(spec, "K", parts[0], valid) if parts else 300
+        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
+        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
+    if kind == "cautious" and not arg:
+        return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
+    if kind == "reckless" and not arg:
+        return MackePolicyBot(MackeThresholdPolicy(rules, None, 0), text)
+    if kind == "random" and not arg:
+        return RandomBot(text)
+    if kind == "py":
+        return _python_bot(text, arg, valid)
+    raise BotSpecError(f"unknown bot {spec!r}; {valid}")

@@ -1,0 +1,172 @@
+"""Monte Carlo play of exact Macke policy tables, and the exact minimum-score sweep.
+
+Part of ``tutto_sim.sim``. :func:`run_macke_exact` plays turns with
+``kernels.macke_table`` from a :class:`~tutto_sim.macke.policy.MackeTablePolicy`
+(as loaded from its file), on the same random streams as every other
+simulation, so that the simulated EV and outcome shares can be set beside the
+solver's exact values (:func:`validate_macke`). :func:`explore_macke` solves
+the game exactly for a list of minimum scores and both bust rules (the
+"300-point rule" analysis).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+import numpy as np
+
+from tutto_sim.core.stats import Z95, Estimate
+from tutto_sim.dice.scoring import POINT_UNIT
+from tutto_sim.macke.policy import MackeTablePolicy
+from tutto_sim.macke.rules import MackeRules
+from tutto_sim.macke.sim import BLOCK, MackeBatchResult, ProgressHook
+from tutto_sim.macke.solver import NEVER, MackeSolution, slot_layout, solve_macke, throw_tables
+from tutto_sim.macke.table_kernel import N_RETURNS, simulate_table
+from tutto_sim.macke.tables import build_macke_tables
+
+#: Turns per kernel call (keeps progress and Ctrl-C responsive).
+CHUNK = 4_000_000
+
+
+class MackeTableResult(MackeBatchResult):
+    """Sums of table-policy turns: ``MackeBatchResult`` plus the returns column."""
+
+    def mean_returns(self, p: int = 0) -> float:
+        return float(self.sums[p, N_RETURNS]) / self.n if self.n else float("nan")
+
+
+def table_args(policy: MackeTablePolicy) -> tuple:
+    """Everything ``simulate_table`` reads after its first five arguments."""
+    rules = policy.rules
+    m = build_macke_tables(rules)
+    t = throw_tables(rules)
+    off, _ = slot_layout(m)
+    params = np.array([rules.n_dice, rules.throws, rules.min_score // POINT_UNIT,
+                       1 if rules.bust == "zero" else 0, rules.win_value // POINT_UNIT],
+                      dtype=np.int64)
+    c = np.ascontiguousarray
+    return (*policy.kernel_arrays(), c(t.ordered), c(t.ordered_off), c(t.start),
+            c(m.state_dice), c(m.state_pts), c(m.add), c(m.sub_start), c(m.sub_states),
+            c(m.keep_start), c(m.keep_states), c(m.win), c(off), int(m.empty), params)
+
+
+def run_macke_exact(policy: MackeTablePolicy, seed: int, n_turns: int, start: int = 0,
+                    progress: ProgressHook | None = None,
+                    catch_interrupt: bool = True) -> MackeTableResult:
+    """Play turns ``start .. start+n_turns-1`` of ``seed`` with the table policy.
+
+    On Ctrl-C the finished chunks are returned with ``interrupted=True``.
+    """
+    if n_turns < 0:
+        raise ValueError(f"number of turns must be >= 0, not {n_turns}")
+    args = table_args(policy)
+    sums = np.zeros((1, N_RETURNS + 1), dtype=np.int64)
+    done = 0
+    interrupted = False
+    try:
+        while done < n_turns:
+            n = min(CHUNK, n_turns - done)
+            s, _ = simulate_table(np.uint64(seed), start + done, n, BLOCK, False, *args)
+            sums[0] += s.sum(axis=0)
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        interrupted = True
+    return MackeTableResult(sums, done, interrupted)
+
+
+def macke_exact_turns(policy: MackeTablePolicy, seed: int, n_turns: int,
+                      start: int = 0) -> np.ndarray:
+    """Each turn's (result, turn total, throws, clears, end, returns); points in units of 50."""
+    _, turns = simulate_table(np.uint64(seed), start, n_turns, BLOCK, True, *table_args(policy))
+    return turns
+
+
+# --------------------------------------------------------------------------
+# the solver against the simulation
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MackeCheck:
+    """One exact value beside its simulation: ``z`` in standard errors."""
+
+    what: str  # ev, p_positive, p_negative, p_zero
+    exact: float
+    simulated: float
+    ci95: float
+    n: int
+
+    @property
+    def z(self) -> float:
+        se = self.ci95 / Z95
+        return 0.0 if se == 0 else (self.simulated - self.exact) / se
+
+
+def validate_macke(sol: MackeSolution, turns: int, seed: int,
+                   policy: MackeTablePolicy | None = None,
+                   progress: ProgressHook | None = None) -> list[MackeCheck]:
+    """Simulate the optimal policy (its table, as a bot loads it) and compare
+    EV, P(>0), P(<0), P(=0) with the solver's exact values."""
+    policy = policy or MackeTablePolicy.from_solution(sol)
+    res = run_macke_exact(policy, seed, turns, progress=progress)
+    sims: dict[str, Estimate] = {"ev": res.ev(), "p_positive": res.p_positive(),
+                                 "p_negative": res.p_negative(), "p_zero": res.p_zero()}
+    exact = {"ev": sol.turn_ev, "p_positive": sol.p_positive, "p_negative": sol.p_negative,
+             "p_zero": sol.p_zero}
+    return [MackeCheck(k, exact[k], e.mean, e.ci95, e.n) for k, e in sims.items()]
+
+
+# --------------------------------------------------------------------------
+# the minimum-score sweep
+# --------------------------------------------------------------------------
+
+
+def _th(v) -> float:
+    return float("nan") if v >= NEVER else float(v)
+
+
+def explore_macke(rules_base: MackeRules = MackeRules(),
+                  min_scores: Sequence[int] = (0, 100, 200, 300, 400, 500),
+                  busts: Sequence[str] = ("subtract", "zero"),
+                  returns: bool = False):
+    """Exact optimal play for each minimum score and bust rule: one row each.
+
+    Columns: ``min_score``, ``bust``, ``ev`` (exact expected signed result,
+    points), ``p_positive``, ``p_negative``, ``p_zero``, ``mean_throws``,
+    ``mean_returns``, ``clear_bank_at`` (after a clear bank iff the total is
+    at least this), ``bank_t{tl}_d{d}`` (bank thresholds with ``tl`` throws
+    and ``d`` dice left; NaN: never), ``bank_exceptions`` (how many
+    (state, total range) exceptions the thresholds have) and, with
+    ``returns=True``, ``ev_no_returns`` (the best play that never returns a
+    unit) and ``value_of_returns``. All values are exact.
+
+    >>> df = explore_macke(min_scores=(0, 300), busts=("subtract",))
+    >>> list(df["min_score"]), bool(df["ev"].iloc[0] > df["ev"].iloc[1])
+    ([0, 300], True)
+    """
+    import pandas as pd
+
+    records = []
+    for bust in busts:
+        for k in min_scores:
+            rules = replace(rules_base, min_score=int(k), bust=bust)
+            sol = solve_macke(rules)
+            rec = {"min_score": int(k), "bust": bust, "ev": sol.turn_ev,
+                   "p_positive": sol.p_positive, "p_negative": sol.p_negative,
+                   "p_zero": sol.p_zero, "mean_throws": sol.mean_throws,
+                   "mean_returns": sol.mean_returns, "clear_bank_at": _th(sol.clear_bank_at)}
+            for tl in range(1, rules.throws):
+                for d in range(1, rules.n_dice):
+                    rec[f"bank_t{tl}_d{d}"] = _th(sol.bank_threshold[tl, d])
+            rec["bank_exceptions"] = len(sol.bank_exceptions)
+            if returns:
+                no = solve_macke(rules, allow_returns=False)
+                rec["ev_no_returns"] = no.turn_ev
+                rec["value_of_returns"] = sol.turn_ev - no.turn_ev
+            records.append(rec)
+    return pd.DataFrame.from_records(records)

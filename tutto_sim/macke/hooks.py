@@ -1,0 +1,149 @@
+"""What the shared commands and engines ask of Berliner Macke and Volle Lotte
+(``core.registry``): names for files and players, the game config, bots, the
+tournament's game kind, play at the terminal, the command handlers, the
+report, and Macke's own command (``explore``)."""
+
+from __future__ import annotations
+
+
+def label(rules) -> str:
+    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
+
+
+def title(rules) -> str:
+    name = "Volle Lotte" if rules.variant == "volle-lotte" else "Berliner Macke"
+    if rules.variant not in ("standard", "volle-lotte"):
+        name += f" ({rules.variant})"
+    return name
+
+
+def config(rules):
+    from tutto_sim.macke.game import MackeConfig
+
+    return MackeConfig(rules)
+
+
+def parse_bot(spec: str, rules):
+    from tutto_sim.macke.bots import parse_macke_bot
+
+    return parse_macke_bot(spec, rules)
+
+
+def valid_bots(rules) -> str:
+    from tutto_sim.macke.bots import MACKE_VALID_BOTS
+
+    return MACKE_VALID_BOTS
+
+
+def game_kind(config):
+    from tutto_sim.core.tournament import GameKind
+    from tutto_sim.dice.scoring import POINT_UNIT
+    from tutto_sim.macke.game import END_KINDS, play_macke_game
+    from tutto_sim.macke.game_kernel import MackeGameKernel
+
+    return GameKind(config.rules.game, END_KINDS, play_macke_game, MackeGameKernel, POINT_UNIT)
+
+
+def exact_turn_values(rules, thresholds) -> dict[str, float]:
+    """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
+    from tutto_sim.macke.bots import macke_turn_rules
+    from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
+    from tutto_sim.macke.threshold import MackeThresholdPolicy
+
+    tr = macke_turn_rules(rules)
+    ev = {"optimal": float(solve_macke(tr).turn_ev)}
+    for x in thresholds:
+        ev[f"threshold:{x}"] = exact_macke_policy_value(MackeThresholdPolicy.simple(tr, x), tr)
+    return ev
+
+
+def threshold_words() -> str:
+    return "also after a clear; keep every scoring unit, never return"
+
+
+def ends_line(res) -> str:
+    ends = res.end_counts()
+    g = max(res.games, 1)
+    line = f"ended after the nachwerfen: {ends['nachwerfen'] / g:.2%}"
+    if res.config.rules.variant == "instant-win":
+        line += f"; by five 1s (instant win): {ends['instant-win'] / g:.2%}"
+    if ends["cap"]:
+        line += f"; at the {res.config.max_rounds:,}-round cap: {ends['cap'] / g:.2%}"
+    return line
+
+
+def rules_line(rules) -> str | None:
+    return (f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
+            f"per series; Macke after the first throw: {rules.bust}; the target reached, "
+            "every other player throws once more (nachwerfen)")
+
+
+def instant_column(rules) -> tuple[str, str, bool]:
+    return "instant wins", "instant_win_share", rules.variant == "instant-win"
+
+
+def human(name, read, write, hints, rules):
+    from tutto_sim.macke.game import MackeAdvisor, MackeHumanBot
+
+    return MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
+
+
+def interactive_game(players, config, seed, narrate):
+    from tutto_sim.macke.game import MackeGame
+
+    return MackeGame(players, config, seed, 0, narrate=narrate)
+
+
+def report_module():
+    import tutto_sim.macke.report as module
+
+    return module
+
+
+def optimize(**kw):
+    from tutto_sim.macke.cli import macke_optimize
+
+    return macke_optimize(**kw)
+
+
+def solve(**kw):
+    from tutto_sim.macke.cli import macke_solve
+
+    return macke_solve(**kw)
+
+
+def export_policy(**kw):
+    from tutto_sim.macke.cli import macke_export
+
+    return macke_export(**kw)
+
+
+def validate(**kw):
+    from tutto_sim.macke.cli import macke_validate
+
+    return macke_validate(**kw)
+
+
+def commands() -> list:
+    """Commands of this game alone, mounted on the root app: ``explore``."""
+    from tutto_sim.macke.cli import explore
+
+    return [("explore", explore)]
+
+
+def words():
+    import tutto_sim.macke.words as module
+
+    return module
+
+
+def title_of_label(label: str) -> str | None:
+    from tutto_sim.macke.words import title_of_label as title
+
+    return title(label)
+
+
+def variant_words(variant: str) -> str:
+    from tutto_sim.macke.words import variant_words as words
+
+    return words(variant)

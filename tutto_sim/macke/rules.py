@@ -1,0 +1,102 @@
+"""Berliner Macke and Volle Lotte as one frozen settings object (docs/macke.md).
+
+Part of ``tutto_sim.rules``. Every option of docs/macke.md ("Options") is a
+field with its default; the variants are presets (:meth:`MackeRules.preset`).
+Scoring is docs/rules.md §3 plus straights, configured here and turned into
+unit tables by ``tutto_sim.macke.tables`` (the same scoring rules as Tutto,
+extended, not a copy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, fields, replace
+
+from tutto_sim.dice.scoring import POINT_UNIT, SIX_OF_KIND_CHOICES
+
+VARIANTS = ("standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte")
+BUST_CHOICES = ("subtract", "zero")
+
+
+@dataclass(frozen=True)
+class MackeRules:
+    """Settings of a Berliner Macke game; docs/macke.md gives every default's reason.
+
+    >>> MackeRules().n_dice, MackeRules.preset("volle-lotte").n_dice
+    (5, 6)
+    >>> MackeRules.preset("volle-lotte").target
+    6000
+    >>> MackeRules(min_score=275)
+    Traceback (most recent call last):
+    ...
+    ValueError: min_score must be a non-negative multiple of 50, not 275
+    """
+
+    #: ``standard`` or one of the rule text's variants (docs/macke.md, "Variants").
+    variant: str = "standard"
+    #: A turn total below this is subtracted instead of added.
+    min_score: int = 300
+    #: Throws per series (a clear starts a new series with this many).
+    throws: int = 3
+    #: A Macke after the first throw subtracts the turn total (``subtract``) or scores 0.
+    bust: str = "subtract"
+    #: Points to win.
+    target: int = 5000
+    #: Six of a kind (Volle Lotte only): two triples or one.
+    six_of_kind: str = "two-triples"
+    #: Turn-level analysis of ``instant-win``: what the instant win is worth, in points.
+    win_value: int = 5000
+
+    def __post_init__(self) -> None:
+        if self.variant not in VARIANTS:
+            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {self.variant!r}")
+        if self.bust not in BUST_CHOICES:
+            raise ValueError(f"bust must be one of {', '.join(BUST_CHOICES)}, not {self.bust!r}")
+        if self.six_of_kind not in SIX_OF_KIND_CHOICES:
+            raise ValueError(f"six_of_kind must be one of {', '.join(SIX_OF_KIND_CHOICES)}, "
+                             f"not {self.six_of_kind!r}")
+        for name in ("min_score", "target", "win_value"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < 0 or value % POINT_UNIT or (name == "target" and value == 0):
+                raise ValueError(f"{name} must be a non-negative multiple of {POINT_UNIT}, not {value}")
+        if not isinstance(self.throws, int) or not 1 <= self.throws <= 6:
+            raise ValueError(f"throws must be 1..6, not {self.throws}")
+
+    @classmethod
+    def preset(cls, variant: str = "standard", **overrides) -> "MackeRules":
+        """The rules of a variant: Volle Lotte plays with 6 dice to 6000."""
+        base = cls(variant=variant)
+        if variant == "volle-lotte" and "target" not in overrides:
+            base = replace(base, target=6000)
+        return replace(base, **overrides)
+
+    @property
+    def n_dice(self) -> int:
+        return 6 if self.variant == "volle-lotte" else 5
+
+    @property
+    def game(self) -> str:
+        return "volle-lotte" if self.variant == "volle-lotte" else "macke"
+
+    def result(self, turn_total: int) -> int:
+        """Points a turn adds to the score: +T at or above the minimum, else -T."""
+        return turn_total if turn_total >= self.min_score else -turn_total
+
+    def to_dict(self) -> dict:
+        return {"game": "macke", **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "MackeRules":
+        d = dict(d)
+        if d.pop("game", "macke") != "macke":
+            raise ValueError("not a Berliner Macke rules object")
+        names = {f.name for f in fields(cls)}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"unknown Macke rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+    def digest(self) -> str:
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()

@@ -1,1 +1,0 @@
-"""Monte Carlo experiments: batches of turns, searches, confidence intervals."""

@@ -1,0 +1,279 @@
+"""Tutto bots and their specs.
+
+Every bot implements the bot protocol (``core.api``: a ``name`` and
+``act(decision)``), so every bot plays in the reference game. Table and
+threshold bots also have ``table()``, their decisions as a
+:class:`~tutto_sim.tutto.game_kernel.BotTable`, and so also play in the numba
+kernel; the tests check that both ways give the same games.
+
+Bot specs (``parse_bot``):
+
+=========================  ====================================================
+``optimal``                the optimal turn policy (``table`` of
+                           ``data/policies/tutto-default.json``, or solved for
+                           the rules in play)
+``table:FILE``             a policy file from ``tutto-sim export-policy``
+``endgame[:FILE]``         a table (default: optimal) that banks at once when
+                           banking reaches the target and presses on (never
+                           banks) when behind in the last round
+``threshold[:B[:D[:K]]]``  bank as soon as the turn total is >= B (default 300,
+                           the best single threshold for turn EV), after a
+                           Tutto bank at >= D (default B), keep rule K
+                           (default ``all``; ``triples-ones``, ``best-unit``,
+                           ``fewest-dice``)
+``cautious``               ``threshold:300``: banks as soon as it can with >= 300
+``reckless``               never banks before a Tutto, banks right after one
+``random``                 a uniformly random legal action (reference game only)
+``py:MODULE:NAME``         ``NAME()`` from a Python module or ``.py`` file
+                           (reference game only unless it has ``table()``)
+=========================  ====================================================
+
+Berliner Macke's bots: ``macke.bots``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot  # noqa: F401
+from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.dice.scoring import POINT_UNIT
+from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
+from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
+from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
+from tutto_sim.tutto.game_kernel import BotTable
+from tutto_sim.tutto.policy import ExactPolicy, load_policy
+from tutto_sim.tutto.reference import choose_keep
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.threshold import CardPolicy, ThresholdPolicy
+
+#: The file `optimal` loads when the rules' turn part is the default.
+DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
+#: Rule fields a turn policy depends on (the others only matter for whole games).
+TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
+
+BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
+             "cautious", "reckless", "random", "py:MODULE:NAME")
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
+
+
+def valid_bots(rules=None) -> str:
+    """The one-line list of valid Tutto bot specs."""
+    return VALID_BOTS
+
+
+def _pick(legal, dice: int):
+    """The keep of ``dice`` dice with the most points (the first such keep)."""
+    best = None
+    for k in legal:
+        if len(k.dice) == dice and (best is None or k.points > best.points):
+            best = k
+    return best
+
+
+def endgame_banks(table_banks: bool, d: Decision) -> bool:
+    """Endgame rule: press on when behind in the last round; bank at once when
+    banking reaches the target; otherwise follow the table."""
+    g = d.game
+    mine = g.my_score + d.turn_total
+    if g.last_round and mine < g.best_other:
+        return False
+    if mine >= g.rules.target:
+        return True
+    return table_banks
+
+
+class TableBot:
+    """Plays a decision table (:class:`~tutto_sim.tutto.policy.ExactPolicy`)."""
+
+    def __init__(self, policy: ExactPolicy, name: str = "optimal", endgame: bool = False):
+        self.policy = policy
+        self.name = name
+        self.endgame = endgame
+        self._tables = build_tables(policy.rules.scoring)
+
+    def _row(self, turn_total: int) -> int:
+        return min(turn_total // POINT_UNIT, self.policy.t_max)
+
+    def act(self, d: Decision):
+        p = self.policy
+        row = self._row(d.turn_total)
+        by_points = d.card is Card.X2 and p.rules.x2_scope == "card"
+        if d.kind == KEEP:
+            ms = self._tables.multiset_of(d.throw)
+            k = (p.keep_x2p[d.card_points // POINT_UNIT, row, ms] if by_points
+                 else p.keep[d.card, row, ms])
+            return _pick(d.legal, int(k))
+        if d.kind == STREET:
+            new = sorted(set(d.throw) - set(d.street_numbers))
+            take = int(p.street_take[len(d.street_numbers), len(new)])
+            return next(k for k in d.legal if k.dice == tuple(new[:take]))
+        if d.kind == BANK_OR_THROW:
+            bank = p.bank_x2p[d.card_points // POINT_UNIT] if by_points else p.bank[d.card]
+            banks = bool(bank[d.dice, row])
+            if self.endgame:
+                banks = endgame_banks(banks, d)
+            return BANK if banks else THROW
+        if d.kind == BANK_OR_DRAW:
+            banks = not p.draw[row]
+            if self.endgame:
+                banks = endgame_banks(banks, d)
+            return BANK if banks else DRAW
+        raise ValueError(f"unknown decision kind {d.kind!r}")
+
+    def table(self) -> BotTable:
+        p = self.policy
+        n_cards = p.keep.shape[0]
+        draw = np.repeat(p.draw[None, :], n_cards, axis=0)
+        kx, bx = p.keep_x2p, p.bank_x2p
+        if kx is None:
+            kx = np.zeros((1, 1, p.keep.shape[2]), dtype=np.int8)
+            bx = np.zeros((1, MAX_DICE, 1), dtype=np.bool_)
+        return BotTable(p.keep, p.bank, draw, p.street_take, kx, bx, self.endgame)
+
+
+class ThresholdBot:
+    """Plays a :class:`~tutto_sim.tutto.threshold.ThresholdPolicy`: a keep rule,
+    bank thresholds by dice left and a draw-below threshold after a Tutto."""
+
+    def __init__(self, policy: ThresholdPolicy, rules: TuttoRules, name: str = "threshold"):
+        self.policy = policy
+        self.rules = rules
+        self.name = name
+
+    def act(self, d: Decision):
+        plan = self.policy[d.card]
+        if d.kind == KEEP:
+            kept, points = choose_keep(plan.keep, list(d.throw), self.rules)
+            keep = _pick(d.legal, kept)
+            assert keep.points == points  # every keep rule scores its dice at their best
+            return keep
+        if d.kind == STREET:
+            new = sorted(set(d.throw) - set(d.street_numbers))
+            return next(k for k in d.legal if k.dice == tuple(new[:plan.street_take]))
+        if d.kind == BANK_OR_THROW:
+            at = plan.bank_at[d.dice - 1]
+            return BANK if at is not None and d.turn_total >= at else THROW
+        if d.kind == BANK_OR_DRAW:
+            at = plan.draw_below
+            return BANK if at is not None and d.turn_total >= at else DRAW
+        raise ValueError(f"unknown decision kind {d.kind!r}")
+
+    def table(self) -> BotTable:
+        """The same decisions as a table: every keep rule keeps the best points
+        for its number of dice, so ``keep_dice`` says it all."""
+        t = build_tables(self.rules.scoring)
+        arr = self.policy.to_array()  # units; NEVER for "never"
+        finite = [v for v in arr[:, 1:7].ravel() if v < 1 << 40]
+        rows = max(finite, default=0) + 1
+        totals = np.arange(rows)
+        n_cards, n_ms = arr.shape[0], t.n_multisets
+        keep = np.zeros((n_cards, rows, n_ms), dtype=np.int8)
+        bank = np.zeros((n_cards, MAX_DICE, rows), dtype=np.bool_)
+        draw = np.zeros((n_cards, rows), dtype=np.bool_)
+        for c in range(n_cards):
+            rule = 0 if c == Card.FIREWORKS else int(arr[c, 0])
+            keep[c] = t.keep_dice[rule][None, :]
+            if Card(c) in BANKABLE_CARDS:
+                for d in range(1, MAX_DICE):
+                    bank[c, d] = totals >= arr[c, d]
+            draw[c] = totals < arr[c, 6]
+        take = int(self.policy[Card.STREET].street_take)
+        street = np.zeros((7, 7), dtype=np.int8)
+        for m in range(6):
+            for j in range(1, 7 - m):
+                street[m, j] = min(take, j)
+        if self.rules.x2_scope == "card":
+            from tutto_sim.tutto.solver import max_card_points
+
+            p = max_card_points(t) + 1
+            kx = np.ascontiguousarray(np.repeat(keep[Card.X2][None], p, axis=0))
+            bx = np.ascontiguousarray(np.repeat(bank[Card.X2][None], p, axis=0))
+        else:
+            kx = np.zeros((1, 1, n_ms), dtype=np.int8)
+            bx = np.zeros((1, MAX_DICE, 1), dtype=np.bool_)
+        return BotTable(keep, bank, draw, street, kx, bx, False)
+
+
+# ---- specs ------------------------------------------------------------------
+
+
+def turn_rules(rules: TuttoRules) -> TuttoRules:
+    """The rules with every game-level field at its default: what a turn policy sees."""
+    return TuttoRules(**{f: getattr(rules, f) for f in TURN_FIELDS})
+
+
+def optimal_policy(rules: TuttoRules) -> ExactPolicy:
+    """The optimal turn policy for these rules: the shipped file when it fits, else solved."""
+    return _optimal(turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal(tr: TuttoRules) -> ExactPolicy:
+    if tr == TuttoRules() and DEFAULT_POLICY_FILE.exists():
+        return load_policy(DEFAULT_POLICY_FILE, tr)
+    from tutto_sim.tutto.solver import solve_tutto
+
+    return ExactPolicy.from_solution(solve_tutto(tr))
+
+
+@functools.lru_cache(maxsize=16)
+def _load_table(path: str, rules: TuttoRules) -> ExactPolicy:
+    policy = load_policy(path)
+    wrong = [f"{f}={getattr(rules, f)!r} (file: {getattr(policy.rules, f)!r})"
+             for f in TURN_FIELDS if getattr(rules, f) != getattr(policy.rules, f)]
+    if wrong:
+        raise PolicyFileError(f"policy file {path} was solved for other rules: {', '.join(wrong)}")
+    return policy
+
+
+def threshold_policy(bank: int, after_tutto: int, keep: str) -> ThresholdPolicy:
+    """One bank threshold for every card and dice count, one after a Tutto."""
+    cards = []
+    for c in Card:
+        at = (bank,) * 5 if c in BANKABLE_CARDS else (None,) * 5
+        cards.append(CardPolicy(keep, at, after_tutto))
+    return ThresholdPolicy(tuple(cards))
+
+
+def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
+    """A Tutto bot from its spec (module docstring); :class:`BotSpecError` if unusable."""
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    kind = kind.lower()
+    try:
+        if kind == "optimal" and not arg:
+            return TableBot(optimal_policy(rules), text)
+        if kind == "endgame":
+            policy = _load_table(arg, rules) if arg else optimal_policy(rules)
+            return TableBot(policy, text, endgame=True)
+        if kind == "table":
+            if not arg:
+                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {VALID_BOTS}")
+            return TableBot(_load_table(arg, rules), text)
+    except PolicyFileError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+    if kind == "threshold":
+        parts = arg.split(":") if arg else []
+        if len(parts) > 3:
+            raise BotSpecError(f"bot {spec!r}: threshold takes at most BANK:AFTER_TUTTO:KEEP; {VALID_BOTS}")
+        bank = _points(spec, "BANK", parts[0], VALID_BOTS) if parts else 300
+        after = _points(spec, "AFTER_TUTTO", parts[1], VALID_BOTS) if len(parts) > 1 else bank
+        keep = parts[2] if len(parts) > 2 else "all"
+        if keep not in KEEP_RULES:
+            raise BotSpecError(f"bot {spec!r}: KEEP must be one of {', '.join(KEEP_RULES)}, "
+                               f"not {keep!r}; {VALID_BOTS}")
+        return ThresholdBot(threshold_policy(bank, after, keep), rules, text)
+    if kind == "cautious" and not arg:
+        return ThresholdBot(threshold_policy(300, 300, "all"), rules, text)
+    if kind == "reckless" and not arg:
+        return ThresholdBot(threshold_policy(None, 0, "all"), rules, text)
+    if kind == "random" and not arg:
+        return RandomBot(text)
+    if kind == "py":
+        return _python_bot(text, arg, VALID_BOTS)
+    raise BotSpecError(f"unknown bot {spec!r}; {VALID_BOTS}")
+
+

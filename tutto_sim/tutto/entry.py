@@ -1,0 +1,71 @@
+"""Tutto's entry in the game registry: its rule flags, and the hooks the shared
+commands call (``core.registry``). Light on purpose: what a hook needs is
+imported when it runs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from tutto_sim.core.cli import UserError, _choice
+from tutto_sim.core.registry import GameEntry, RuleFlag
+from tutto_sim.dice.flags import SixOfKind, Target
+from tutto_sim.dice.scoring import SIX_OF_KIND_CHOICES
+from tutto_sim.tutto.rules import (
+    GAME_END_CHOICES,
+    PLUSMINUS_CHAIN_CHOICES,
+    PLUSMINUS_DEDUCTION_CHOICES,
+    RESHUFFLE_CHOICES,
+    X2_SCOPE_CHOICES,
+    TuttoRules,
+)
+
+# Rule options (docs/rules.md: every option with its reason).
+X2Scope = Annotated[str, typer.Option("--x2-scope", help="x2 on a Tutto doubles the whole turn total (turn) or only this card's points (card).", rich_help_panel="Rules")]
+PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Minus Tutto: continue | bank | flat.", rich_help_panel="Rules")]
+PMDeduction = Annotated[str, typer.Option("--plusminus-deduction", help="Plus/Minus deduction when the turn is banked (bank) or at the Tutto (tutto). Game-level only.", rich_help_panel="Rules")]
+Reshuffle = Annotated[str, typer.Option("--reshuffle", help="Empty deck: reshuffle all 56 cards (full) or the discard pile; identical in effect. Game-level only.", rich_help_panel="Rules")]
+GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the round, highest wins | immediate: first to target wins. Game-level only.", rich_help_panel="Rules")]
+CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
+
+RULE_FLAGS = (
+    RuleFlag("six_of_kind", SixOfKind, "two-triples"),
+    RuleFlag("x2_scope", X2Scope, "turn"),
+    RuleFlag("plusminus_chain", PMChain, "continue"),
+    RuleFlag("plusminus_deduction", PMDeduction, "bank"),
+    RuleFlag("reshuffle", Reshuffle, "full"),
+    RuleFlag("target", Target, None),
+    RuleFlag("game_end", GameEnd, "round"),
+    RuleFlag("cloverleaf_value", CloverValue, 0),
+)
+
+
+def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
+               plusminus_deduction: str, reshuffle: str, target: Optional[int],
+               game_end: str, cloverleaf_value: int) -> TuttoRules:
+    target = 6000 if target is None else target
+    _choice("--six-of-kind", six_of_kind, SIX_OF_KIND_CHOICES)
+    _choice("--x2-scope", x2_scope, X2_SCOPE_CHOICES)
+    _choice("--plusminus-chain", plusminus_chain, PLUSMINUS_CHAIN_CHOICES)
+    _choice("--plusminus-deduction", plusminus_deduction, PLUSMINUS_DEDUCTION_CHOICES)
+    _choice("--reshuffle", reshuffle, RESHUFFLE_CHOICES)
+    _choice("--game-end", game_end, GAME_END_CHOICES)
+    for flag, value, low in (("--target", target, 50), ("--cloverleaf-value", cloverleaf_value, 0)):
+        if value < low or value % 50:
+            raise UserError(f"{flag} must be a multiple of 50 and at least {low}, not {value}")
+    return TuttoRules(six_of_kind=six_of_kind, x2_scope=x2_scope,
+                      plusminus_chain=plusminus_chain,
+                      plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
+                      target=target, game_end=game_end, cloverleaf_value=cloverleaf_value)
+
+
+ENTRY = GameEntry(
+    names=("tutto",),
+    title="Tutto",
+    rules_type=TuttoRules,
+    rule_flags=RULE_FLAGS,
+    rules_from_flags=lambda name, values: make_rules(**values),
+    hooks="tutto_sim.tutto.hooks",
+    extra={"sample_report": True},
+)

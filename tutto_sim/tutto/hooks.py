@@ -1,0 +1,134 @@
+"""What the shared commands and engines ask of Tutto (``core.registry``):
+names for files and players, the game config, bots, the tournament's game
+kind, play at the terminal, the command handlers and the report."""
+
+from __future__ import annotations
+
+
+def label(rules) -> str:
+    return "tutto"
+
+
+def title(rules) -> str:
+    return "Tutto"
+
+
+def config(rules):
+    from tutto_sim.tutto.game import GameConfig
+
+    return GameConfig(rules)
+
+
+def parse_bot(spec: str, rules):
+    from tutto_sim.tutto.bots import parse_bot as parse
+
+    return parse(spec, rules)
+
+
+def valid_bots(rules) -> str:
+    from tutto_sim.tutto.bots import VALID_BOTS
+
+    return VALID_BOTS
+
+
+def game_kind(config):
+    from tutto_sim.core.tournament import GameKind
+    from tutto_sim.dice.scoring import POINT_UNIT
+    from tutto_sim.tutto.game import END_KINDS, play_game
+    from tutto_sim.tutto.game_kernel import TuttoGameKernel
+
+    return GameKind("tutto", END_KINDS, play_game, TuttoGameKernel, POINT_UNIT)
+
+
+def exact_turn_values(rules, thresholds) -> dict[str, float]:
+    """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
+    from tutto_sim.tutto.bots import threshold_policy, turn_rules
+    from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
+
+    ev = {"optimal": float(solve_tutto(turn_rules(rules)).turn_ev)}
+    for x in thresholds:
+        pol = threshold_policy(x, x, "all").to_array()
+        ev[f"threshold:{x}"] = exact_policy_value(pol, None, turn_rules(rules))
+    return ev
+
+
+def threshold_words() -> str:
+    """How ``threshold:X`` plays, for the optimal-vs-threshold analysis."""
+    return "also after a Tutto; keep every scoring die"
+
+
+def ends_line(res) -> str:
+    """How a tournament's games ended, in the game's words."""
+    ends = res.end_counts()
+    return f"ended by the Kleeblatt: {ends['cloverleaf'] / max(res.games, 1):.2%}"
+
+
+def rules_line(rules) -> str | None:
+    """A line on the rules in play above a tournament's table (None: nothing to add)."""
+    return None
+
+
+def instant_column(rules) -> tuple[str, str, bool]:
+    """Seat analysis: (column header, JSON key, shown) of games ended at once."""
+    return "Kleeblatt ends", "cloverleaf_share", True
+
+
+def human(name, read, write, hints, rules):
+    from tutto_sim.tutto.human import Advisor, HumanBot
+
+    return HumanBot(name, read, write, Advisor(rules), hints)
+
+
+def interactive_game(players, config, seed, narrate):
+    from tutto_sim.tutto.game import TuttoGame
+
+    return TuttoGame(players, config, seed, 0, narrate=narrate)
+
+
+def report_module():
+    import tutto_sim.tutto.report as module
+
+    return module
+
+
+def optimize(**kw):
+    from tutto_sim.tutto.cli import optimize as run
+
+    return run(**kw)
+
+
+def solve(**kw):
+    from tutto_sim.tutto.cli import solve as run
+
+    return run(**kw)
+
+
+def export_policy(**kw):
+    from tutto_sim.tutto.cli import export_policy as run
+
+    return run(**kw)
+
+
+def validate(**kw):
+    from tutto_sim.tutto.cli import validate as run
+
+    return run(**kw)
+
+
+def commands() -> list:
+    """Commands of this game alone, mounted on the root app: none."""
+    return []
+
+
+def words():
+    import tutto_sim.tutto.words as module
+
+    return module
+
+
+def title_of_label(label: str) -> str | None:
+    return "Tutto" if label == "tutto" else None
+
+
+def variant_words(variant: str) -> str:
+    return variant

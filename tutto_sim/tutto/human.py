@@ -1,0 +1,185 @@
+"""A human player at the terminal, with the optimal table's advice on request.
+
+Part of ``tutto_sim.game``. :class:`HumanBot` is an ordinary bot (``game.api``):
+it shows the card, the dice and the legal actions as numbered choices, and
+reads the answer from a line-reading function (``input`` at the terminal, a
+list of lines in the tests). ``?`` shows :class:`Advisor`'s advice: the
+expected points this turn banks after each choice when the rest of the turn
+is played optimally (``solve.TuttoSolution``; turn analysis, not the chance
+to win the game), ``q`` leaves the game.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Callable
+
+from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame  # noqa: F401  (shared)
+from tutto_sim.dice.scoring import POINT_UNIT
+from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision, Keep
+from tutto_sim.tutto.cards import Card
+from tutto_sim.tutto.rules import TuttoRules
+
+
+class Advisor:
+    """The optimal turn policy's value of every choice at a decision."""
+
+    def __init__(self, rules: TuttoRules):
+        from tutto_sim.tutto.bots import turn_rules
+        from tutto_sim.tutto.solver import solve_tutto, street_probability
+
+        self.rules = turn_rules(rules)
+        self.sol = solve_tutto(self.rules)
+        self._street = [street_probability(None, m, self.rules) for m in range(7)]
+
+    def _after_keep(self, card: Card, t2: int, cp2: int, left: int) -> float:
+        """Value (units) once the dice are set aside: turn total t2, card points cp2."""
+        sol = self.sol
+        cap = sol.cap_units
+        x2_card = self.rules.x2_scope == "card"
+        if left == 0:  # a Tutto: its reward, then bank or draw
+            if card is Card.X2:
+                tt = t2 + cp2 if x2_card else 2 * t2
+            else:
+                tt = t2 + card.bonus // POINT_UNIT
+            return float(tt) if tt >= cap else float(sol.after_tutto_value[tt])
+        if t2 >= cap:
+            return float(t2)
+        if card is Card.X2 and x2_card:
+            return max(float(t2), float(sol.x2_throw_value[t2, cp2, left]))
+        return max(float(t2), float(sol.throw_value[card, t2, left]))
+
+    def values(self, d: Decision) -> tuple[list[float], str]:
+        """One value per legal action, and what the values mean."""
+        sol, unit = self.sol, POINT_UNIT
+        t = d.turn_total // unit
+        cp = d.card_points // unit
+        if d.kind == KEEP and d.card in (Card.PLUSMINUS, Card.CLOVERLEAF):
+            left = [d.dice - len(k.dice) for k in d.legal]
+            return [float(sol.p_tutto_by_dice[x]) for x in left], "chance of the Tutto"
+        if d.kind == KEEP:
+            vals = [self._after_keep(d.card, t + k.points // unit, cp + k.points // unit,
+                                     d.dice - len(k.dice)) * unit for k in d.legal]
+            return vals, "expected points this turn banks"
+        if d.kind == STREET:
+            have = len(d.street_numbers)
+            return [self._street[have + len(k.dice)] for k in d.legal], "chance of the Straße"
+        if d.kind == BANK_OR_THROW:
+            if t >= sol.cap_units:
+                on = float(t)
+            elif d.card is Card.X2 and self.rules.x2_scope == "card":
+                on = float(sol.x2_throw_value[t, cp, d.dice])
+            else:
+                on = float(sol.throw_value[d.card, t, d.dice])
+            return [float(d.turn_total), on * unit], "expected points this turn banks"
+        if d.kind == BANK_OR_DRAW:
+            on = float(t) if t >= sol.cap_units else float(sol.draw_value[t])
+            return [float(d.turn_total), on * unit], "expected points this turn banks"
+        raise ValueError(f"no advice for a {d.kind} decision")
+
+
+def _label(action) -> str:
+    if isinstance(action, Keep):
+        return "set aside " + str(action)
+    return {BANK: "bank", THROW: "throw on", DRAW: "draw a card"}[action]
+
+
+def tie_reason(meaning: str) -> str:
+    """Why several choices are marked best: in words, for the advice."""
+    if meaning == "chance of the Tutto":
+        return ("these are equally good: points rolled under this card do not count, so keeps "
+                "that leave the same number of dice give the same chance of the Tutto")
+    if meaning == "chance of the Straße":
+        return ("these are equally good: they leave the same numbers to find, so the chance "
+                "of the Straße is the same")
+    return ("these are equally good: after each of them the best play for the rest of the turn "
+            "is worth the same expected points, so either choice is optimal")
+
+
+class HumanBot:
+    """A player who answers at the terminal (module docstring)."""
+
+    def __init__(self, name: str = "you", read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print, advisor: Advisor | None = None,
+                 always_advise: bool = False):
+        self.name = name
+        self.read = read
+        self.write = write
+        self.advisor = advisor
+        self.always_advise = always_advise
+
+    def _header(self, d: Decision) -> None:
+        g = d.game
+        scores = ", ".join(f"{n} {s:,}" for n, s in zip(g.names, g.scores))
+        head = f"[{d.card.display}] turn total {d.turn_total:,}; scores: {scores}"
+        if g.last_round:
+            head += f"; last round (target {g.rules.target:,} reached)"
+        self.write(head)
+        if d.throw is not None:
+            self.write(f"your throw: {' '.join(map(str, d.throw))}")
+        if d.kind == STREET:
+            have = " ".join(map(str, d.street_numbers)) or "none"
+            self.write(f"Straße: numbers set aside so far: {have}; how many new numbers to set aside?")
+        elif d.kind == KEEP and d.card in (Card.PLUSMINUS, Card.CLOVERLEAF):
+            self.write("(points rolled under this card do not count; only the Tutto does)")
+        elif d.kind == BANK_OR_THROW:
+            left = "1 die" if d.dice == 1 else f"{d.dice} dice"
+            self.write(f"{left} left: bank {d.turn_total:,} or throw on?")
+        elif d.kind == BANK_OR_DRAW:
+            self.write(f"Tutto! bank {d.turn_total:,} or draw another card?")
+
+    def _advise(self, d: Decision) -> None:
+        if self.advisor is None:
+            self.write("no advice available")
+            return
+        vals, meaning = self.advisor.values(d)
+        best = max(vals)
+        self.write(f"advice (optimal turn policy; {meaning}):")
+        for i, (a, v) in enumerate(zip(d.legal, vals), start=1):
+            text = f"{v:.4f}" if meaning.startswith("chance") else f"{v:,.1f}"
+            mark = "  <- best" if abs(v - best) < 1e-9 else ""
+            self.write(f"  {i}) {_label(a):<28} {text}{mark}")
+        if sum(abs(v - best) < 1e-9 for v in vals) > 1:
+            self.write("  " + tie_reason(meaning))
+
+    def _choices(self, d: Decision) -> tuple:
+        """The actions offered as numbers. Under the Straße only how many new
+        numbers are set aside matters (the faces are symmetric), so the human
+        gets one choice per count, smallest numbers first."""
+        if d.kind != STREET:
+            return d.legal
+        new = sorted(set(d.throw) - set(d.street_numbers))
+        return tuple(k for k in d.legal if k.dice == tuple(new[:len(k.dice)]))
+
+    def act(self, d: Decision):
+        self._header(d)
+        choices = self._choices(d)
+        view = d if choices is d.legal else replace(d, legal=choices)
+        for i, a in enumerate(choices, start=1):
+            self.write(f"  {i}) {_label(a)}")
+        if self.always_advise:
+            self._advise(view)
+        letters = {}
+        if d.kind == BANK_OR_THROW:
+            letters = {"b": BANK, "t": THROW}
+        elif d.kind == BANK_OR_DRAW:
+            letters = {"b": BANK, "d": DRAW}
+        prompt = f"choose 1-{len(choices)}" + "".join(f", {k}={_label(v)}" for k, v in letters.items())
+        prompt += " (? advice, q quit): "
+        while True:
+            try:
+                line = self.read(prompt)
+            except EOFError:
+                raise QuitGame("input ended") from None
+            answer = line.strip().lower()
+            if answer in QUIT_WORDS:
+                raise QuitGame("you left the game")
+            if answer in ADVICE_WORDS:
+                self._advise(view)
+                continue
+            if answer in letters:
+                return letters[answer]
+            if answer.isdigit() and 1 <= int(answer) <= len(choices):
+                return choices[int(answer) - 1]
+            self.write(f"please answer 1-{len(choices)}"
+                       + "".join(f" or {k}" for k in letters) + ", ? for advice, q to quit")

@@ -1,0 +1,103 @@
+"""Tutto's rules as one frozen settings object (docs/rules.md).
+
+Part of ``tutto_sim.rules``. Every option of ``docs/rules.md`` is a field here,
+with its default; the CLI exposes each as a flag, and ``docs/rules.md`` gives
+the reason for every default. ``TuttoRules`` is hashable and has a stable JSON
+form (:meth:`to_dict`), which policy files record together with
+:meth:`digest`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, fields
+
+from tutto_sim.dice.scoring import POINT_UNIT, ScoringRules
+
+X2_SCOPE_CHOICES = ("turn", "card")
+PLUSMINUS_CHAIN_CHOICES = ("continue", "bank", "flat")
+PLUSMINUS_DEDUCTION_CHOICES = ("bank", "tutto")
+RESHUFFLE_CHOICES = ("full", "discard")
+GAME_END_CHOICES = ("round", "immediate")
+
+
+def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {', '.join(choices)}, not {value!r}")
+
+
+@dataclass(frozen=True)
+class TuttoRules:
+    """Settings of a Tutto game; defaults are the readings of docs/rules.md.
+
+    Examples
+    --------
+    >>> TuttoRules().x2_scope
+    'turn'
+    >>> TuttoRules(x2_scope="card").digest() != TuttoRules().digest()
+    True
+    >>> TuttoRules(target=6001)
+    Traceback (most recent call last):
+    ...
+    ValueError: target must be a positive multiple of 50, not 6001
+    """
+
+    #: Six of a kind: two triples (default) or one triple.
+    six_of_kind: str = "two-triples"
+    #: x2 doubles the whole turn total (``turn``) or only this card's points (``card``).
+    x2_scope: str = "turn"
+    #: After a Plus/Minus Tutto: ``continue`` (bank or draw), ``bank`` (+1000 and the
+    #: turn ends), ``flat`` (the turn ends and banks exactly 1000).
+    plusminus_chain: str = "continue"
+    #: Plus/Minus deduction applied when the turn is banked (``bank``) or at the Tutto.
+    plusminus_deduction: str = "bank"
+    #: Reshuffle all 56 cards (``full``) or the discard pile only; identical in effect.
+    reshuffle: str = "full"
+    #: Points to reach.
+    target: int = 6000
+    #: ``round``: finish the round, highest score wins; ``immediate``: first to target wins.
+    game_end: str = "round"
+    #: Turn-level analysis only: what a Kleeblatt success is worth, in points.
+    cloverleaf_value: int = 0
+    scoring: ScoringRules = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check_choice("x2_scope", self.x2_scope, X2_SCOPE_CHOICES)
+        _check_choice("plusminus_chain", self.plusminus_chain, PLUSMINUS_CHAIN_CHOICES)
+        _check_choice(
+            "plusminus_deduction", self.plusminus_deduction, PLUSMINUS_DEDUCTION_CHOICES
+        )
+        _check_choice("reshuffle", self.reshuffle, RESHUFFLE_CHOICES)
+        _check_choice("game_end", self.game_end, GAME_END_CHOICES)
+        for name in ("target", "cloverleaf_value"):
+            value = getattr(self, name)
+            low_ok = value > 0 if name == "target" else value >= 0
+            if not isinstance(value, int) or not low_ok or value % POINT_UNIT:
+                kind = "positive" if name == "target" else "non-negative"
+                raise ValueError(
+                    f"{name} must be a {kind} multiple of {POINT_UNIT}, not {value}"
+                )
+        # ScoringRules validates six_of_kind.
+        object.__setattr__(self, "scoring", ScoringRules(6, self.six_of_kind))
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("scoring", None)
+        return {"game": "tutto", **d}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "TuttoRules":
+        d = dict(d)
+        if d.pop("game", "tutto") != "tutto":
+            raise ValueError("not a Tutto rules object")
+        names = {f.name for f in fields(cls) if f.init}
+        unknown = set(d) - names
+        if unknown:
+            raise ValueError(f"unknown Tutto rule option(s): {', '.join(sorted(unknown))}")
+        return cls(**d)
+
+    def digest(self) -> str:
+        """SHA-256 of the canonical JSON form: policy files record it."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
