@@ -9,10 +9,9 @@ extended, not a copy).
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 
+from tutto_sim.core.rules import GameRules
 from tutto_sim.dice.scoring import POINT_UNIT, SIX_OF_KIND_CHOICES
 
 VARIANTS = ("standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte")
@@ -20,7 +19,7 @@ BUST_CHOICES = ("subtract", "zero")
 
 
 @dataclass(frozen=True)
-class MackeRules:
+class MackeRules(GameRules):
     """Settings of a Berliner Macke game; docs/macke.md gives every default's reason.
 
     >>> MackeRules().n_dice, MackeRules.preset("volle-lotte").n_dice
@@ -32,6 +31,9 @@ class MackeRules:
     ...
     ValueError: min_score must be a non-negative multiple of 50, not 275
     """
+
+    GAME = "macke"
+    TITLE = "Berliner Macke"
 
     #: ``standard`` or one of the rule text's variants (docs/macke.md, "Variants").
     variant: str = "standard"
@@ -85,18 +87,3 @@ class MackeRules:
 
     def to_dict(self) -> dict:
         return {"game": "macke", **asdict(self)}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "MackeRules":
-        d = dict(d)
-        if d.pop("game", "macke") != "macke":
-            raise ValueError("not a Berliner Macke rules object")
-        names = {f.name for f in fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown Macke rule option(s): {', '.join(sorted(unknown))}")
-        return cls(**d)
-
-    def digest(self) -> str:
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()

@@ -9,10 +9,9 @@ form (:meth:`to_dict`), which policy files record together with
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 
+from tutto_sim.core.rules import GameRules
 from tutto_sim.dice.scoring import POINT_UNIT, ScoringRules
 
 X2_SCOPE_CHOICES = ("turn", "card")
@@ -28,7 +27,7 @@ def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
 
 
 @dataclass(frozen=True)
-class TuttoRules:
+class TuttoRules(GameRules):
     """Settings of a Tutto game; defaults are the readings of docs/rules.md.
 
     Examples
@@ -42,6 +41,9 @@ class TuttoRules:
     ...
     ValueError: target must be a positive multiple of 50, not 6001
     """
+
+    GAME = "tutto"
+    TITLE = "Tutto"
 
     #: Six of a kind: two triples (default) or one triple.
     six_of_kind: str = "two-triples"
@@ -85,19 +87,3 @@ class TuttoRules:
         d = asdict(self)
         d.pop("scoring", None)
         return {"game": "tutto", **d}
-
-    @classmethod
-    def from_dict(cls, d: dict) -> "TuttoRules":
-        d = dict(d)
-        if d.pop("game", "tutto") != "tutto":
-            raise ValueError("not a Tutto rules object")
-        names = {f.name for f in fields(cls) if f.init}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown Tutto rule option(s): {', '.join(sorted(unknown))}")
-        return cls(**d)
-
-    def digest(self) -> str:
-        """SHA-256 of the canonical JSON form: policy files record it."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
-        return hashlib.sha256(text.encode()).hexdigest()
