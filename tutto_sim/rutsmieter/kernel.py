@@ -1,0 +1,550 @@
+"""numba kernel for whole Rutsmieter games between the built-in bots.
+
+Third link of the game's chain (rules → reference → kernel → solo): the
+games of ``rutsmieter.reference.play_game``, throw for throw, for every rule
+option and every built-in bot, fast. The tests play both engines on the same
+seeds and demand identical throws, moves, places and counts.
+
+State (scratch arrays the caller owns; nothing is allocated per game):
+
+``pos[4 j + k]``   position of player j's piece k in j's own count (house -1)
+``board[r]``       the piece id ``4 j + k`` on ring square ``r``, or -1
+``offs[j]``        ``10 · seat`` of player j: ring square of own position x is
+                   ``(x + offs[j]) mod 40``
+
+A game's random numbers are drawn exactly as the reference's (its module
+docstring): the die ``below(6) + 1``, then, for a ``random`` bot with two
+or more moves, ``below(len(moves))``. Bots are ids into
+``reference.BOT_NAMES``; game ``i`` of a run plays lineup ``lineups[i % L]``
+(bot id per player) and reads stream ``(seed, i)``.
+
+:func:`simulate` runs fixed blocks of :data:`BLOCK` games with
+``numba.prange``. Every game reads only its own stream and writes only its
+own rows; per-block totals are integers summed after the loop, so the results
+never depend on the number of threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from tutto_sim.core.streams import below, stream_start
+
+from .reference import BOT_NAMES, MAX_THROWS, STAT_NAMES
+from .rules import SEATS, RutsmieterRules
+
+BOT_RANDOM, BOT_FIRST, BOT_LAST, BOT_AGGRESSIVE, BOT_DEFENSIVE = range(5)
+assert BOT_NAMES == ("random", "first", "last", "aggressive", "defensive")
+ST_THROWS, ST_TURNS, ST_MOVES, ST_CAPTURES, ST_LOST, ST_SIXES, ST_PASSES = range(7)
+assert STAT_NAMES == ("throws", "turns", "moves", "captures", "lost", "sixes", "passes")
+N_STATS = len(STAT_NAMES)
+# params columns
+P_PLAYERS, P_MUST_LEAVE, P_MUST_CAPTURE, P_GOAL_NO_JUMP, P_PLAY_TO_THIRD = range(5)
+#: Games per unit of parallel work.
+BLOCK = 256
+
+_HOUSE = -1
+_RING = 40
+_FIRST_GOAL = 40
+_LAST = 43
+
+
+def kernel_params(rules: RutsmieterRules, players: int | None = None) -> np.ndarray:
+    """The rules as the kernel's int64 ``params`` row; ``players=1`` is the solo analysis."""
+    n = rules.players if players is None else players
+    return np.array([n, rules.must_leave_house, rules.must_capture, rules.goal_no_jump,
+                     rules.play_to_third], dtype=np.int64)
+
+
+def kernel_offsets(players: int) -> np.ndarray:
+    return np.array([10 * s for s in SEATS[players]], dtype=np.int64)
+
+
+# -- moves -------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _square(x, off):
+    # ring square of own ring position x; cheaper than Python's sign-aware %
+    r = x + off
+    return r - _RING if r >= _RING else r
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _own_at(pos, board, p, off, x):
+    """Does an own piece stand at own position ``x`` (ring or goal lane)?"""
+    if x < _RING:
+        occ = board[_square(x, off)]
+        return occ >= 0 and (occ >> 2) == p
+    b = 4 * p
+    return pos[b] == x or pos[b + 1] == x or pos[b + 2] == x or pos[b + 3] == x
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _walk_ok(pos, board, p, off, x, die, no_jump):
+    """May the own piece at ``x >= 0`` walk ``die`` squares?"""
+    end = x + die
+    if end > _LAST:
+        return False
+    if _own_at(pos, board, p, off, end):
+        return False
+    if no_jump and end >= _FIRST_GOAL:
+        lo = x if x > _FIRST_GOAL - 1 else _FIRST_GOAL - 1
+        for j in range(4):
+            y = pos[4 * p + j]
+            if lo < y < end:
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _only_six_helps(pos, board, p, off, no_jump):
+    # A 6 out of the house is never counted here: only throws 1-5 are asked about.
+    for k in range(4):
+        x = pos[4 * p + k]
+        if x < 0 or x == _LAST:
+            continue
+        for d in range(1, 6):
+            if _walk_ok(pos, board, p, off, x, d, no_jump):
+                return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
+                 mv_piece, mv_start, mv_end, mv_victim):
+    """The legal moves after the obligations, in piece order; returns their count."""
+    b = 4 * p
+    cnt = 0
+    left = False
+    waiting = False
+    for k in range(4):
+        x = pos[b + k]
+        if x == _HOUSE:
+            waiting = True
+            if die == 6 and not left:
+                occ = board[off]
+                if not (occ >= 0 and (occ >> 2) == p):
+                    left = True
+                    mv_piece[cnt] = k
+                    mv_start[cnt] = _HOUSE
+                    mv_end[cnt] = 0
+                    mv_victim[cnt] = occ  # -1 or an opponent's piece on the start square
+                    cnt += 1
+            continue
+        if not _walk_ok(pos, board, p, off, x, die, no_jump):
+            continue
+        end = x + die
+        vic = -1
+        if end < _RING:
+            occ = board[_square(end, off)]
+            if occ >= 0:  # not own: _walk_ok excluded that
+                vic = occ
+        mv_piece[cnt] = k
+        mv_start[cnt] = x
+        mv_end[cnt] = end
+        mv_victim[cnt] = vic
+        cnt += 1
+    if cnt == 0:
+        return 0
+    if must_leave and waiting:
+        pick = -1
+        if left:  # leaving is possible: it is the only move
+            for i in range(cnt):
+                if mv_start[i] == _HOUSE:
+                    pick = i
+        else:
+            for i in range(cnt):
+                if mv_start[i] == 0:
+                    pick = i
+        if pick >= 0:
+            mv_piece[0] = mv_piece[pick]
+            mv_start[0] = mv_start[pick]
+            mv_end[0] = mv_end[pick]
+            mv_victim[0] = mv_victim[pick]
+            cnt = 1
+    if must_capture:
+        c = 0
+        for i in range(cnt):
+            if mv_victim[i] >= 0:
+                mv_piece[c] = mv_piece[i]
+                mv_start[c] = mv_start[i]
+                mv_end[c] = mv_end[i]
+                mv_victim[c] = mv_victim[i]
+                c += 1
+        if c > 0:
+            cnt = c
+    return cnt
+
+
+# -- bots ------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _exposure(pos, n, offs, p, moved, new_x, victim):
+    """``reference.exposure`` of player p after ``moved`` went to ``new_x``
+    and ``victim`` (or -1) went home, without touching the board."""
+    total = 0
+    for k in range(4):
+        j = 4 * p + k
+        x = new_x if j == moved else pos[j]
+        if x < 0 or x >= _RING:
+            continue
+        square = _square(x, offs[p])
+        for o in range(n):
+            if o == p:
+                continue
+            target = square - offs[o]
+            if target < 0:
+                target += _RING
+            home = False
+            for kk in range(4):
+                jj = 4 * o + kk
+                q = -1 if jj == victim else pos[jj]
+                if q == _HOUSE:
+                    home = True
+                elif q < _RING:
+                    dq = target - q
+                    if 1 <= dq <= 6:
+                        total += 1
+            if target == 0 and home:
+                total += 1
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start, mv_victim, mv_end):
+    if cnt == 1:
+        return 0
+    if bot == BOT_RANDOM:
+        return chance
+    best = 0
+    if bot == BOT_FIRST:
+        for i in range(1, cnt):
+            if mv_start[i] > mv_start[best]:
+                best = i
+        return best
+    if bot == BOT_LAST:
+        for i in range(1, cnt):
+            if mv_start[i] < mv_start[best]:
+                best = i
+        return best
+    if bot == BOT_AGGRESSIVE:
+        best = -1
+        for i in range(cnt):
+            v = mv_victim[i]
+            if v < 0:
+                continue
+            if best < 0 or pos[v] > pos[mv_victim[best]] or (
+                    pos[v] == pos[mv_victim[best]] and mv_start[i] > mv_start[best]):
+                best = i
+        if best >= 0:
+            return best
+        best = 0
+        for i in range(1, cnt):
+            if mv_start[i] > mv_start[best]:
+                best = i
+        return best
+    # defensive: least exposure after the move, then furthest along
+    best_e = 1 << 30
+    for i in range(cnt):
+        e = _exposure(pos, n, offs, p, 4 * p + mv_piece[i], mv_end[i], mv_victim[i])
+        if e < best_e or (e == best_e and mv_start[i] > mv_start[best]):
+            best = i
+            best_e = e
+    return best
+
+
+# -- a whole game ------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_start, mv_end,
+               mv_victim, active, finish, stats, places, six_only, trace):
+    """Play one game; fills ``stats[j, :]``, ``places[j]`` (and ``trace`` rows
+    ``player, die, piece, end`` while it has room). Returns ``(winner, throws, turns)``."""
+    n = params[P_PLAYERS]
+    must_leave = params[P_MUST_LEAVE] != 0
+    must_capture = params[P_MUST_CAPTURE] != 0
+    no_jump = params[P_GOAL_NO_JUMP] != 0
+    need = n - 1 if (params[P_PLAY_TO_THIRD] != 0 and n > 1) else 1
+    state[0] = stream_start(seed, np.uint64(index))
+    for j in range(4 * n):
+        pos[j] = _HOUSE
+    for r in range(_RING):
+        board[r] = -1
+    for j in range(n):
+        active[j] = True
+        # the three-throws test depends on the player's own pieces only: cached
+        # until one of them moves or is captured (-1 = not known)
+        six_only[j] = -1
+        for s in range(N_STATS):
+            stats[j, s] = 0
+    n_trace = trace.shape[0]
+    nfin = 0
+    throws = 0
+    turns = 0
+    p = 0
+    while True:
+        turns += 1
+        stats[p, ST_TURNS] += 1
+        off = offs[p]
+        bot = bots[p]
+        turn_over = False
+        while not turn_over:
+            # The three-throws rule is checked before every run, also after a 6.
+            if six_only[p] < 0:
+                six_only[p] = 1 if _only_six_helps(pos, board, p, off, no_jump) else 0
+            tries = 3 if six_only[p] == 1 else 1
+            six = False
+            for _ in range(tries):
+                die = below(state, 6) + 1
+                if trace.shape[0] > 0 and throws < n_trace:
+                    trace[throws, 0] = p
+                    trace[throws, 1] = die
+                    trace[throws, 2] = -1
+                    trace[throws, 3] = -1
+                throws += 1
+                stats[p, ST_THROWS] += 1
+                if die == 6:
+                    stats[p, ST_SIXES] += 1
+                cnt = _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
+                                   mv_piece, mv_start, mv_end, mv_victim)
+                if cnt == 0:
+                    stats[p, ST_PASSES] += 1
+                else:
+                    chance = 0
+                    if bot == BOT_RANDOM and cnt > 1:
+                        chance = below(state, cnt)
+                    i = _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start,
+                                mv_victim, mv_end)
+                    k = mv_piece[i]
+                    x = mv_start[i]
+                    end = mv_end[i]
+                    v = mv_victim[i]
+                    six_only[p] = -1
+                    if v >= 0:
+                        pos[v] = _HOUSE
+                        six_only[v >> 2] = -1
+                        stats[p, ST_CAPTURES] += 1
+                        stats[v >> 2, ST_LOST] += 1
+                    if x >= 0 and x < _RING:
+                        board[_square(x, off)] = -1
+                    if end < _RING:
+                        board[_square(end, off)] = 4 * p + k
+                    pos[4 * p + k] = end
+                    stats[p, ST_MOVES] += 1
+                    if throws - 1 < n_trace:
+                        trace[throws - 1, 2] = k
+                        trace[throws - 1, 3] = end
+                    if end >= _FIRST_GOAL:
+                        b = 4 * p
+                        if (pos[b] >= _FIRST_GOAL and pos[b + 1] >= _FIRST_GOAL
+                                and pos[b + 2] >= _FIRST_GOAL and pos[b + 3] >= _FIRST_GOAL):
+                            finish[nfin] = p
+                            nfin += 1
+                            active[p] = False
+                            turn_over = True
+                            break
+                if throws >= MAX_THROWS:
+                    turn_over = True
+                    break
+                if die == 6:
+                    six = True
+                    break  # after every 6 the same player throws again
+            if not six:
+                turn_over = True
+        if nfin >= need or throws >= MAX_THROWS:
+            break
+        q = p + 1
+        while True:  # next player clockwise still playing
+            if q >= n:
+                q = 0
+            if active[q]:
+                break
+            q += 1
+        p = q
+    # places: finishers by order, the rest by (pieces in goal, progress), shared when equal
+    for i in range(nfin):
+        places[finish[i]] = i + 1
+    for j in range(n):
+        if not active[j]:
+            continue
+        kj = _rank_key(pos, j)
+        better = 0
+        for o in range(n):
+            if active[o] and _rank_key(pos, o) > kj:
+                better += 1
+        places[j] = nfin + 1 + better
+    winner = finish[0] if nfin > 0 else -1
+    return winner, throws, turns
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rank_key(pos, j):
+    # pieces in the goal lane first, then progress (-4..166 fits below 1000)
+    goal = 0
+    prog = 0
+    for k in range(4):
+        x = pos[4 * j + k]
+        prog += x
+        if x >= _FIRST_GOAL:
+            goal += 1
+    return goal * 1000 + prog
+
+
+@njit(cache=True, nogil=True)
+def _scratch(n):
+    return (np.zeros(1, np.uint64), np.zeros(16, np.int64), np.zeros(_RING, np.int64),
+            np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
+            np.zeros(4, np.int64), np.zeros(4, np.bool_), np.zeros(4, np.int64),
+            np.zeros((4, N_STATS), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def play_traced(seed, index, params, offs, bots, trace):
+    """One game with its throw log (tests): ``(winner, throws, turns, places, stats)``."""
+    n = params[P_PLAYERS]
+    state, pos, board, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
+    w, t, u = _play_game(np.uint64(seed), index, params, offs, bots, state, pos, board, mp, ms,
+                         me, mv, active, finish, stats, places, six, trace)
+    return w, t, u, places[:n].copy(), stats[:n].copy()
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _run_blocks(seed, start, n_games, block, params, offs, lineups, winner, places, throws,
+                turns, totals):
+    n = params[P_PLAYERS]
+    n_blocks = (n_games + block - 1) // block
+    n_lineups = lineups.shape[0]
+    for blk in prange(n_blocks):
+        # scratch once per block: the game loop allocates nothing
+        state, pos, board, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
+        no_trace = np.zeros((0, 4), np.int64)
+        lo = blk * block
+        hi = min(n_games, lo + block)
+        for g in range(lo, hi):
+            i = start + g
+            bots = lineups[i % n_lineups]
+            w, t, u = _play_game(seed, i, params, offs, bots, state, pos, board, mp, ms, me, mv,
+                                 active, finish, stats, pl, six, no_trace)
+            winner[g] = w
+            throws[g] = t
+            turns[g] = u
+            for j in range(n):
+                places[g, j] = pl[j]
+                for s in range(N_STATS):
+                    totals[blk, j, s] += stats[j, s]
+
+
+@dataclass
+class RunResult:
+    """Per-game results of :func:`simulate` and per-player statistic totals."""
+
+    winner: np.ndarray  # int8 [games], -1 for a capped game
+    places: np.ndarray  # int8 [games, players]
+    throws: np.ndarray  # int32 [games]
+    turns: np.ndarray  # int32 [games]
+    totals: np.ndarray  # int64 [players, len(STAT_NAMES)]
+
+    @property
+    def games(self) -> int:
+        return len(self.throws)
+
+    def wins(self) -> np.ndarray:
+        n = self.places.shape[1]
+        return np.bincount(self.winner[self.winner >= 0], minlength=n)
+
+
+def bot_ids(bots) -> np.ndarray:
+    """Bot names (or ids) as an int64 lineup row."""
+    ids = []
+    for b in bots:
+        if isinstance(b, str):
+            if b not in BOT_NAMES:
+                raise ValueError(f"unknown Rutsmieter bot {b!r}; valid: {', '.join(BOT_NAMES)}")
+            b = BOT_NAMES.index(b)
+        ids.append(int(b))
+    return np.array(ids, dtype=np.int64)
+
+
+def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_games: int = 1000,
+             start: int = 0, players: int | None = None, block: int = BLOCK) -> RunResult:
+    """Play games ``start .. start + n_games - 1`` of a run with ``seed``.
+
+    ``bots`` is one lineup (a bot name or id per player) or a 2-D array of
+    lineups, game ``i`` playing ``lineups[i % L]``. ``players=1`` plays the
+    solo analysis (one player at seat 0).
+    """
+    params = kernel_params(rules, players)
+    n = int(params[P_PLAYERS])
+    lineups = np.asarray(bots)
+    lineups = (bot_ids(bots)[None, :] if lineups.ndim == 1 else
+               np.array([bot_ids(row) for row in lineups], dtype=np.int64))
+    if lineups.shape[1] != n:
+        raise ValueError(f"{n} players need {n} bots per lineup, not {lineups.shape[1]}")
+    winner = np.zeros(n_games, np.int8)
+    places = np.zeros((n_games, n), np.int8)
+    throws = np.zeros(n_games, np.int32)
+    turns = np.zeros(n_games, np.int32)
+    n_blocks = max(1, (n_games + block - 1) // block)
+    totals = np.zeros((n_blocks, n, N_STATS), np.int64)
+    _run_blocks(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups,
+                winner, places, throws, turns, totals)
+    return RunResult(winner, places, throws, turns, totals.sum(axis=0))
+
+
+def games_per_second(bots=("first",) * 4, rules: RutsmieterRules = RutsmieterRules(),
+                     n_games: int = 200_000, threads: int | None = None) -> float:
+    """Measured speed (after a warm-up run that compiles)."""
+    import time
+
+    old = numba.get_num_threads()
+    if threads:
+        numba.set_num_threads(threads)
+    try:
+        simulate(bots, rules, 0, 1000)
+        t0 = time.perf_counter()
+        simulate(bots, rules, 1, n_games)
+        return n_games / (time.perf_counter() - t0)
+    finally:
+        numba.set_num_threads(old)
+
+
+@njit(cache=True, nogil=True)
+def legal_moves_at(pos, params, offs, p, die):
+    """The kernel's legal moves for a position (tests hold it against the
+    reference): rows ``piece, start, end, victim id`` in piece order."""
+    board = np.full(_RING, -1, np.int64)
+    for j in range(pos.shape[0]):
+        x = pos[j]
+        if 0 <= x < _RING:
+            board[_square(x, offs[j >> 2])] = j
+    mp = np.zeros(4, np.int64)
+    ms = np.zeros(4, np.int64)
+    me = np.zeros(4, np.int64)
+    mv = np.zeros(4, np.int64)
+    cnt = _legal_moves(pos, board, p, offs[p], die, params[P_MUST_LEAVE] != 0,
+                       params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, mp, ms, me, mv)
+    out = np.zeros((cnt, 4), np.int64)
+    for i in range(cnt):
+        out[i, 0] = mp[i]
+        out[i, 1] = ms[i]
+        out[i, 2] = me[i]
+        out[i, 3] = mv[i]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def only_six_helps_at(pos, offs, p, no_jump):
+    """The kernel's three-throws test for a position (tests)."""
+    board = np.full(_RING, -1, np.int64)
+    for j in range(pos.shape[0]):
+        x = pos[j]
+        if 0 <= x < _RING:
+            board[_square(x, offs[j >> 2])] = j
+    return _only_six_helps(pos, board, p, offs[p], no_jump)
