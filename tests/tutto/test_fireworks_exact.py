@@ -5,7 +5,6 @@ enumerating every ordered throw, and the simulator must agree with it."""
 import itertools
 from fractions import Fraction
 
-import numpy as np
 import pytest
 
 from tutto_sim.tutto.cards import Card

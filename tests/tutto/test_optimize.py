@@ -7,7 +7,6 @@ import pytest
 
 from tutto_sim.tutto.cards import Card
 from tutto_sim.tutto.optimize import EVAL_START, optimize_card
-from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.threshold import DEFAULT_POLICY, CardPolicy
 from tutto_sim.tutto.turns import run_policies
 
