@@ -213,9 +213,14 @@ def _choice(flag: str, value: str, choices) -> str:
 
 
 def game_option(games: tuple[str, ...]):
-    """The ``--game`` option: its help lists the registered games."""
+    """The ``--game`` option: its help lists the games, with each entry's notes
+    on its other names (``volle-lotte (= macke --variant volle-lotte)``)."""
+    notes = {}
+    for e in registry.entries():
+        notes.update(e.extra.get("name_notes", {}))
     names = " | ".join(games)
-    return Annotated[str, typer.Option("--game", help=f"{names}.")]
+    said = "; ".join(f"{n} = {notes[n]}" for n in games if n in notes)
+    return Annotated[str, typer.Option("--game", help=f"{names}" + (f" ({said})." if said else "."))]
 
 
 def rules_from_flags(game: str = "tutto", **flags):

@@ -54,5 +54,5 @@ ENTRY = GameEntry(
     rule_flags=RULE_FLAGS,
     rules_from_flags=macke_rules,
     hooks="tutto_sim.macke.hooks",
-    extra={"sample_report": True},
+    extra={"sample_report": True, "name_notes": {"volle-lotte": "macke --variant volle-lotte"}},
 )
