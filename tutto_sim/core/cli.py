@@ -89,7 +89,7 @@ def prepare_dir(path: Path, flag: str, shown: Path | None = None) -> Path:
     shown = path if shown is None else shown
     for p in (path, *path.parents):
         if p.exists() and not p.is_dir():
-            where = "is a file" if p == path else f"{p} is a file"
+            where = "is a file" if p == shown else f"{p} is a file"
             raise UserError(f"{flag} {shown}: cannot write there ({where}, not a folder)")
         if p.exists():
             break
