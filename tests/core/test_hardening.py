@@ -165,6 +165,10 @@ def test_a_failed_csv_write_keeps_the_result(capsys, tmp_path, monkeypatch):
     (("optimize", "--game", "volle-lotte", "--card", "bonus400"), ["--card"]),
     (("solve", "--game", "macke", "--cap", "5000"), ["--cap", "--game tutto"]),
     (("tournament", "--bots", f"threshold:{10**30}", "--games", "10"), ["BANK", "1,000,000"]),
+    (("solve", "--cloverleaf-value", str(10**23)), ["--cloverleaf-value", "1,000,000"]),
+    (("tournament", "--target", str(10**20), "--games", "10"), ["--target", "1,000,000"]),
+    (("solve", "--game", "macke", "--win-value", str(10**23)), ["--win-value", "1,000,000"]),
+    (("solve", "--game", "macke", "--min-score", "20000"), ["--min-score", "10,000"]),
     (("tournament", "--game", "macke", "--bots", f"threshold:300:{10**30}", "--games", "10"),
      ["CLEAR"]),
 ])

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 #: All points in the games are multiples of 50; the package counts in these units.
 POINT_UNIT = 50
+#: Ceiling of every points option (targets, values of a win): beyond it a game or
+#: a solve would never finish, so a larger number is a typing error.
+MAX_POINTS = 1_000_000
 
 SIX_OF_KIND_CHOICES = ("two-triples", "one-triple")
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 
 from tutto_sim.core.rules import GameRules
-from tutto_sim.dice.scoring import POINT_UNIT, SIX_OF_KIND_CHOICES
+from tutto_sim.dice.scoring import MAX_POINTS, POINT_UNIT, SIX_OF_KIND_CHOICES
 
 VARIANTS = ("standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte")
 BUST_CHOICES = ("subtract", "zero")
+
+
+#: Ceiling of the minimum score (the exact solver's tables grow with it).
+MAX_MIN_SCORE = 10_000
 
 
 @dataclass(frozen=True)
@@ -60,8 +64,11 @@ class MackeRules(GameRules):
                              f"not {self.six_of_kind!r}")
         for name in ("min_score", "target", "win_value"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < 0 or value % POINT_UNIT or (name == "target" and value == 0):
-                raise ValueError(f"{name} must be a non-negative multiple of {POINT_UNIT}, not {value}")
+            top = MAX_MIN_SCORE if name == "min_score" else MAX_POINTS
+            if (not isinstance(value, int) or value < 0 or value % POINT_UNIT or value > top
+                    or (name == "target" and value == 0)):
+                raise ValueError(f"{name} must be a non-negative multiple of {POINT_UNIT} up to "
+                                 f"{top:,}, not {value}")
         if not isinstance(self.throws, int) or not 1 <= self.throws <= 6:
             raise ValueError(f"throws must be 1..6, not {self.throws}")
 

@@ -11,7 +11,7 @@ import typer
 from tutto_sim.core.cli import UserError, _choice
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.dice.flags import SixOfKind, Target
-from tutto_sim.dice.scoring import SIX_OF_KIND_CHOICES
+from tutto_sim.dice.scoring import MAX_POINTS, SIX_OF_KIND_CHOICES
 from tutto_sim.tutto.rules import (
     GAME_END_CHOICES,
     PLUSMINUS_CHAIN_CHOICES,
@@ -52,8 +52,8 @@ def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
     _choice("--reshuffle", reshuffle, RESHUFFLE_CHOICES)
     _choice("--game-end", game_end, GAME_END_CHOICES)
     for flag, value, low in (("--target", target, 50), ("--cloverleaf-value", cloverleaf_value, 0)):
-        if value < low or value % 50:
-            raise UserError(f"{flag} must be a multiple of 50 and at least {low}, not {value}")
+        if value < low or value % 50 or value > MAX_POINTS:
+            raise UserError(f"{flag} must be a multiple of 50 from {low} to {MAX_POINTS:,}, not {value}")
     return TuttoRules(six_of_kind=six_of_kind, x2_scope=x2_scope,
                       plusminus_chain=plusminus_chain,
                       plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from tutto_sim.core.rules import GameRules
-from tutto_sim.dice.scoring import POINT_UNIT, ScoringRules
+from tutto_sim.dice.scoring import MAX_POINTS, POINT_UNIT, ScoringRules
 
 X2_SCOPE_CHOICES = ("turn", "card")
 PLUSMINUS_CHAIN_CHOICES = ("continue", "bank", "flat")
@@ -75,10 +75,10 @@ class TuttoRules(GameRules):
         for name in ("target", "cloverleaf_value"):
             value = getattr(self, name)
             low_ok = value > 0 if name == "target" else value >= 0
-            if not isinstance(value, int) or not low_ok or value % POINT_UNIT:
+            if not isinstance(value, int) or not low_ok or value % POINT_UNIT or value > MAX_POINTS:
                 kind = "positive" if name == "target" else "non-negative"
                 raise ValueError(
-                    f"{name} must be a {kind} multiple of {POINT_UNIT}, not {value}"
+                    f"{name} must be a {kind} multiple of {POINT_UNIT} up to {MAX_POINTS:,}, not {value}"
                 )
         # ScoringRules validates six_of_kind.
         object.__setattr__(self, "scoring", ScoringRules(6, self.six_of_kind))
