@@ -1,0 +1,12 @@
+"""Tutti, the platform's Tute with the 40-card Italian deck (docs/tutti.md).
+
+Data flows one way through the package: ``cards`` (ids, points, codes) →
+``rules`` (the settings) → ``reference`` (the readable engine: deal, legal
+actions, tricks, declarations, scoring, observations, whole hands and
+matches) → ``bots`` (``random`` and ``heuristic``, which see only an
+observation).
+"""
+
+from .rules import TuttiRules
+
+__all__ = ["TuttiRules"]

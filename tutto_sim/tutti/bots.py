@@ -1,0 +1,116 @@
+"""Tutti's built-in bots: each sees only its seat's :class:`Observation`.
+
+A bot has a ``name`` and ``act(observation)``, which returns one element of
+``observation.legal`` (the core bot protocol, ``tutto_sim.core.api``).
+
+- ``random``: uniform among the legal actions (exchanges, declarations,
+  passes and cards alike), from the seat's own stream: seat ``p`` in hand
+  ``i`` of a run with seed ``s`` draws ``below(len(legal))`` from stream
+  ``(stream_start(s, i), p + 1)``, only when there are two or more actions.
+- ``heuristic``: rules of thumb, in this order:
+
+  1. exchange whenever allowed (the 7 for a high card, the 2 for a low one);
+  2. declare a Tute whenever allowed, else a 40, else a 20 (lowest suit);
+     a partner with nothing to declare passes;
+  3. leading: the cheapest card that is neither a trump nor part of an
+     undeclared King + Horse pair (fewest points, then the weakest); failing
+     that the cheapest non-trump, failing that the weakest trump;
+  4. following, when the partner (``pairs``) is winning the trick: discard;
+  5. following: win with the cheapest non-trump card that wins, if any;
+  6. else trump (with the weakest trump that wins) only when the trick holds
+     10 points or more (an Ace or a Three), or when only trumps are legal:
+     trumps are kept for Aces and Threes;
+  7. else discard: the cheapest legal card, non-trumps and cards outside an
+     undeclared pair first (fewest points, then the weakest).
+
+  ``heuristic`` is deterministic: the same observation gives the same action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tutto_sim.core.rng import Stream, stream_start
+
+from .cards import HORSE, KING, N_SUITS, POINTS, bit, card, rank, suit
+from .reference import Observation, Pass, Play, beats
+
+BOT_NAMES = ("random", "heuristic")
+
+
+@dataclass
+class RandomBot:
+    """Uniform among the legal actions, from its own stream (module docstring)."""
+
+    stream: Stream
+    name: str = field(default="random")
+
+    def act(self, obs: Observation):
+        if len(obs.legal) < 2:
+            return obs.legal[0]
+        return obs.legal[self.stream.below(len(obs.legal))]
+
+
+def _pair_cards(obs: Observation) -> int:
+    """The Kings and Horses of undeclared pairs in the hand (kept while declaring is possible)."""
+    if obs.rules.players == 2 and obs.stock_size <= 2:
+        return 0  # no declaration after the last draw
+    declared = {d.suit for d in obs.declarations}
+    keep = 0
+    for s in range(N_SUITS):
+        both = bit(card(s, KING)) | bit(card(s, HORSE))
+        if s not in declared and obs.hand & both == both:
+            keep |= both
+    return keep
+
+
+def _cheap(c: int, trump: int, keep: int) -> tuple:
+    """Discard order: non-trumps, outside a kept pair, fewest points, weakest."""
+    return (suit(c) == trump, bool(keep >> c & 1), POINTS[c], -rank(c))
+
+
+class HeuristicBot:
+    """The rules of thumb of the module docstring."""
+
+    name = "heuristic"
+
+    def act(self, obs: Observation):
+        legal = obs.legal
+        for kind in ("exchange", "tute"):
+            found = [a for a in legal if a.kind == kind]
+            if found:
+                return found[0]
+        declares = [a for a in legal if a.kind == "declare"]
+        if declares:
+            return next((a for a in declares if a.suit == obs.trump_suit), declares[0])
+        if Pass() in legal:
+            return Pass()
+        cards = [a.card for a in legal if a.kind == "play"]
+        trump = obs.trump_suit
+        keep = _pair_cards(obs)
+        if not obs.trick:
+            return Play(min(cards, key=lambda c: _cheap(c, trump, keep)))
+        best_seat, best = obs.trick[0]
+        for seat, c in obs.trick[1:]:
+            if beats(c, best, trump):
+                best_seat, best = seat, c
+        discard = min(cards, key=lambda c: _cheap(c, trump, keep))
+        if obs.rules.pairs and obs.rules.side(best_seat) == obs.rules.side(obs.seat):
+            return Play(discard)
+        winners = [c for c in cards if beats(c, best, trump)]
+        plain = [c for c in winners if suit(c) != trump]
+        if plain:
+            return Play(min(plain, key=lambda c: (POINTS[c], -rank(c))))
+        on_table = sum(POINTS[c] for _, c in obs.trick)
+        if winners and (on_table >= 10 or all(suit(c) == trump for c in cards)):
+            return Play(max(winners, key=rank))
+        return Play(discard)
+
+
+def make_bot(name: str, seat: int, seed: int, index: int):
+    """The bot ``name`` for ``seat`` in hand ``index`` of a run with ``seed``."""
+    if name == "random":
+        return RandomBot(Stream(stream_start(seed, index), seat + 1))
+    if name == "heuristic":
+        return HeuristicBot()
+    raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES)}")
