@@ -2,12 +2,14 @@
 
 Two players play under the default rules of the game (Tutto to 6000, Berliner
 Macke to 5000, Volle Lotte to 6000), both following the optimal table
-(``optimal``, i.e. ``data/policies/<game>-default.json``). The kernel is timed
-on one thread and on all threads, the plain-Python reference game on the same
-games. Usage::
+(``optimal``, i.e. ``data/policies/<game>-default.json``). Rutsmieter: four
+players with ``first`` bots under the default rules, every seating in turn
+(as ``tutto-sim tournament`` plays them). The kernel is timed on one thread
+and on all threads, the plain-Python reference game on the same games; the
+ratios to the reference are in the same run. Usage::
 
-    python scripts/bench_games.py [--game tutto|macke|volle-lotte] [--games N] [--seconds S]
-                                  [--bots optimal,optimal] [--json]
+    python scripts/bench_games.py [--game tutto|macke|volle-lotte|rutsmieter] [--games N]
+                                  [--seconds S] [--bots optimal,optimal] [--json]
 
 Speed is measured here, never in the tests.
 """
@@ -26,14 +28,19 @@ from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import game_kind, kernel_batch, make_lineups, reference_batch
 from tutto_sim.macke.game import MackeConfig
 from tutto_sim.macke.rules import MackeRules
+from tutto_sim.rutsmieter.game import RutsmieterConfig
+from tutto_sim.rutsmieter.rules import RutsmieterRules
 from tutto_sim.tutto.game import GameConfig
 
-GAMES = ("tutto", "macke", "volle-lotte")
+GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter")
+DEFAULT_BOTS = {"rutsmieter": "first,first,first,first"}
 
 
-def game_config(game: str):
+def game_config(game: str, players: int = 2):
     if game == "tutto":
         return GameConfig()
+    if game == "rutsmieter":
+        return RutsmieterConfig(RutsmieterRules(players=players))
     return MackeConfig(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard"))
 
 
@@ -48,17 +55,20 @@ def cpu_name() -> str:
     return platform.processor() or "unknown"
 
 
-def kernel_rate(kernel, lineups, games: int, threads: int, repeats: int = 3) -> tuple[float, float]:
-    """Best games/s over ``repeats`` runs, and the mean turns per game."""
+def kernel_rate(kernel, lineups, games: int, threads: int, repeats: int = 3) -> tuple[float, float, float]:
+    """Best games/s over ``repeats`` runs, the mean turns and throws per game
+    (throws only for games that count them, else nan)."""
     numba.set_num_threads(threads)
     kernel_batch(kernel, 7, 0, 20_000, lineups)  # warm up: compile / load cache, start threads
-    best, turns = 0.0, 0.0
+    best, turns, throws = 0.0, 0.0, float("nan")
     for r in range(repeats):
         t0 = time.perf_counter()
         batch = kernel_batch(kernel, 7 + r, 0, games, lineups)
         best = max(best, games / (time.perf_counter() - t0))
         turns = float(batch.turns.mean())
-    return best, turns
+        if "throws" in batch.counts:
+            throws = float(batch.counts["throws"].mean())
+    return best, turns, throws
 
 
 def reference_rate(bots, config, lineups, seconds: float) -> float:
@@ -75,17 +85,20 @@ def main() -> None:
     ap.add_argument("--game", choices=GAMES, default="tutto", help="game to time")
     ap.add_argument("--games", type=int, default=300_000, help="games per kernel timing")
     ap.add_argument("--seconds", type=float, default=3.0, help="time for the reference game")
-    ap.add_argument("--bots", default="optimal,optimal", help="bots at the table (table or threshold bots)")
+    ap.add_argument("--bots", default=None, help="bots at the table (table or threshold bots; "
+                    "Rutsmieter: built-in bots); default optimal,optimal (Rutsmieter: first x 4)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
 
-    config = game_config(args.game)
-    bots = parse_bots(args.bots, config.rules)
-    lineups = make_lineups(len(bots), len(bots))
-    kernel = game_kind(config).kernel(config, [b.table() for b in bots])
+    specs = args.bots or DEFAULT_BOTS.get(args.game, "optimal,optimal")
+    config = game_config(args.game, len(specs.split(",")))
+    bots = parse_bots(specs, config.rules)
+    kind = game_kind(config)
+    lineups = make_lineups(len(bots), len(bots), kind.all_seatings)
+    kernel = kind.kernel(config, [b.table() for b in bots])
     cores = numba.config.NUMBA_NUM_THREADS
-    one, turns = kernel_rate(kernel, lineups, args.games, 1)
-    allc, _ = kernel_rate(kernel, lineups, args.games, cores)
+    one, turns, throws = kernel_rate(kernel, lineups, args.games, 1)
+    allc, _, _ = kernel_rate(kernel, lineups, args.games, cores)
     ref = reference_rate(bots, config, lineups, args.seconds)
     result = {
         "game": args.game,
@@ -96,9 +109,11 @@ def main() -> None:
         "turns_per_game": round(turns, 2),
         "reference_games_per_second": round(ref, 1),
         "speedup_vs_reference": round(one / ref, 1),
+        "speedup_all_cores_vs_reference": round(allc / ref, 1),
         "bots": [b.name for b in bots],
         "players": len(bots),
-        "target": config.rules.target,
+        **({"throws_per_game": round(throws, 2)} if throws == throws else {}),
+        **({"target": config.rules.target} if hasattr(config.rules, "target") else {}),
         "machine": f"{cpu_name()}, {os.cpu_count()} logical CPUs, {platform.python_implementation()} "
                    f"{platform.python_version()}, numba {numba.__version__}",
     }

@@ -112,7 +112,7 @@ def test_variant_and_rule_flags(capsys, tmp_path):
     (("--game", "volle-lotte", "--variant", "jackpot"), "takes no --variant"),
     (("--game", "macke", "--min-score", "275"), "--min-score"),
     (("--game", "macke", "--throws", "0"), "--throws"),
-    (("--game", "rutsmieter",), "--game must be one of tutto, macke, volle-lotte"),
+    (("--game", "pig",), "--game must be one of tutto, macke, volle-lotte, rutsmieter"),
     (("--game", "macke", "--bots", "random", "--engine", "kernel"), "reference"),
 ])
 def test_bad_options(capsys, tmp_path, args, needle):

@@ -87,3 +87,57 @@ def test_simulate_rejects_bad_bots_in_one_line():
         K.simulate(["first", "best"], RutsmieterRules(players=2), n_games=1)
     with pytest.raises(ValueError, match="2 players need 2 bots"):
         K.simulate(["first"] * 3, RutsmieterRules(players=2), n_games=1)
+
+
+def _random_position(rng, seats):
+    """Pieces of every player at random, on distinct ring squares and goal squares."""
+    n = len(seats)
+    pos = np.full(4 * n, -1, np.int64)
+    ring_taken = set()
+    for j in range(n):
+        own = set()
+        for k in range(4):
+            for _ in range(20):
+                x = int(rng.integers(-1, 44)) if rng.random() < 0.8 else -1
+                if x == -1:
+                    break
+                sq = (x + 10 * seats[j]) % 40 if x < 40 else None
+                if x in own or (sq is not None and sq in ring_taken):
+                    continue
+                own.add(x)
+                if sq is not None:
+                    ring_taken.add(sq)
+                pos[4 * j + k] = x
+                break
+    return pos
+
+
+def test_fast_path_of_deterministic_bots_chooses_the_reference_move():
+    """``first``, ``last`` and ``aggressive`` choose in one pass (kernel._fast_move):
+    on random positions, every option and throw, the reference's move."""
+    from tutto_sim.rutsmieter.reference import BOTS, Board, Observation, legal_moves
+
+    rng = np.random.default_rng(42)
+    checked = 0
+    for trial in range(1500):
+        players = (2, 3, 4)[trial % 3]
+        rules = RutsmieterRules(players, *OPTIONS[trial % len(OPTIONS)])
+        seats = rules.seats
+        pos = _random_position(rng, seats)
+        board = Board(seats, [list(pos[4 * j:4 * j + 4]) for j in range(players)])
+        p = int(rng.integers(0, players))
+        params = K.kernel_params(rules)
+        offs = K.kernel_offsets(players)
+        for die in range(1, 7):
+            moves = legal_moves(board, p, die, rules)
+            for name in ("first", "last", "aggressive"):
+                k, end, vic = K.fast_move_at(pos, params, offs, p, die, BOT_NAMES.index(name))
+                if not moves:
+                    assert k == -1
+                    continue
+                obs = Observation(seats, tuple(map(tuple, board.pieces)), p, die, tuple(moves))
+                m = moves[BOTS[name].choose(obs)]
+                want_vic = -1 if m.victim is None else 4 * m.victim[0] + m.victim[1]
+                assert (k, end, vic) == (m.piece, m.end, want_vic), (name, pos, p, die, rules)
+                checked += 1
+    assert checked > 10_000

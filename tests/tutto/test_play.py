@@ -45,7 +45,7 @@ def test_quit_and_end_of_input(capsys, monkeypatch):
 @pytest.mark.parametrize("args, needle", [
     (("--seat", "3"), "--seat"),
     (("--bots", "nobody"), "valid bots"),
-    (("--game", "rutsmieter"), "--game"),
+    (("--game", "pig"), "--game"),
     (("--name", "optimal"), "--name"),
 ])
 def test_bad_options(capsys, monkeypatch, args, needle):

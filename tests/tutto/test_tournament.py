@@ -109,7 +109,7 @@ def test_bad_bot_spec_is_one_line_naming_the_valid_bots(capsys, tmp_path, spec):
 @pytest.mark.parametrize("args, needle", [
     (("--players", "9"), "--players"),
     (("--games", "0"), "--games"),
-    (("--game", "rutsmieter"), "--game must be one of tutto, macke, volle-lotte"),
+    (("--game", "pig"), "--game must be one of tutto, macke, volle-lotte, rutsmieter"),
     (("--engine", "gpu"), "--engine"),
     (("--bots", "random", "--engine", "kernel"), "reference"),
     (("--target", "6001"), "--target"),

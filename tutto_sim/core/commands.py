@@ -13,7 +13,15 @@ from typing import Annotated, Optional
 import typer
 
 from tutto_sim.core import registry
-from tutto_sim.core.cli import RESULTS_DIR, UserError, _choice, _positive, prepare_dir, with_rules
+from tutto_sim.core.cli import (
+    RESULTS_DIR,
+    UserError,
+    _choice,
+    _positive,
+    game_label,
+    prepare_dir,
+    with_rules,
+)
 from tutto_sim.core.cli import seed as _seed
 
 
@@ -62,10 +70,17 @@ def optimize(
 def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
+    solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
-    _hook(rules, "solve")(rules=rules, as_json=as_json, cap=cap)
+    handler = _hook(rules, "solve")
+    extra = {}
+    if solo:  # only games whose hooks declare it take --solo
+        if "solo" not in getattr(registry.for_rules(rules).module(), "SOLVE_OPTIONS", ()):
+            raise UserError(f"--solo does not apply to --game {game_label(rules)}")
+        extra["solo"] = True
+    handler(rules=rules, as_json=as_json, cap=cap, **extra)
 
 
 @with_rules()

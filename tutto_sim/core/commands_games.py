@@ -62,6 +62,17 @@ def _players(value: int) -> int:
     return value
 
 
+def _table_rules(rules, players: int):
+    """The rules for a table of ``players``. A game whose rules hold the table
+    size (hook ``table_rules``, Rutsmieter) checks and sets it; the others
+    take 2..8 players and keep their rules."""
+    fit = getattr(registry.for_rules(rules).module(), "table_rules", None)
+    if fit is None:
+        _players(players)
+        return rules
+    return fit(rules, players)
+
+
 def _bots(specs: str, rules):
     from tutto_sim.core.bots import BotSpecError, parse_bots
 
@@ -103,7 +114,7 @@ def tournament(
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
     from tutto_sim.core.tournament import ENGINES, run_tournament
 
-    _players(players)
+    rules = _table_rules(rules, players)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
@@ -142,20 +153,25 @@ def _ends_line(res) -> str:
 
 
 def _print_tournament(res, csv_path: Path) -> None:
+    from tutto_sim.core.tournament import game_kind
+
     n = res.players
     rules = res.config.rules
+    kind = game_kind(res.config)
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
               f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
     line = _hook(rules, "rules_line")(rules)
     if line:
         out.print(line)
-    t = Table("rank", "bot", "win rate", "95% CI", "seats", "mean final score", "points per turn",
+    t = Table("rank", "bot", "win rate", "95% CI", "seats",
+              *(("mean final score", "points per turn") if kind.points else ()),
               title=f"win rate per seat held (fair share 1/{n} = {1 / n:.4f}; a tie shares the win)",
               title_justify="left")
     for i, b in enumerate(res.bot_stats(), start=1):
         t.add_row(str(i), b.name, _rate(b.win), _ci(b.win), f"{b.games:,}",
-                  f"{b.mean_score.mean:,.0f} ± {b.mean_score.ci95:.0f}",
-                  f"{b.points_per_turn.mean:.1f} ± {b.points_per_turn.ci95:.1f}")
+                  *((f"{b.mean_score.mean:,.0f} ± {b.mean_score.ci95:.0f}",
+                     f"{b.points_per_turn.mean:.1f} ± {b.points_per_turn.ci95:.1f}")
+                    if kind.points else ()))
     out.print(t)
     t = Table("seat", "win rate", "95% CI", "vs fair share", title="by seat (seat 0 starts)",
               title_justify="left")
@@ -173,7 +189,9 @@ def _print_tournament(res, csv_path: Path) -> None:
     fpa = res.first_player_advantage()
     turns = res.game_turns()
     out.print(f"first-player advantage (seat 0 minus 1/{n}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
-    out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns "
+    counts = "".join(f", {res.game_count(c).mean:.2f} ± {res.game_count(c).ci95:.2f} {c}"
+                     for c in kind.counts)
+    out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns{counts} "
               f"({res.mean_rounds():.2f} rounds); {_ends_line(res)}")
     out.print(f"seats rotate: game i plays lineup i mod {len(res.lineups)}, seat j gets its bot "
               f"(j + i div {len(res.lineups)}) mod {n}")
@@ -342,6 +360,7 @@ def analyze_threshold(
     """How much the optimal turn policy wins against the best single bank threshold."""
     from tutto_sim.core.analysis import optimal_vs_threshold
 
+    _hook(rules, "exact_turn_values")  # a game without the turn analysis says so in one line
     _players(players)
     _positive("--games", games, ceiling=MAX_GAMES)
     _positive("--search-games", search_games, ceiling=MAX_GAMES)

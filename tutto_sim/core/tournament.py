@@ -11,7 +11,10 @@ players plays **lineups** (which bots sit at the table):
 Game ``i`` (stream ``(seed, i)``) plays lineup ``i % L`` rotated by
 ``r = (i // L) % n``: seat ``j`` gets bot ``lineup[(j + r) % n]``
 (:func:`seat_bots`), so over ``L * n`` consecutive games every bot of a lineup
-sits in every seat once.
+sits in every seat once. A game where the order round the table matters
+(:attr:`GameKind.all_seatings`, Rutsmieter: who sits behind whom) plays every
+distinct seating of each lineup instead: the lineups are all their
+permutations (tables of up to 4 players), rotated as above.
 
 A bot's **win rate** is its mean share of the win per seat it held: 1 for a
 sole winner, 1/k for each of k tied winners, else 0; the 95% CI comes from
@@ -58,6 +61,12 @@ class GameKind:
     play: Callable  # play(bots, config, seed, index) -> GameRecord
     kernel: type  # kernel class: (config, [bot.table()]) with .run(...)
     point_unit: int = 1  # scores and banked points are counted in units of this
+    #: every seating (all permutations of a lineup, up to 4 players), not only rotations
+    all_seatings: bool = False
+    #: False for games without points (Rutsmieter): no score or points-per-turn figures
+    points: bool = True
+    #: per-game counts the game reports besides turns (``GameBatch.counts``), e.g. ("throws",)
+    counts: tuple[str, ...] = ()
 
 
 def game_kind(config) -> GameKind:
@@ -65,15 +74,37 @@ def game_kind(config) -> GameKind:
     return registry.for_config(config).hook("game_kind")(config)
 
 
-def make_lineups(n_bots: int, players: int) -> np.ndarray:
-    """The lineups of a tournament (module docstring): int array [L, players]."""
+#: Tables up to this size play every seating with ``all_seatings`` (4! = 24 per lineup).
+MAX_PERMUTED_PLAYERS = 4
+
+
+def make_lineups(n_bots: int, players: int, all_seatings: bool = False) -> np.ndarray:
+    """The lineups of a tournament (module docstring): int array [L, players].
+
+    ``all_seatings``: each lineup replaced by its distinct permutations, in
+    lexicographic order of the seats (tables of up to 4 players)."""
     if n_bots < 1 or players < 1:
         raise ValueError("a tournament needs at least one bot and one player")
     if n_bots == players:
-        return np.arange(players, dtype=np.int64)[None, :]
-    if n_bots < players:
-        return (np.arange(players, dtype=np.int64) % n_bots)[None, :]
-    return np.array(list(itertools.combinations(range(n_bots), players)), dtype=np.int64)
+        lineups = np.arange(players, dtype=np.int64)[None, :]
+    elif n_bots < players:
+        lineups = (np.arange(players, dtype=np.int64) % n_bots)[None, :]
+    else:
+        lineups = np.array(list(itertools.combinations(range(n_bots), players)), dtype=np.int64)
+    if not all_seatings:
+        return lineups
+    if players > MAX_PERMUTED_PLAYERS:
+        raise ValueError(f"every seating is played for at most {MAX_PERMUTED_PLAYERS} players, "
+                         f"not {players}")
+    rows: list[tuple[int, ...]] = []
+    for line in lineups.tolist():
+        seen = set()
+        for perm in itertools.permutations(range(players)):
+            row = tuple(line[k] for k in perm)
+            if row not in seen:
+                seen.add(row)
+                rows.append(row)
+    return np.array(rows, dtype=np.int64)
 
 
 def seat_bots(start: int, n_games: int, lineups: np.ndarray) -> np.ndarray:
@@ -96,6 +127,7 @@ class GameBatch:
     banked_sq: np.ndarray  # [G, n]
     turns: np.ndarray  # [G] all seats together
     end: np.ndarray  # [G] index into the game's end kinds (GameKind.end_kinds)
+    counts: dict = field(default_factory=dict)  # name -> [G] per-game count (GameKind.counts)
 
     def turns_by_seat(self) -> np.ndarray:
         n = self.share.shape[1]
@@ -123,6 +155,8 @@ def reference_batch(bots: Sequence, config, seed: int, start: int, n_games: int,
         out.banked_sq[g] = [s // unit**2 for s in rec.banked_sq]
         out.turns[g] = rec.turns
         out.end[g] = kind.end_kinds.index(rec.end)
+        for name in kind.counts:
+            out.counts.setdefault(name, np.zeros(n_games, np.int64))[g] = rec.counts[name]
         if errors is not None:
             for seat, msg in rec.errors:
                 entry = errors.setdefault(players[seat].name, {"count": 0, "games": 0, "first": msg})
@@ -150,6 +184,7 @@ class Sums:
     turns: np.ndarray = field(default_factory=lambda: np.zeros(2, np.int64))  # sum, squares
     rounds: int = 0
     ends: np.ndarray = field(default_factory=lambda: np.zeros(4, np.int64))
+    counts: dict = field(default_factory=dict)  # name -> [sum, sum of squares] (GameKind.counts)
 
     def __post_init__(self):
         b, n = self.n_bots, self.players
@@ -180,6 +215,10 @@ class Sums:
         self.turns += [t.sum(), (t * t).sum()]
         self.rounds += int(((t + n - 1) // n).sum())
         self.ends += np.bincount(batch.end.astype(np.int64), minlength=4)[:4]
+        for name, c in batch.counts.items():
+            c = c.astype(np.int64)
+            self.counts.setdefault(name, np.zeros(2, np.int64))
+            self.counts[name] += [c.sum(), (c * c).sum()]
         self.games += g
 
 
@@ -245,6 +284,10 @@ class TournamentResult:
     def game_turns(self) -> Estimate:
         return Estimate.from_sums(*(int(x) for x in self.sums.turns), self.games)
 
+    def game_count(self, name: str) -> Estimate:
+        """Mean per game of a count the game reports (``GameKind.counts``, e.g. throws)."""
+        return Estimate.from_sums(*(int(x) for x in self.sums.counts.get(name, (0, 0))), self.games)
+
     def mean_rounds(self) -> float:
         return self.sums.rounds / self.games if self.games else math.nan
 
@@ -266,12 +309,13 @@ class TournamentResult:
         return {k: int(v) for k, v in zip(game_kind(self.config).end_kinds, self.sums.ends)}
 
     def to_dict(self) -> dict:
-        bots = {b.name: {"win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
-                         "mean_final_score": b.mean_score.mean,
-                         "mean_final_score_ci95": b.mean_score.ci95,
-                         "points_per_turn": b.points_per_turn.mean,
-                         "points_per_turn_ci95": b.points_per_turn.ci95}
-                for b in self.bot_stats()}
+        kind = game_kind(self.config)
+        points = ({"mean_final_score": b.mean_score.mean, "mean_final_score_ci95": b.mean_score.ci95,
+                   "points_per_turn": b.points_per_turn.mean,
+                   "points_per_turn_ci95": b.points_per_turn.ci95} if kind.points else {}
+                  for b in self.bot_stats())
+        bots = {b.name: {"win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games, **pts}
+                for b, pts in zip(self.bot_stats(), points)}
         seats = self.seat_rates()
         fpa = self.first_player_advantage()
         turns = self.game_turns()
@@ -289,6 +333,9 @@ class TournamentResult:
             "first_player_advantage_ci95": fpa.ci95,
             "mean_turns": turns.mean,
             "mean_turns_ci95": turns.ci95,
+            **{k: v for name in kind.counts for k, v in (
+                (f"mean_{name}", self.game_count(name).mean),
+                (f"mean_{name}_ci95", self.game_count(name).ci95))},
             "mean_rounds": self.mean_rounds(),
             "game_ends": self.end_counts(),
             "lineups": [[self.names[b] for b in line] for line in self.lineups.tolist()],
@@ -313,11 +360,12 @@ class TournamentResult:
         base = {"game": self.game, "players": self.players, "seed": self.seed,
                 "rules_sha256": self.config.rules.digest()}
         rows = []
+        points = game_kind(self.config).points
         for b in self.bot_stats():
             rows.append({**base, "kind": "bot", "name": b.name, "opponent": "",
                          "win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
-                         "mean_final_score": b.mean_score.mean,
-                         "points_per_turn": b.points_per_turn.mean})
+                         **({"mean_final_score": b.mean_score.mean,
+                             "points_per_turn": b.points_per_turn.mean} if points else {})})
         for j, e in enumerate(self.seat_rates()):
             rows.append({**base, "kind": "seat", "name": str(j), "opponent": "",
                          "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
@@ -360,7 +408,7 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         raise TypeError("run_tournament needs the game's config (e.g. GameConfig(TuttoRules()))")
     kind = game_kind(config)
     engine = choose_engine(engine, bots)
-    lineups = make_lineups(len(bots), players)
+    lineups = make_lineups(len(bots), players, kind.all_seatings)
     sums = Sums(len(bots), players)
     errors: dict = {}
     t0 = time.perf_counter()

@@ -1,4 +1,4 @@
-"""numba kernel for whole Rutsmieter games between the built-in bots.
+"""numba kernel for whole Rutsmieter games between the built-in bots (and weights bots).
 
 Third link of the game's chain (rules → reference → kernel → solo): the
 games of ``rutsmieter.reference.play_game``, throw for throw, for every rule
@@ -11,12 +11,26 @@ State (scratch arrays the caller owns; nothing is allocated per game):
 ``board[r]``       the piece id ``4 j + k`` on ring square ``r``, or -1
 ``offs[j]``        ``10 · seat`` of player j: ring square of own position x is
                    ``(x + offs[j]) mod 40``
+``mask[j]``        bit ``x`` set when one of player j's pieces stands at own
+                   position ``x`` (ring and goal lane, 0..43): "no landing on an
+                   own piece" and "no jumping in the goal lane" are one AND
+``aux``            ring occupancy bitmasks (by ring square) of each player and
+                   of all, pieces in each house, the piece at each own position
+
+Speed: the deterministic bots ``first``, ``last`` and ``aggressive`` find
+their move from the bitmasks (:func:`_fast_move`), without listing the moves
+or looping over the pieces; ``random``, ``defensive`` and the weights bots
+list the moves (:func:`_legal_moves`). The three-throws test is cached per
+player until one of its pieces moves.
 
 A game's random numbers are drawn exactly as the reference's (its module
 docstring): the die ``below(6) + 1``, then, for a ``random`` bot with two
 or more moves, ``below(len(moves))``. Bots are ids into
 ``reference.BOT_NAMES``; game ``i`` of a run plays lineup ``lineups[i % L]``
-(bot id per player) and reads stream ``(seed, i)``.
+(bot id per player) and reads stream ``(seed, i)``. Ids from
+:data:`BOT_WEIGHTS` on are ``weights:FILE`` bots (``rutsmieter.policy``): id
+``BOT_WEIGHTS + w`` scores the moves with row ``w`` of the weights table,
+features and sums in the reference's order, so the floats are the same.
 
 :func:`simulate` runs fixed blocks of :data:`BLOCK` games with
 ``numba.prange``. Every game reads only its own stream and writes only its
@@ -31,6 +45,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from tutto_sim.core.streams import below, stream_start
 
@@ -38,6 +53,10 @@ from .reference import BOT_NAMES, MAX_THROWS, STAT_NAMES
 from .rules import SEATS, RutsmieterRules
 
 BOT_RANDOM, BOT_FIRST, BOT_LAST, BOT_AGGRESSIVE, BOT_DEFENSIVE = range(5)
+#: Bot ids from here on are weights bots: id ``BOT_WEIGHTS + w`` plays row ``w``
+#: of the weights table ``wtab`` (``rutsmieter.policy.FEATURES`` order).
+BOT_WEIGHTS = 5
+N_FEATURES = 7
 assert BOT_NAMES == ("random", "first", "last", "aggressive", "defensive")
 ST_THROWS, ST_TURNS, ST_MOVES, ST_CAPTURES, ST_LOST, ST_SIXES, ST_PASSES = range(7)
 assert STAT_NAMES == ("throws", "turns", "moves", "captures", "lost", "sixes", "passes")
@@ -51,6 +70,14 @@ _HOUSE = -1
 _RING = 40
 _FIRST_GOAL = 40
 _LAST = 43
+_M40 = (1 << 40) - 1
+# aux scratch: ring occupancy by ring square of each player, of all players,
+# pieces in each player's house, and the piece index at each own position
+_AUX_RING = 0
+_AUX_OCC = 4
+_AUX_HOME = 5
+_AUX_AT = 16
+_AUX_SIZE = _AUX_AT + 4 * 44
 
 
 def kernel_params(rules: RutsmieterRules, players: int | None = None) -> np.ndarray:
@@ -75,47 +102,38 @@ def _square(x, off):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _own_at(pos, board, p, off, x):
-    """Does an own piece stand at own position ``x`` (ring or goal lane)?"""
-    if x < _RING:
-        occ = board[_square(x, off)]
-        return occ >= 0 and (occ >> 2) == p
-    b = 4 * p
-    return pos[b] == x or pos[b + 1] == x or pos[b + 2] == x or pos[b + 3] == x
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _walk_ok(pos, board, p, off, x, die, no_jump):
+def _walk_ok(mask, p, x, die, no_jump):
     """May the own piece at ``x >= 0`` walk ``die`` squares?"""
     end = x + die
     if end > _LAST:
         return False
-    if _own_at(pos, board, p, off, end):
+    m = mask[p]
+    if (m >> end) & 1:
         return False
     if no_jump and end >= _FIRST_GOAL:
         lo = x if x > _FIRST_GOAL - 1 else _FIRST_GOAL - 1
-        for j in range(4):
-            y = pos[4 * p + j]
-            if lo < y < end:
-                return False
+        # own pieces strictly between lo and end
+        between = ((np.int64(1) << end) - 1) ^ ((np.int64(1) << (lo + 1)) - 1)
+        if m & between:
+            return False
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _only_six_helps(pos, board, p, off, no_jump):
+def _only_six_helps(pos, mask, p, no_jump):
     # A 6 out of the house is never counted here: only throws 1-5 are asked about.
     for k in range(4):
         x = pos[4 * p + k]
         if x < 0 or x == _LAST:
             continue
         for d in range(1, 6):
-            if _walk_ok(pos, board, p, off, x, d, no_jump):
+            if _walk_ok(mask, p, x, d, no_jump):
                 return False
     return True
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
+def _legal_moves(pos, board, mask, p, off, die, must_leave, must_capture, no_jump,
                  mv_piece, mv_start, mv_end, mv_victim):
     """The legal moves after the obligations, in piece order; returns their count."""
     b = 4 * p
@@ -126,24 +144,20 @@ def _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
         x = pos[b + k]
         if x == _HOUSE:
             waiting = True
-            if die == 6 and not left:
-                occ = board[off]
-                if not (occ >= 0 and (occ >> 2) == p):
-                    left = True
-                    mv_piece[cnt] = k
-                    mv_start[cnt] = _HOUSE
-                    mv_end[cnt] = 0
-                    mv_victim[cnt] = occ  # -1 or an opponent's piece on the start square
-                    cnt += 1
+            if die == 6 and not left and not (mask[p] & 1):
+                left = True
+                mv_piece[cnt] = k
+                mv_start[cnt] = _HOUSE
+                mv_end[cnt] = 0
+                mv_victim[cnt] = board[off]  # -1 or an opponent's piece on the start square
+                cnt += 1
             continue
-        if not _walk_ok(pos, board, p, off, x, die, no_jump):
+        if not _walk_ok(mask, p, x, die, no_jump):
             continue
         end = x + die
         vic = -1
         if end < _RING:
-            occ = board[_square(end, off)]
-            if occ >= 0:  # not own: _walk_ok excluded that
-                vic = occ
+            vic = board[_square(end, off)]  # not own: _walk_ok excluded that
         mv_piece[cnt] = k
         mv_start[cnt] = x
         mv_end[cnt] = end
@@ -181,6 +195,88 @@ def _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
     return cnt
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _leaver(pos, p):
+    """The lowest-numbered piece of player p in the house (leaving is one move)."""
+    b = 4 * p
+    for k in range(4):
+        if pos[b + k] == _HOUSE:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fast_move(pos, board, mask, aux, p, off, die, must_leave, must_capture, no_jump, bot):
+    """The move of a deterministic bot (``first``, ``last``, ``aggressive``) from
+    bitmasks, without listing the moves: the same move as :func:`_legal_moves`
+    then :func:`_choose`. Returns ``(piece, end, victim)``, piece -1 for no
+    legal move.
+
+    In player p's own count: ``m`` has a bit per own piece off the house, so
+    the pieces that may walk ``d`` are ``m & ~(m >> d)`` below ``44 - d``;
+    ``opp`` has a bit per ring position that holds an opponent (the ring
+    occupancy rotated by the seat), so the capturing walks end on
+    ``(walk << d) & opp``. Every move has its own start (own pieces stand on
+    distinct squares, leaving is one move): "furthest along" is the highest
+    bit, "least far" the lowest, with leaving (start -1) below every walk.
+    The obligations, in order: leave the house, clear the start square (when
+    a piece waits and ``must_leave``), then the captures (``must_capture``;
+    ``aggressive`` prefers a capture anyway), else the bot's best move."""
+    m = mask[p]
+    waiting = aux[_AUX_HOME + p] > 0
+    walk = m & ((np.int64(1) << (_LAST + 1 - die)) - 1) & ~(m >> die)
+    if no_jump:
+        # walks into or inside the goal lane may not jump over an own piece
+        entering = walk & ~((np.int64(1) << (_FIRST_GOAL - die)) - 1)
+        while entering:
+            x = trailing_zeros(entering)
+            entering &= entering - 1
+            lo = x if x > _FIRST_GOAL - 1 else _FIRST_GOAL - 1
+            between = ((np.int64(1) << (x + die)) - 1) ^ ((np.int64(1) << (lo + 1)) - 1)
+            if m & between:
+                walk &= ~(np.int64(1) << x)
+    can_leave = die == 6 and waiting and (m & 1) == 0
+    if not can_leave and walk == 0:
+        return -1, -1, -1
+    base = _AUX_AT + 44 * p
+    if must_leave and waiting:
+        if can_leave:
+            return _leaver(pos, p), 0, board[off]
+        if walk & 1:
+            return aux[base], die, board[_square(die, off)]
+    occ = aux[_AUX_OCC] & ~aux[_AUX_RING + p]
+    opp = ((occ >> off) | (occ << (_RING - off))) & _M40
+    cap = (walk << die) & opp
+    leave_cap = can_leave and (opp & 1) != 0
+    if (cap != 0 or leave_cap) and (must_capture or bot == BOT_AGGRESSIVE):
+        if bot == BOT_AGGRESSIVE:
+            best_x = -2
+            best_key = -(1 << 30)
+            if leave_cap:
+                best_x = _HOUSE
+                best_key = pos[board[off]] * 64 + _HOUSE
+            while cap:
+                e = trailing_zeros(cap)
+                cap &= cap - 1
+                key = pos[board[_square(e, off)]] * 64 + e - die
+                if key > best_key:
+                    best_key = key
+                    best_x = e - die
+            x = best_x
+        elif bot == BOT_LAST:
+            x = _HOUSE if leave_cap else trailing_zeros(cap) - die
+        else:
+            x = 63 - leading_zeros(cap) - die if cap != 0 else _HOUSE
+    elif bot == BOT_LAST:
+        x = _HOUSE if can_leave else trailing_zeros(walk)
+    else:
+        x = 63 - leading_zeros(walk) if walk != 0 else _HOUSE
+    if x == _HOUSE:
+        return _leaver(pos, p), 0, board[off]
+    e = x + die
+    return aux[base + x], e, board[_square(e, off)] if e < _RING else -1
+
+
 # -- bots ------------------------------------------------------------------------------------
 
 
@@ -214,6 +310,65 @@ def _exposure(pos, n, offs, p, moved, new_x, victim):
             if target == 0 and home:
                 total += 1
     return total
+
+
+@njit(cache=True, nogil=True)
+def _weights_choice(w, cnt, pos, board, mask, n, offs, p, mv_start, mv_victim, mv_end):
+    """``policy.WeightsPolicy.choose``: the highest score, ties to the furthest start."""
+    off = offs[p]
+    b = 4 * p
+    in_house = 0
+    for k in range(4):
+        if pos[b + k] == _HOUSE:
+            in_house += 1
+    best = 0
+    best_score = 0.0
+    for i in range(cnt):
+        x = mv_start[i]
+        end = mv_end[i]
+        vic = mv_victim[i]
+        behind = 0
+        ahead = 0
+        if end < _RING:
+            square = _square(end, off)
+            for o in range(n):
+                if o == p:
+                    continue
+                target = square - offs[o]
+                if target < 0:
+                    target += _RING
+                home = False
+                for kk in range(4):
+                    jj = 4 * o + kk
+                    q = _HOUSE if jj == vic else pos[jj]
+                    if q == _HOUSE:
+                        home = True
+                    elif q < _RING:
+                        dq = target - q
+                        if 1 <= dq <= 6:
+                            behind += 1
+                if target == 0 and home:
+                    behind += 1
+            for d in range(1, 7):
+                if end + d >= _RING:
+                    break
+                occ = board[_square(end + d, off)]
+                if occ >= 0 and (occ >> 2) != p:
+                    ahead += 1
+        has0 = end == 0 or (x != 0 and (mask[p] & 1) != 0)
+        house_after = in_house - (1 if x == _HOUSE else 0)
+        total = 0.0
+        total += w[0] * (end - x)
+        total += w[1] * (1 if vic >= 0 else 0)
+        total += w[2] * behind
+        total += w[3] * ahead
+        total += w[4] * (1 if x == _HOUSE else 0)
+        total += w[5] * (1 if (x < _FIRST_GOAL and end >= _FIRST_GOAL) else 0)
+        total += w[6] * (1 if (has0 and house_after > 0) else 0)
+        if i == 0 or total > best_score or (total == best_score and x > mv_start[best]):
+            best = i
+            best_score = total
+    return best
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -263,8 +418,8 @@ def _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start, mv_victim, mv
 
 
 @njit(cache=True, nogil=True)
-def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_start, mv_end,
-               mv_victim, active, finish, stats, places, six_only, trace):
+def _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux, mv_piece,
+               mv_start, mv_end, mv_victim, active, finish, stats, places, six_only, trace):
     """Play one game; fills ``stats[j, :]``, ``places[j]`` (and ``trace`` rows
     ``player, die, piece, end`` while it has room). Returns ``(winner, throws, turns)``."""
     n = params[P_PLAYERS]
@@ -277,7 +432,11 @@ def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_
         pos[j] = _HOUSE
     for r in range(_RING):
         board[r] = -1
+    aux[_AUX_OCC] = 0
     for j in range(n):
+        mask[j] = 0
+        aux[_AUX_RING + j] = 0
+        aux[_AUX_HOME + j] = 4
         active[j] = True
         # the three-throws test depends on the player's own pieces only: cached
         # until one of them moves or is captured (-1 = not known)
@@ -285,6 +444,7 @@ def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_
         for s in range(N_STATS):
             stats[j, s] = 0
     n_trace = trace.shape[0]
+    tracing = n_trace > 0
     nfin = 0
     throws = 0
     turns = 0
@@ -294,16 +454,17 @@ def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_
         stats[p, ST_TURNS] += 1
         off = offs[p]
         bot = bots[p]
+        fast = bot == BOT_FIRST or bot == BOT_LAST or bot == BOT_AGGRESSIVE
         turn_over = False
         while not turn_over:
             # The three-throws rule is checked before every run, also after a 6.
             if six_only[p] < 0:
-                six_only[p] = 1 if _only_six_helps(pos, board, p, off, no_jump) else 0
+                six_only[p] = 1 if _only_six_helps(pos, mask, p, no_jump) else 0
             tries = 3 if six_only[p] == 1 else 1
             six = False
             for _ in range(tries):
                 die = below(state, 6) + 1
-                if trace.shape[0] > 0 and throws < n_trace:
+                if tracing and throws < n_trace:
                     trace[throws, 0] = p
                     trace[throws, 1] = die
                     trace[throws, 2] = -1
@@ -312,44 +473,71 @@ def _play_game(seed, index, params, offs, bots, state, pos, board, mv_piece, mv_
                 stats[p, ST_THROWS] += 1
                 if die == 6:
                     stats[p, ST_SIXES] += 1
-                cnt = _legal_moves(pos, board, p, off, die, must_leave, must_capture, no_jump,
-                                   mv_piece, mv_start, mv_end, mv_victim)
-                if cnt == 0:
+                if fast:
+                    k, end, v = _fast_move(pos, board, mask, aux, p, off, die, must_leave,
+                                           must_capture, no_jump, bot)
+                else:
+                    cnt = _legal_moves(pos, board, mask, p, off, die, must_leave, must_capture,
+                                       no_jump, mv_piece, mv_start, mv_end, mv_victim)
+                    k = -1
+                    end = -1
+                    v = -1
+                    if cnt > 0:
+                        chance = 0
+                        if bot == BOT_RANDOM and cnt > 1:
+                            chance = below(state, cnt)
+                        if bot >= BOT_WEIGHTS:
+                            i = 0
+                            if cnt > 1:
+                                i = _weights_choice(wtab[bot - BOT_WEIGHTS], cnt, pos, board,
+                                                    mask, n, offs, p, mv_start, mv_victim, mv_end)
+                        else:
+                            i = _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start,
+                                        mv_victim, mv_end)
+                        k = mv_piece[i]
+                        end = mv_end[i]
+                        v = mv_victim[i]
+                if k < 0:
                     stats[p, ST_PASSES] += 1
                 else:
-                    chance = 0
-                    if bot == BOT_RANDOM and cnt > 1:
-                        chance = below(state, cnt)
-                    i = _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start,
-                                mv_victim, mv_end)
-                    k = mv_piece[i]
-                    x = mv_start[i]
-                    end = mv_end[i]
-                    v = mv_victim[i]
+                    x = pos[4 * p + k]
                     six_only[p] = -1
-                    if v >= 0:
+                    if v >= 0:  # a captured piece stands on the ring, on the end square
+                        vp = v >> 2
+                        mask[vp] ^= np.int64(1) << pos[v]
+                        aux[_AUX_RING + vp] ^= np.int64(1) << _square(end, off)
+                        aux[_AUX_HOME + vp] += 1
                         pos[v] = _HOUSE
-                        six_only[v >> 2] = -1
+                        six_only[vp] = -1
                         stats[p, ST_CAPTURES] += 1
-                        stats[v >> 2, ST_LOST] += 1
-                    if x >= 0 and x < _RING:
-                        board[_square(x, off)] = -1
+                        stats[vp, ST_LOST] += 1
+                    if x >= 0:
+                        mask[p] ^= np.int64(1) << x
+                        if x < _RING:
+                            sq = _square(x, off)
+                            board[sq] = -1
+                            aux[_AUX_RING + p] ^= np.int64(1) << sq
+                            aux[_AUX_OCC] ^= np.int64(1) << sq
+                    else:
+                        aux[_AUX_HOME + p] -= 1
+                    mask[p] |= np.int64(1) << end
+                    aux[_AUX_AT + 44 * p + end] = k
                     if end < _RING:
-                        board[_square(end, off)] = 4 * p + k
+                        sq = _square(end, off)
+                        board[sq] = 4 * p + k
+                        aux[_AUX_RING + p] |= np.int64(1) << sq
+                        aux[_AUX_OCC] |= np.int64(1) << sq
                     pos[4 * p + k] = end
                     stats[p, ST_MOVES] += 1
-                    if throws - 1 < n_trace:
+                    if tracing and throws - 1 < n_trace:
                         trace[throws - 1, 2] = k
                         trace[throws - 1, 3] = end
-                    if end >= _FIRST_GOAL:
-                        b = 4 * p
-                        if (pos[b] >= _FIRST_GOAL and pos[b + 1] >= _FIRST_GOAL
-                                and pos[b + 2] >= _FIRST_GOAL and pos[b + 3] >= _FIRST_GOAL):
-                            finish[nfin] = p
-                            nfin += 1
-                            active[p] = False
-                            turn_over = True
-                            break
+                    if end >= _FIRST_GOAL and (mask[p] >> _FIRST_GOAL) == 15:
+                        finish[nfin] = p
+                        nfin += 1
+                        active[p] = False
+                        turn_over = True
+                        break
                 if throws >= MAX_THROWS:
                     turn_over = True
                     break
@@ -399,39 +587,54 @@ def _rank_key(pos, j):
 
 @njit(cache=True, nogil=True)
 def _scratch(n):
+    # state, pos, board, mask, aux, move piece/start/end/victim, active, finish,
+    # stats, places, six_only
     return (np.zeros(1, np.uint64), np.zeros(16, np.int64), np.zeros(_RING, np.int64),
+            np.zeros(4, np.int64), np.zeros(_AUX_SIZE, np.int64),
             np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64),
             np.zeros(4, np.int64), np.zeros(4, np.bool_), np.zeros(4, np.int64),
             np.zeros((4, N_STATS), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
 
 
+def play_traced(seed, index, params, offs, bots, trace, wtab=None):
+    """One game with its throw log (tests): ``(winner, throws, turns, places, stats)``;
+    ``wtab``: the weights table of weights bots (ids from :data:`BOT_WEIGHTS`)."""
+    return _play_traced(np.uint64(seed), index, params, offs, np.asarray(bots, np.int64),
+                        _wtab(wtab), trace)
+
+
+def _wtab(wtab) -> np.ndarray:
+    if wtab is None or len(wtab) == 0:
+        return np.zeros((1, N_FEATURES), np.float64)
+    return np.ascontiguousarray(wtab, dtype=np.float64).reshape(-1, N_FEATURES)
+
+
 @njit(cache=True, nogil=True)
-def play_traced(seed, index, params, offs, bots, trace):
-    """One game with its throw log (tests): ``(winner, throws, turns, places, stats)``."""
+def _play_traced(seed, index, params, offs, bots, wtab, trace):
     n = params[P_PLAYERS]
-    state, pos, board, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
-    w, t, u = _play_game(np.uint64(seed), index, params, offs, bots, state, pos, board, mp, ms,
-                         me, mv, active, finish, stats, places, six, trace)
+    state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
+    w, t, u = _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux, mp,
+                         ms, me, mv, active, finish, stats, places, six, trace)
     return w, t, u, places[:n].copy(), stats[:n].copy()
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _run_blocks(seed, start, n_games, block, params, offs, lineups, winner, places, throws,
+def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, winner, places, throws,
                 turns, totals):
     n = params[P_PLAYERS]
     n_blocks = (n_games + block - 1) // block
     n_lineups = lineups.shape[0]
     for blk in prange(n_blocks):
         # scratch once per block: the game loop allocates nothing
-        state, pos, board, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
+        state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
         no_trace = np.zeros((0, 4), np.int64)
         lo = blk * block
         hi = min(n_games, lo + block)
         for g in range(lo, hi):
             i = start + g
             bots = lineups[i % n_lineups]
-            w, t, u = _play_game(seed, i, params, offs, bots, state, pos, board, mp, ms, me, mv,
-                                 active, finish, stats, pl, six, no_trace)
+            w, t, u = _play_game(seed, i, params, offs, bots, wtab, state, pos, board, mask, aux,
+                                 mp, ms, me, mv, active, finish, stats, pl, six, no_trace)
             winner[g] = w
             throws[g] = t
             turns[g] = u
@@ -473,12 +676,14 @@ def bot_ids(bots) -> np.ndarray:
 
 
 def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_games: int = 1000,
-             start: int = 0, players: int | None = None, block: int = BLOCK) -> RunResult:
+             start: int = 0, players: int | None = None, block: int = BLOCK,
+             weights=None) -> RunResult:
     """Play games ``start .. start + n_games - 1`` of a run with ``seed``.
 
     ``bots`` is one lineup (a bot name or id per player) or a 2-D array of
     lineups, game ``i`` playing ``lineups[i % L]``. ``players=1`` plays the
-    solo analysis (one player at seat 0).
+    solo analysis (one player at seat 0). ``weights``: rows of feature
+    weights for the weights bots (id ``BOT_WEIGHTS + row``).
     """
     params = kernel_params(rules, players)
     n = int(params[P_PLAYERS])
@@ -487,6 +692,11 @@ def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_
                np.array([bot_ids(row) for row in lineups], dtype=np.int64))
     if lineups.shape[1] != n:
         raise ValueError(f"{n} players need {n} bots per lineup, not {lineups.shape[1]}")
+    wtab = _wtab(weights)
+    n_weights = 0 if weights is None else len(wtab)
+    if lineups.size and (lineups.min() < 0 or lineups.max() >= BOT_WEIGHTS + n_weights):
+        raise ValueError(f"bot ids must be 0..{BOT_WEIGHTS + n_weights - 1} "
+                         f"({n_weights} weights rows)")
     winner = np.zeros(n_games, np.int8)
     places = np.zeros((n_games, n), np.int8)
     throws = np.zeros(n_games, np.int32)
@@ -494,7 +704,7 @@ def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_
     n_blocks = max(1, (n_games + block - 1) // block)
     totals = np.zeros((n_blocks, n, N_STATS), np.int64)
     _run_blocks(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups,
-                winner, places, throws, turns, totals)
+                wtab, winner, places, throws, turns, totals)
     return RunResult(winner, places, throws, turns, totals.sum(axis=0))
 
 
@@ -516,19 +726,37 @@ def games_per_second(bots=("first",) * 4, rules: RutsmieterRules = RutsmieterRul
 
 
 @njit(cache=True, nogil=True)
+def _board_of(pos, offs):
+    """The board, occupancy masks and ``aux`` of a position (test helpers)."""
+    board = np.full(_RING, -1, np.int64)
+    mask = np.zeros(4, np.int64)
+    aux = np.zeros(_AUX_SIZE, np.int64)
+    for j in range(pos.shape[0]):
+        x = pos[j]
+        p = j >> 2
+        if 0 <= x < _RING:
+            sq = _square(x, offs[p])
+            board[sq] = j
+            aux[_AUX_RING + p] |= np.int64(1) << sq
+            aux[_AUX_OCC] |= np.int64(1) << sq
+        if x >= 0:
+            mask[p] |= np.int64(1) << x
+            aux[_AUX_AT + 44 * p + x] = j & 3
+        else:
+            aux[_AUX_HOME + p] += 1
+    return board, mask, aux
+
+
+@njit(cache=True, nogil=True)
 def legal_moves_at(pos, params, offs, p, die):
     """The kernel's legal moves for a position (tests hold it against the
     reference): rows ``piece, start, end, victim id`` in piece order."""
-    board = np.full(_RING, -1, np.int64)
-    for j in range(pos.shape[0]):
-        x = pos[j]
-        if 0 <= x < _RING:
-            board[_square(x, offs[j >> 2])] = j
+    board, mask, aux = _board_of(pos, offs)
     mp = np.zeros(4, np.int64)
     ms = np.zeros(4, np.int64)
     me = np.zeros(4, np.int64)
     mv = np.zeros(4, np.int64)
-    cnt = _legal_moves(pos, board, p, offs[p], die, params[P_MUST_LEAVE] != 0,
+    cnt = _legal_moves(pos, board, mask, p, offs[p], die, params[P_MUST_LEAVE] != 0,
                        params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, mp, ms, me, mv)
     out = np.zeros((cnt, 4), np.int64)
     for i in range(cnt):
@@ -542,9 +770,13 @@ def legal_moves_at(pos, params, offs, p, die):
 @njit(cache=True, nogil=True)
 def only_six_helps_at(pos, offs, p, no_jump):
     """The kernel's three-throws test for a position (tests)."""
-    board = np.full(_RING, -1, np.int64)
-    for j in range(pos.shape[0]):
-        x = pos[j]
-        if 0 <= x < _RING:
-            board[_square(x, offs[j >> 2])] = j
-    return _only_six_helps(pos, board, p, offs[p], no_jump)
+    board, mask, aux = _board_of(pos, offs)
+    return _only_six_helps(pos, mask, p, no_jump)
+
+
+@njit(cache=True, nogil=True)
+def fast_move_at(pos, params, offs, p, die, bot):
+    """The fast path's move for a deterministic bot (tests): ``(piece, end, victim)``."""
+    board, mask, aux = _board_of(pos, offs)
+    return _fast_move(pos, board, mask, aux, p, offs[p], die, params[P_MUST_LEAVE] != 0,
+                      params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, bot)

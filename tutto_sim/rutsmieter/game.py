@@ -1,0 +1,118 @@
+"""Rutsmieter in the shared tournament (``core.tournament``): the config, the
+record of one reference game as the tournament reads it, and the kernel
+wrapper that plays the tournament's games in ``rutsmieter.kernel``.
+
+A game's winner is the first player with all four pieces in the goal lane;
+he takes the whole win (the tournament's integer ``SHARE``). A game stopped
+by the simulator's safety net (``reference.MAX_THROWS``) has no winner and
+ends as ``cap``. Rutsmieter has no points: the score columns stay zero and the
+tournament leaves them out (``GameKind.points``); it reports the game's
+throws per game besides its turns (``GameKind.counts``). The order round the
+table matters (who sits behind whom), so a tournament plays every seating
+(``GameKind.all_seatings``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tutto_sim.core.blocks import SHARE
+from tutto_sim.core.tournament import seat_bots
+
+from .reference import play_game
+from .rules import RutsmieterRules
+
+#: How a game ends: a winner, or the simulator's safety net on the throws.
+END_KINDS = ("won", "cap")
+#: Per-game counts a tournament reports (``mean_throws``).
+COUNTS = ("throws",)
+
+
+@dataclass(frozen=True)
+class RutsmieterConfig:
+    """The rules of a Rutsmieter table (``rules.players`` is the table size)."""
+
+    rules: RutsmieterRules = RutsmieterRules()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, RutsmieterRules):
+            raise TypeError("RutsmieterConfig needs RutsmieterRules")
+
+
+@dataclass
+class TournamentRecord:
+    """One reference game as ``core.tournament.reference_batch`` reads it."""
+
+    winners: tuple[int, ...]
+    scores: list[int]
+    banked: list[int]
+    banked_sq: list[int]
+    turns: int
+    end: str
+    counts: dict
+    errors: list = field(default_factory=list)
+
+
+def _check_table(rules: RutsmieterRules, players: int) -> None:
+    if players != rules.players:
+        raise ValueError(f"the rules are for {rules.players} players, the table has {players}")
+
+
+def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) -> TournamentRecord:
+    """Game ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
+    (parsed bots, ``rutsmieter.bots``) plays for player j."""
+    rules = config.rules
+    _check_table(rules, len(bots))
+    rec = play_game([b.engine for b in bots], rules, seed, index)
+    n = len(bots)
+    return TournamentRecord(
+        winners=(rec.winner,) if rec.winner >= 0 else (),
+        scores=[0] * n, banked=[0] * n, banked_sq=[0] * n,
+        turns=rec.turns, end="cap" if rec.capped else "won",
+        counts={"throws": rec.throws},
+    )
+
+
+class RutsmieterGameKernel:
+    """The tournament's games in the numba kernel (built-in bots only).
+
+    ``tables`` are the bots' ``table()``: a built-in bot's kernel id, or a
+    weights bot's weights (a row of the kernel's weights table). Seatings are
+    periodic in the game index with period ``L * n`` (``core.tournament.seat_bots``),
+    so the kernel gets the ``L * n`` seatings once and game ``i`` plays
+    seating ``i mod (L * n)``: the same games as the reference engine."""
+
+    def __init__(self, config: RutsmieterConfig, tables: list[int]):
+        from .kernel import BOT_WEIGHTS
+
+        self.config = config
+        ids, rows = [], []
+        for t in tables:
+            if isinstance(t, (int, np.integer)):
+                ids.append(int(t))
+            else:
+                ids.append(BOT_WEIGHTS + len(rows))
+                rows.append(tuple(float(w) for w in t))
+        self.ids = np.array(ids, dtype=np.int64)
+        self.weights = np.array(rows, dtype=np.float64) if rows else None
+
+    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
+            threads: int | None = None, block: int | None = None):
+        from . import kernel as K
+
+        rules = self.config.rules
+        n_lineups, n = lineups.shape
+        _check_table(rules, n)
+        seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
+        res = K.simulate(seatings, rules, seed, n_games, start, block=block or K.BLOCK,
+                         weights=self.weights)
+        share = np.zeros((n_games, n), np.int32)
+        won = np.flatnonzero(res.winner >= 0)
+        share[won, res.winner[won].astype(np.int64)] = SHARE
+        zeros = np.zeros((n_games, n), np.int32)
+        zeros64 = np.zeros((n_games, n), np.int64)
+        end = np.where(res.winner >= 0, 0, 1).astype(np.int8)
+        return (share, zeros, zeros64, zeros64.copy(), res.turns, end,
+                {"throws": res.throws.astype(np.int64)})

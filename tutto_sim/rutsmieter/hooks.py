@@ -1,0 +1,97 @@
+"""What the shared commands and engines ask of Rutsmieter (``core.registry``):
+names for files and players, the table size, the config, bots, the
+tournament's game kind and words, and the exact solo check (``solve --solo``).
+A hook Rutsmieter does not have (optimize, play, reports, ...) makes the
+command say so in one line."""
+
+from __future__ import annotations
+
+#: Options of the shared ``solve`` command that Rutsmieter takes.
+SOLVE_OPTIONS = ("solo",)
+
+
+def label(rules) -> str:
+    return "rutsmieter"
+
+
+def title(rules) -> str:
+    return "Rutsmieter"
+
+
+def table_rules(rules, players: int):
+    """The rules for a table of ``--players``: 2, 3 or 4 (one line otherwise)."""
+    import dataclasses
+
+    from tutto_sim.core.cli import UserError
+    from tutto_sim.rutsmieter.rules import PLAYER_CHOICES
+
+    if players not in PLAYER_CHOICES:
+        raise UserError(f"--players must be 2, 3 or 4 for Rutsmieter, not {players}")
+    return dataclasses.replace(rules, players=players)
+
+
+def config(rules):
+    from tutto_sim.rutsmieter.game import RutsmieterConfig
+
+    return RutsmieterConfig(rules)
+
+
+def parse_bot(spec: str, rules):
+    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
+
+    return parse_rutsmieter_bot(spec, rules)
+
+
+def valid_bots(rules) -> str:
+    from tutto_sim.rutsmieter.bots import VALID_BOTS
+
+    return VALID_BOTS
+
+
+def game_kind(config):
+    from tutto_sim.core.tournament import GameKind
+    from tutto_sim.rutsmieter.game import (
+        COUNTS,
+        END_KINDS,
+        RutsmieterGameKernel,
+        play_tournament_game,
+    )
+
+    return GameKind("rutsmieter", END_KINDS, play_tournament_game, RutsmieterGameKernel,
+                    all_seatings=True, points=False, counts=COUNTS)
+
+
+def ends_line(res) -> str:
+    ends = res.end_counts()
+    line = "every seating of each lineup plays"
+    if ends.get("cap"):
+        line += f"; stopped unfinished at the throw cap: {ends['cap'] / max(res.games, 1):.2%}"
+    return line
+
+
+def rules_line(rules) -> str | None:
+    def on(v):
+        return "on" if v else "off"
+
+    return (f"must leave the house {on(rules.must_leave_house)}; must capture "
+            f"{on(rules.must_capture)}; no jumping in the goal lane {on(rules.goal_no_jump)}; "
+            f"play on for the places {on(rules.play_to_third)}")
+
+
+def solve(**kw):
+    from tutto_sim.rutsmieter.cli import rutsmieter_solve
+
+    return rutsmieter_solve(**kw)
+
+
+def commands() -> list:
+    """Rutsmieter has no commands of its own."""
+    return []
+
+
+def title_of_label(label: str) -> str | None:
+    return "Rutsmieter" if label == "rutsmieter" else None
+
+
+def variant_words(variant: str) -> str:
+    return variant
