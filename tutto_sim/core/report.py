@@ -639,7 +639,7 @@ def report_module(game: str):
     >>> report_module("kniffel")
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'kniffel'; valid: tutto, macke, volle-lotte
+    ValueError: unknown game 'kniffel'; valid: tutto, macke, volle-lotte, rutsmieter
     """
     from tutto_sim.core import registry
 

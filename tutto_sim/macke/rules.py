@@ -33,7 +33,7 @@ class MackeRules(GameRules):
     >>> MackeRules(min_score=275)
     Traceback (most recent call last):
     ...
-    ValueError: min_score must be a non-negative multiple of 50, not 275
+    ValueError: min_score must be a non-negative multiple of 50 up to 10,000, not 275
     """
 
     GAME = "macke"

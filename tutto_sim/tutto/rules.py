@@ -39,7 +39,7 @@ class TuttoRules(GameRules):
     >>> TuttoRules(target=6001)
     Traceback (most recent call last):
     ...
-    ValueError: target must be a positive multiple of 50, not 6001
+    ValueError: target must be a positive multiple of 50 up to 1,000,000, not 6001
     """
 
     GAME = "tutto"
