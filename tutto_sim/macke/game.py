@@ -528,7 +528,7 @@ class MackeHumanBot:
             self.write("  " + line)
 
     def act(self, d: MackeDecision):
-        from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame
+        from tutto_sim.core.play import ask_choice
 
         self._header(d)
         for i, a in enumerate(d.legal, start=1):
@@ -538,20 +538,7 @@ class MackeHumanBot:
         letters = {"b": BANK, "t": THROW} if d.kind in (BANK_OR_THROW, BANK_OR_SERIES) else {}
         prompt = f"choose 1-{len(d.legal)}" + (", b=bank, t=throw" if letters else "")
         prompt += " (? advice, q quit): "
-        while True:
-            try:
-                line = self.read(prompt)
-            except EOFError:
-                raise QuitGame("input ended") from None
-            answer = line.strip().lower()
-            if answer in QUIT_WORDS:
-                raise QuitGame("you left the game")
-            if answer in ADVICE_WORDS:
-                self._advise(d)
-                continue
-            if answer in letters:
-                return letters[answer]
-            if answer.isdigit() and 1 <= int(answer) <= len(d.legal):
-                return d.legal[int(answer) - 1]
-            self.write(f"please answer 1-{len(d.legal)}" + (" or b, t" if letters else "")
-                       + ", ? for advice, q to quit")
+        retry = (f"please answer 1-{len(d.legal)}" + (" or b, t" if letters else "")
+                 + ", ? for advice, q to quit")
+        return ask_choice(self.read, self.write, prompt, d.legal, letters,
+                          lambda: self._advise(d), retry)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Callable
 
-from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame  # noqa: F401  (shared)
+from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame, ask_choice  # noqa: F401  (shared)
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision, Keep
 from tutto_sim.tutto.cards import Card
@@ -166,20 +166,7 @@ class HumanBot:
             letters = {"b": BANK, "d": DRAW}
         prompt = f"choose 1-{len(choices)}" + "".join(f", {k}={_label(v)}" for k, v in letters.items())
         prompt += " (? advice, q quit): "
-        while True:
-            try:
-                line = self.read(prompt)
-            except EOFError:
-                raise QuitGame("input ended") from None
-            answer = line.strip().lower()
-            if answer in QUIT_WORDS:
-                raise QuitGame("you left the game")
-            if answer in ADVICE_WORDS:
-                self._advise(view)
-                continue
-            if answer in letters:
-                return letters[answer]
-            if answer.isdigit() and 1 <= int(answer) <= len(choices):
-                return choices[int(answer) - 1]
-            self.write(f"please answer 1-{len(choices)}"
-                       + "".join(f" or {k}" for k in letters) + ", ? for advice, q to quit")
+        retry = (f"please answer 1-{len(choices)}" + "".join(f" or {k}" for k in letters)
+                 + ", ? for advice, q to quit")
+        return ask_choice(self.read, self.write, prompt, choices, letters,
+                          lambda: self._advise(view), retry)
