@@ -37,6 +37,27 @@ class RandomBot:
         return d.legal[d.rng.randrange(len(d.legal))]
 
 
+def table_bot(spec: str, kind: str, arg: str, valid: str, optimal, load, make):
+    """The table bots every game with policy tables has: ``optimal``,
+    ``endgame[:FILE]`` and ``table:FILE``. ``optimal()`` gives the optimal
+    table, ``load(path)`` reads a file, ``make(policy, endgame)`` builds the bot.
+    None if ``kind`` is none of them; a damaged file is a :class:`BotSpecError`."""
+    from tutto_sim.core.policyfile import PolicyFileError
+
+    try:
+        if kind == "optimal" and not arg:
+            return make(optimal(), False)
+        if kind == "endgame":
+            return make(load(arg) if arg else optimal(), True)
+        if kind == "table":
+            if not arg:
+                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
+            return make(load(arg), False)
+    except PolicyFileError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
+    return None
+
+
 def _points(spec: str, what: str, text: str, valid: str) -> int:
     try:
         v = int(text)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot, table_bot
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
@@ -131,18 +131,11 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
     text = spec.strip()
     kind, _, arg = text.partition(":")
     kind = kind.lower()
-    try:
-        if kind == "optimal" and not arg:
-            return MackePolicyBot(optimal_macke_policy(rules), text)
-        if kind == "endgame":
-            policy = _load_macke_table(arg, rules) if arg else optimal_macke_policy(rules)
-            return MackePolicyBot(policy, text, endgame=True)
-        if kind == "table":
-            if not arg:
-                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
-            return MackePolicyBot(_load_macke_table(arg, rules), text)
-    except PolicyFileError as e:
-        raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
+    bot = table_bot(spec, kind, arg, valid, lambda: optimal_macke_policy(rules),
+                    lambda path: _load_macke_table(path, rules),
+                    lambda policy, endgame: MackePolicyBot(policy, text, endgame=endgame))
+    if bot is not None:
+        return bot
     if kind == "threshold":
         parts = arg.split(":") if arg else []
         if len(parts) > 2:

@@ -37,7 +37,7 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot, table_bot  # noqa: F401
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
@@ -243,18 +243,11 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     text = spec.strip()
     kind, _, arg = text.partition(":")
     kind = kind.lower()
-    try:
-        if kind == "optimal" and not arg:
-            return TableBot(optimal_policy(rules), text)
-        if kind == "endgame":
-            policy = _load_table(arg, rules) if arg else optimal_policy(rules)
-            return TableBot(policy, text, endgame=True)
-        if kind == "table":
-            if not arg:
-                raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {VALID_BOTS}")
-            return TableBot(_load_table(arg, rules), text)
-    except PolicyFileError as e:
-        raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+    bot = table_bot(spec, kind, arg, VALID_BOTS, lambda: optimal_policy(rules),
+                    lambda path: _load_table(path, rules),
+                    lambda policy, endgame: TableBot(policy, text, endgame=endgame))
+    if bot is not None:
+        return bot
     if kind == "threshold":
         parts = arg.split(":") if arg else []
         if len(parts) > 3:
