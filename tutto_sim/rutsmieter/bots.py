@@ -5,8 +5,9 @@ A parsed bot has a ``name`` and ``engine``, the reference engine's
 ``first``, ``last``, ``aggressive``, ``defensive``; docs/rutsmieter.md) also
 play in the numba kernel: their ``table()`` is the kernel's bot id, so a
 tournament of built-in bots runs in the kernel (``core.tournament``).
-``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) plays in
-both too: its ``table()`` is its weights, a row of the kernel's weights table.
+``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
+``tuned`` (the same with the shipped tuned weights,
+``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from tutto_sim.core.bots import BotSpecError
 from .reference import BOT_NAMES, BOTS, Bot
 
 #: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, "weights:FILE")
+SPECS = (*BOT_NAMES, "tuned", "weights:FILE")
 VALID_BOTS = "valid bots: " + ", ".join(SPECS)
 
 
@@ -52,6 +53,15 @@ def parse_rutsmieter_bot(spec: str, rules):
     key = spec.strip().lower()
     if key in BOT_NAMES:
         return KernelBot(key)
+    if key == "tuned":
+        from tutto_sim.core.policyfile import PolicyFileError
+
+        from .policy import default_policy
+
+        try:
+            return WeightsBot("tuned", default_policy(rules))
+        except PolicyFileError as e:
+            raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")
     if kind.lower() == "weights":
         from tutto_sim.core.policyfile import PolicyFileError

@@ -155,6 +155,31 @@ def schema() -> dict:
     return json.loads(text)
 
 
+#: The shipped tuned policy (bot ``tuned``), written by ``optimize --game rutsmieter``.
+DEFAULT_FILE = "rutsmieter-default.json"
+
+
+def default_policy_path() -> Path:
+    """Where the shipped tuned policy lives: ``data/policies/rutsmieter-default.json``."""
+    from tutto_sim.core.bots import POLICY_DIR
+
+    return POLICY_DIR / DEFAULT_FILE
+
+
+def default_policy(rules: RutsmieterRules | None = None) -> WeightsPolicy:
+    """The shipped tuned policy (checked like any policy file). It was tuned for
+    the default house rules; other house rules get its weights too, re-labelled
+    with their rules (the features mean the same under every option)."""
+    rules = rules if rules is not None else RutsmieterRules()
+    path = default_policy_path()
+    d, file_rules, path = read_policy_file(path, GAME, schema(), RutsmieterRules, content_hash)
+    if d["features"] != list(FEATURES):
+        raise PolicyFileError(f"policy file {path}: features must be {', '.join(FEATURES)} "
+                              "in this order")
+    weights = tuple(float(d["weights"][f]) for f in FEATURES)
+    return WeightsPolicy(weights, rules, str(path))
+
+
 def load_weights_policy(path: Path | str, rules: RutsmieterRules | None = None) -> WeightsPolicy:
     """Read and check a policy file; :class:`PolicyFileError` (one line) if it is
     not sound or was made for other house rules than ``rules``."""
