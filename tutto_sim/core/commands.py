@@ -71,15 +71,17 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
     solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
+    duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
     handler = _hook(rules, "solve")
     extra = {}
-    if solo:  # only games whose hooks declare it take --solo
-        if "solo" not in getattr(registry.for_rules(rules).module(), "SOLVE_OPTIONS", ()):
-            raise UserError(f"--solo does not apply to --game {game_label(rules)}")
-        extra["solo"] = True
+    for name, given in (("solo", solo), ("duel", duel)):
+        if given:  # only games whose hooks declare it take --solo / --duel
+            if name not in getattr(registry.for_rules(rules).module(), "SOLVE_OPTIONS", ()):
+                raise UserError(f"--{name} does not apply to --game {game_label(rules)}")
+            extra[name] = True
     handler(rules=rules, as_json=as_json, cap=cap, **extra)
 
 

@@ -1,13 +1,14 @@
 """What the shared commands and engines ask of Rutsmieter (``core.registry``):
 names for files and players, the table size, the config, bots, the
-tournament's game kind and words, and the exact solo check (``solve --solo``).
+tournament's game kind and words, and the exact checks (``solve --solo``,
+``solve --duel``).
 A hook Rutsmieter does not have (optimize, play, reports, ...) makes the
 command say so in one line."""
 
 from __future__ import annotations
 
 #: Options of the shared ``solve`` command that Rutsmieter takes.
-SOLVE_OPTIONS = ("solo",)
+SOLVE_OPTIONS = ("solo", "duel")
 
 
 def label(rules) -> str:
