@@ -32,6 +32,13 @@ or more moves, ``below(len(moves))``. Bots are ids into
 ``BOT_WEIGHTS + w`` scores the moves with row ``w`` of the weights table,
 features and sums in the reference's order, so the floats are the same.
 
+:func:`simulate_from` plays games from a given position with a given player
+to move (the reference's ``play_game(board=..., first_player=...)``): game
+``i`` reads stream ``(seed, i)`` whatever the position, so games from
+different positions on the same streams are common random numbers.
+:func:`_set_position` builds the board from the positions, :func:`_play_on`
+plays on; a game from the start is the start position with player 0 to move.
+
 :func:`simulate` runs fixed blocks of :data:`BLOCK` games with
 ``numba.prange``. Every game reads only its own stream and writes only its
 own rows; per-block totals are integers summed after the loop, so the results
@@ -418,38 +425,78 @@ def _choose(bot, cnt, chance, pos, n, offs, p, mv_piece, mv_start, mv_victim, mv
 
 
 @njit(cache=True, nogil=True)
+def _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six_only):
+    """Build the board, bitmasks and counters from the positions in ``pos``
+    (``4 n`` entries, own counts, house -1). A player with all four pieces in
+    the goal lane has finished already: out of play, in ``finish`` in player
+    order (as the reference). Returns the number of finished players."""
+    for r in range(_RING):
+        board[r] = -1
+    aux[_AUX_OCC] = 0
+    nfin = 0
+    for j in range(n):
+        mask[j] = 0
+        aux[_AUX_RING + j] = 0
+        aux[_AUX_HOME + j] = 0
+        # the three-throws test depends on the player's own pieces only: cached
+        # until one of them moves or is captured (-1 = not known)
+        six_only[j] = -1
+        for s in range(N_STATS):
+            stats[j, s] = 0
+        for k in range(4):
+            x = pos[4 * j + k]
+            if x == _HOUSE:
+                aux[_AUX_HOME + j] += 1
+                continue
+            mask[j] |= np.int64(1) << x
+            aux[_AUX_AT + 44 * j + x] = k
+            if x < _RING:
+                sq = _square(x, offs[j])
+                board[sq] = 4 * j + k
+                aux[_AUX_RING + j] |= np.int64(1) << sq
+                aux[_AUX_OCC] |= np.int64(1) << sq
+        active[j] = (mask[j] >> _FIRST_GOAL) != 15
+        if not active[j]:
+            finish[nfin] = j
+            nfin += 1
+    return nfin
+
+
+@njit(cache=True, nogil=True)
 def _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux, mv_piece,
                mv_start, mv_end, mv_victim, active, finish, stats, places, six_only, trace):
-    """Play one game; fills ``stats[j, :]``, ``places[j]`` (and ``trace`` rows
-    ``player, die, piece, end`` while it has room). Returns ``(winner, throws, turns)``."""
+    """Play one game from the start (every piece in the house, player 0 first);
+    see :func:`_play_on`."""
+    n = params[P_PLAYERS]
+    for j in range(4 * n):
+        pos[j] = _HOUSE
+    nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six_only)
+    return _play_on(seed, index, params, offs, bots, wtab, 0, nfin, state, pos, board, mask, aux,
+                    mv_piece, mv_start, mv_end, mv_victim, active, finish, stats, places, six_only,
+                    trace)
+
+
+@njit(cache=True, nogil=True)
+def _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, board, mask, aux,
+             mv_piece, mv_start, mv_end, mv_victim, active, finish, stats, places, six_only,
+             trace):
+    """Play game ``index`` of a run with ``seed`` on from the position that
+    :func:`_set_position` built, player ``first`` to throw at the start of a
+    run, ``nfin`` players finished already; fills ``stats[j, :]``,
+    ``places[j]`` (and ``trace`` rows ``player, die, piece, end`` while it has
+    room). Returns ``(winner, throws, turns)``."""
     n = params[P_PLAYERS]
     must_leave = params[P_MUST_LEAVE] != 0
     must_capture = params[P_MUST_CAPTURE] != 0
     no_jump = params[P_GOAL_NO_JUMP] != 0
     need = n - 1 if (params[P_PLAY_TO_THIRD] != 0 and n > 1) else 1
     state[0] = stream_start(seed, np.uint64(index))
-    for j in range(4 * n):
-        pos[j] = _HOUSE
-    for r in range(_RING):
-        board[r] = -1
-    aux[_AUX_OCC] = 0
-    for j in range(n):
-        mask[j] = 0
-        aux[_AUX_RING + j] = 0
-        aux[_AUX_HOME + j] = 4
-        active[j] = True
-        # the three-throws test depends on the player's own pieces only: cached
-        # until one of them moves or is captured (-1 = not known)
-        six_only[j] = -1
-        for s in range(N_STATS):
-            stats[j, s] = 0
     n_trace = trace.shape[0]
     tracing = n_trace > 0
-    nfin = 0
     throws = 0
     turns = 0
-    p = 0
-    while True:
+    p = first
+    while nfin < need:
         turns += 1
         stats[p, ST_TURNS] += 1
         off = offs[p]
@@ -596,11 +643,16 @@ def _scratch(n):
             np.zeros((4, N_STATS), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
 
 
-def play_traced(seed, index, params, offs, bots, trace, wtab=None):
+def play_traced(seed, index, params, offs, bots, trace, wtab=None, pieces=None, first_player=0):
     """One game with its throw log (tests): ``(winner, throws, turns, places, stats)``;
-    ``wtab``: the weights table of weights bots (ids from :data:`BOT_WEIGHTS`)."""
+    ``wtab``: the weights table of weights bots (ids from :data:`BOT_WEIGHTS`);
+    ``pieces`` (flat, ``4 n``) and ``first_player``: play on from that position
+    (:func:`simulate_from`) instead of the start."""
+    n = int(params[P_PLAYERS])
+    init = (np.full(4 * n, _HOUSE, np.int64) if pieces is None
+            else np.ascontiguousarray(pieces, dtype=np.int64).reshape(-1))
     return _play_traced(np.uint64(seed), index, params, offs, np.asarray(bots, np.int64),
-                        _wtab(wtab), trace)
+                        _wtab(wtab), trace, init, first_player, pieces is None)
 
 
 def _wtab(wtab) -> np.ndarray:
@@ -610,21 +662,36 @@ def _wtab(wtab) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _play_traced(seed, index, params, offs, bots, wtab, trace):
+def _play_traced(seed, index, params, offs, bots, wtab, trace, init, first, from_start):
     n = params[P_PLAYERS]
     state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
-    w, t, u = _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux, mp,
-                         ms, me, mv, active, finish, stats, places, six, trace)
+    if from_start:
+        w, t, u = _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux,
+                             mp, ms, me, mv, active, finish, stats, places, six, trace)
+    else:
+        for j in range(4 * n):
+            pos[j] = init[j]
+        nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
+        w, t, u = _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, board,
+                           mask, aux, mp, ms, me, mv, active, finish, stats, places, six, trace)
     return w, t, u, places[:n].copy(), stats[:n].copy()
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, winner, places, throws,
-                turns, totals):
+def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, inits, firsts, winner,
+                places, throws, turns, totals):
+    """Games ``start .. start + n_games - 1`` from each position ``c`` of
+    ``inits`` (rows of ``4 n`` positions) with player ``firsts[c]`` to move:
+    game ``i`` plays lineup ``lineups[i % L]``, reads stream ``(seed, i)``
+    whatever the position (common random numbers) and writes row ``(c, i - start)``.
+    Work comes in fixed blocks of ``block`` games of one position, each with
+    its own ``totals`` row: nothing depends on the number of threads."""
     n = params[P_PLAYERS]
     n_blocks = (n_games + block - 1) // block
     n_lineups = lineups.shape[0]
-    for blk in prange(n_blocks):
+    for task in prange(inits.shape[0] * n_blocks):
+        c = task // n_blocks
+        blk = task - c * n_blocks
         # scratch once per block: the game loop allocates nothing
         state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
         no_trace = np.zeros((0, 4), np.int64)
@@ -633,15 +700,19 @@ def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, winner
         for g in range(lo, hi):
             i = start + g
             bots = lineups[i % n_lineups]
-            w, t, u = _play_game(seed, i, params, offs, bots, wtab, state, pos, board, mask, aux,
-                                 mp, ms, me, mv, active, finish, stats, pl, six, no_trace)
-            winner[g] = w
-            throws[g] = t
-            turns[g] = u
+            for j in range(4 * n):
+                pos[j] = inits[c, j]
+            nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
+            w, t, u = _play_on(seed, i, params, offs, bots, wtab, firsts[c], nfin, state, pos,
+                               board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six,
+                               no_trace)
+            winner[c, g] = w
+            throws[c, g] = t
+            turns[c, g] = u
             for j in range(n):
-                places[g, j] = pl[j]
+                places[c, g, j] = pl[j]
                 for s in range(N_STATS):
-                    totals[blk, j, s] += stats[j, s]
+                    totals[task, j, s] += stats[j, s]
 
 
 @dataclass
@@ -687,25 +758,85 @@ def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_
     """
     params = kernel_params(rules, players)
     n = int(params[P_PLAYERS])
+    inits = np.full((1, 4 * n), _HOUSE, np.int64)
+    return _simulate(bots, params, inits, np.zeros(1, np.int64), seed, n_games, start, block,
+                     weights)[0]
+
+
+def simulate_from(pieces, first_player: int, bots, rules: RutsmieterRules = RutsmieterRules(),
+                  seed: int = 0, n_games: int = 1000, start: int = 0, block: int = BLOCK,
+                  weights=None) -> RunResult:
+    """Play games ``start .. start + n_games - 1`` of a run with ``seed``, all
+    from the position ``pieces`` (int array ``[players, 4]``, positions in each
+    owner's count, house -1) with ``first_player`` to throw at the start of a
+    run: game ``i`` reads stream ``(seed, i)``, as
+    ``reference.play_game(bots, rules, seed, i, board=..., first_player=...)``.
+    Players with all pieces in the goal lane have finished already (see
+    ``play_game``). ``bots`` and ``weights`` as in :func:`simulate`.
+    """
+    params = kernel_params(rules)
+    inits = check_position(pieces, rules)[None, :]
+    n = rules.players
+    if not (isinstance(first_player, (int, np.integer)) and 0 <= first_player < n):
+        raise ValueError(f"first_player must be 0..{n - 1}, not {first_player!r}")
+    if (inits[0, 4 * first_player:4 * first_player + 4] >= _FIRST_GOAL).all():
+        raise ValueError(f"first_player {first_player} has finished already")
+    return _simulate(bots, params, inits, np.array([first_player], np.int64), seed, n_games,
+                     start, block, weights)[0]
+
+
+def check_position(pieces, rules: RutsmieterRules) -> np.ndarray:
+    """``pieces`` (``[players, 4]``) as the kernel's flat int64 row, or
+    ValueError (one line) if it is no position of the game: positions -1..43,
+    no two pieces of a player on one position, no two pieces on one ring square."""
+    n = rules.players
+    arr = np.asarray(pieces)
+    if arr.shape != (n, 4) or not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"pieces must be an int array of shape ({n}, 4), not {arr.shape}")
+    arr = arr.astype(np.int64)
+    if arr.min() < _HOUSE or arr.max() > _LAST:
+        raise ValueError("piece positions must be -1 (house) .. 43")
+    squares = []
+    for j, seat in enumerate(SEATS[n]):
+        own = [int(x) for x in arr[j] if x >= 0]
+        if len(set(own)) < len(own):
+            raise ValueError(f"two pieces of player {j} on one position: {arr[j].tolist()}")
+        squares += [(x + 10 * seat) % _RING for x in own if x < _RING]
+    if len(set(squares)) < len(squares):
+        raise ValueError("two pieces on one ring square")
+    return arr.reshape(-1)
+
+
+def _lineups(bots, n: int) -> np.ndarray:
     lineups = np.asarray(bots)
     lineups = (bot_ids(bots)[None, :] if lineups.ndim == 1 else
                np.array([bot_ids(row) for row in lineups], dtype=np.int64))
     if lineups.shape[1] != n:
         raise ValueError(f"{n} players need {n} bots per lineup, not {lineups.shape[1]}")
+    return lineups
+
+
+def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights) -> list[RunResult]:
+    """The games of :func:`simulate` from each row of ``inits``, one
+    :class:`RunResult` per position."""
+    n = int(params[P_PLAYERS])
+    lineups = _lineups(bots, n)
     wtab = _wtab(weights)
     n_weights = 0 if weights is None else len(wtab)
     if lineups.size and (lineups.min() < 0 or lineups.max() >= BOT_WEIGHTS + n_weights):
         raise ValueError(f"bot ids must be 0..{BOT_WEIGHTS + n_weights - 1} "
                          f"({n_weights} weights rows)")
-    winner = np.zeros(n_games, np.int8)
-    places = np.zeros((n_games, n), np.int8)
-    throws = np.zeros(n_games, np.int32)
-    turns = np.zeros(n_games, np.int32)
+    m = inits.shape[0]
+    winner = np.zeros((m, n_games), np.int8)
+    places = np.zeros((m, n_games, n), np.int8)
+    throws = np.zeros((m, n_games), np.int32)
+    turns = np.zeros((m, n_games), np.int32)
     n_blocks = max(1, (n_games + block - 1) // block)
-    totals = np.zeros((n_blocks, n, N_STATS), np.int64)
+    totals = np.zeros((m * n_blocks, n, N_STATS), np.int64)
     _run_blocks(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups,
-                wtab, winner, places, throws, turns, totals)
-    return RunResult(winner, places, throws, turns, totals.sum(axis=0))
+                wtab, inits, firsts, winner, places, throws, turns, totals)
+    totals = totals.reshape(m, n_blocks, n, N_STATS).sum(axis=1)
+    return [RunResult(winner[c], places[c], throws[c], turns[c], totals[c]) for c in range(m)]
 
 
 def games_per_second(bots=("first",) * 4, rules: RutsmieterRules = RutsmieterRules(),

@@ -338,12 +338,17 @@ def rank_unfinished(board: Board, players: Sequence[int], first_place: int) -> d
 
 def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRules(),
               seed: int = 0, game_index: int = 0, seats: Sequence[int] | None = None,
-              board: Board | None = None) -> GameRecord:
+              board: Board | None = None, first_player: int = 0) -> GameRecord:
     """Play game ``game_index`` of a run with ``seed``: ``bots[j]`` plays for player j.
 
     ``seats`` overrides the rules' seats (the solo analysis plays one player at
-    seat 0); ``board`` starts from a given position instead of all pieces in
-    the house (tests).
+    seat 0). ``board`` starts from a given position instead of all pieces in
+    the house, ``first_player`` throws first, at the start of a run of throws
+    (after a 6 the same player simply throws again, a fresh run: so the
+    position and the player to move are the whole state). A player whose
+    pieces are all in the goal lane on ``board`` has finished already: out of
+    play, placed before the others in player order (with ``play_to_third``;
+    without it the game is over before the first throw).
     """
     seats = tuple(seats) if seats is not None else rules.seats
     n = len(seats)
@@ -354,10 +359,13 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
     stream = Stream(seed, game_index)
     stats = [dict.fromkeys(STAT_NAMES, 0) for _ in range(n)]
     log: list[Throw] = []
-    finish_order: list[int] = []
-    active = list(range(n))
+    finish_order = [p for p in range(n) if board.finished(p)]
+    active = [p for p in range(n) if p not in finish_order]
+    if first_player not in active:
+        raise ValueError(f"first_player must be a player still playing ({active}), "
+                         f"not {first_player!r}")
     throws = turns = 0
-    player = 0
+    player = first_player
 
     def game_over() -> bool:
         return len(finish_order) >= (n - 1 if rules.play_to_third else 1) or throws >= MAX_THROWS
