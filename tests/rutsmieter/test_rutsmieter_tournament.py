@@ -168,7 +168,6 @@ def test_rutsmieter_flags_are_refused_by_other_games(capsys, tmp_path):
     ["export-policy", "--game", "rutsmieter"],
     ["validate", "--game", "rutsmieter"],
     ["analyze", "threshold", "--game", "rutsmieter"],
-    ["analyze", "seats", "--game", "rutsmieter", "--bot", "first"],
     ["play", "--game", "rutsmieter", "--bots", "first"],
     ["report", "--game", "rutsmieter"],
 ])

@@ -15,7 +15,7 @@ from typing import Callable
 from tutto_sim.core import registry
 from tutto_sim.core.bots import parse_bot, parse_bots
 from tutto_sim.core.stats import Estimate
-from tutto_sim.core.tournament import TournamentResult, run_tournament
+from tutto_sim.core.tournament import TournamentResult, game_kind, run_tournament
 
 #: Streams of the final evaluation start here, so it never reuses the search's games.
 FRESH_START = 1 << 40
@@ -34,6 +34,8 @@ class SeatRow:
     first_player_advantage: Estimate  # seat 0's rate minus 1/n
     mean_rounds: float
     instant_share: float  # games won at once: Kleeblatt (Tutto), five 1s (Macke instant-win)
+    #: the game's own counts per game (``GameKind.counts``, Rutsmieter's throws), with CIs
+    counts: dict[str, Estimate] = field(default_factory=dict)
 
     @property
     def cloverleaf_share(self) -> float:
@@ -48,15 +50,28 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
     rows = []
     try:
         for n in players:
-            res = run_tournament([b], n, games, seed, config,
+            table = table_config(config, n)
+            res = run_tournament([b], n, games, seed, table,
                                  progress=phase(f"{n} players", games), catch_interrupt=False)
             ends = res.end_counts()
             instant = ends.get("cloverleaf", ends.get("instant-win", 0))
+            counts = {c: res.game_count(c) for c in game_kind(table).counts}
             rows.append(SeatRow(n, res.seat_rates(), res.first_player_advantage(),
-                                res.mean_rounds(), instant / max(res.games, 1)))
+                                res.mean_rounds(), instant / max(res.games, 1), counts))
     except KeyboardInterrupt:
         raise Interrupted(rows) from None
     return rows
+
+
+def table_config(config, players: int):
+    """The config for a table of ``players``: a game whose rules hold the table
+    size (hook ``table_rules``, Rutsmieter) gets rules for that size; the
+    others play every size with the same config."""
+    entry = registry.for_config(config)
+    fit = getattr(entry.module(), "table_rules", None)
+    if fit is None:
+        return config
+    return entry.hook("config")(fit(config.rules, players))
 
 
 class Interrupted(KeyboardInterrupt):

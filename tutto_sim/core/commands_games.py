@@ -251,14 +251,15 @@ def play(
 
 
 analyze_app = typer.Typer(no_args_is_help=True,
-                          help="Game-level analyses: seat advantage, optimal vs threshold.")
+                          help="Game-level analyses: seat advantage, optimal vs threshold, and "
+                               "each game's own.")
 
 
 @analyze_app.command("seats")
 @with_rules()
 def analyze_seats(
-    bot: Annotated[str, typer.Option("--bot", help="The bot in every seat.")] = "optimal",
-    players: Annotated[str, typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5.")] = "2-8",
+    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat (default: optimal; Rutsmieter: tuned).")] = None,
+    players: Annotated[Optional[str], typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8; Rutsmieter 2-4).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,
@@ -270,14 +271,20 @@ def analyze_seats(
     from tutto_sim.core.analysis import seat_advantage
     from tutto_sim.core.bots import kernel_capable
 
-    sizes = _sizes(players)
+    game_hooks = registry.for_rules(rules).module()
+    sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
+                   _title(rules))
+    if bot is None:
+        bot = getattr(game_hooks, "default_bot", lambda r: "optimal")(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     the_game = _label(rules)
-    instant_header, instant_key, instant_shown = _hook(rules, "instant_column")(rules)
+    # (header, JSON key, shown), or None for a game where no game ends at once (Rutsmieter)
+    instant = _hook(rules, "instant_column")(rules)
     if not kernel_capable(_bots(bot, rules)):
-        raise UserError(f"--bot {bot!r} has no table; analyses need table or threshold bots")
+        raise UserError(f"--bot {bot!r} plays only in the reference engine; analyses need bots "
+                        "that play in the kernel (tables, thresholds, built-in bots)")
     n_threads = _threads(threads)
     import time
 
@@ -292,7 +299,8 @@ def analyze_seats(
         rows, interrupted = e.finished, True
     seconds = time.perf_counter() - t0
     csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
-                 "win_rate": e.mean, "ci95": e.ci95, "games": e.n, "seed": seed,
+                 "win_rate": e.mean, "ci95": e.ci95, "games": e.n,
+                 **{f"mean_{c}": x.mean for c, x in r.counts.items()}, "seed": seed,
                  "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
     csv_path = _write_csv(out_dir / f"seats-{the_game}-seed{seed}.csv", csv_rows, interrupted)
     if interrupted:
@@ -309,13 +317,16 @@ def analyze_seats(
                 "first_player_advantage": r.first_player_advantage.mean,
                 "first_player_advantage_ci95": r.first_player_advantage.ci95,
                 "mean_rounds": r.mean_rounds,
-                instant_key: r.instant_share}
+                **({instant[1]: r.instant_share} if instant else {}),
+                **{k: v for c, x in r.counts.items()
+                   for k, v in ((f"mean_{c}", x.mean), (f"mean_{c}_ci95", x.ci95))}}
                 for r in rows}, **({"interrupted": True} if interrupted else {})}, indent=2))
         if interrupted:
             raise typer.Exit(130)
         return
     t = Table("players", "seat 0 (first)", "fair share", "seat 0 − fair", "last seat",
-              "last − fair", "rounds", instant_header,
+              "last − fair", "rounds", *([instant[0]] if instant else ()),
+              *(f"{c} per game" for c in counted),
               title=f"{_title(rules)}: win rate by seat, {bot} in every seat ({games:,} games per "
                     "size, 95% CI)", title_justify="left")
     for r in rows:
@@ -324,15 +335,21 @@ def analyze_seats(
         t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{1 / n:.4f}",
                   f"{first.mean - 1 / n:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
                   f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}",
-                  f"{r.instant_share:.2%}" if instant_shown else "–")
+                  *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
+                  *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)
+    counted = list(rows[0].counts) if rows else []
     out.print(f"seed {seed}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
 
 
-def _sizes(text: str) -> list[int]:
+def _sizes(text: str | None, allowed=range(2, 9), title: str = "") -> list[int]:
+    """The table sizes of ``--players`` (None: every size the game has, ``allowed``)."""
+    allowed = list(allowed)
+    if text is None:
+        return allowed
     try:
         if "-" in text:
             lo, hi = (int(x) for x in text.split("-", 1))
@@ -341,8 +358,12 @@ def _sizes(text: str) -> list[int]:
             sizes = [int(x) for x in text.split(",")]
     except ValueError:
         sizes = []
-    if not sizes or any(not 2 <= n <= 8 for n in sizes):
-        raise UserError(f"--players must be a range like 2-8 or a list like 2,3,5 of sizes 2..8, not {text!r}")
+    if not sizes or any(n not in allowed for n in sizes):
+        lo, hi = allowed[0], allowed[-1]
+        example = ",".join(map(str, allowed[:2] + allowed[3:4]))
+        game = f" for {title}" if allowed != list(range(2, 9)) else ""
+        raise UserError(f"--players must be a range like {lo}-{hi} or a list like {example} of "
+                        f"sizes {lo}..{hi}{game}, not {text!r}")
     return sizes
 
 
@@ -406,3 +427,34 @@ def mount_play(app) -> None:
 
 def mount_analyze(app) -> None:
     app.add_typer(analyze_app, name="analyze")
+    """Put ``analyze`` on the root app, with each game's own analyses (optional
+    hook ``analyze_commands()``: ``(name, function)`` pairs; the function takes
+    typer options and ``rules``). A game's analysis takes every ``--game`` and
+    refuses the others in one line; ``--game`` defaults to its own game."""
+    for entry in registry.entries():
+        own = getattr(entry.module(), "analyze_commands", None)
+        for name, fn in own() if own is not None else ():
+            if _GAME_ANALYSES.get(name) == entry.name:
+                continue  # mounted already (a second app)
+            if name in _GAME_ANALYSES or name in ("seats", "threshold"):
+                raise ValueError(f"analyze {name}: the name is taken ({entry.title})")
+            _GAME_ANALYSES[name] = entry.name
+            analyze_app.command(name)(with_rules(default_game=entry.name)(_only_for(entry, name, fn)))
+
+
+#: The games' own analyses on ``analyze_app``: name -> the game's name.
+_GAME_ANALYSES: dict[str, str] = {}
+
+
+def _only_for(entry, name: str, fn):
+    """``fn`` for the game of ``entry`` only: another ``--game`` is one line."""
+    import functools
+
+    @functools.wraps(fn)
+    def analysis(*args, rules=None, **kwargs):
+        if registry.for_rules(rules) is not entry:
+            raise UserError(f"{_title(rules)} has no '{name}' analysis; it is an analysis of "
+                            f"{entry.title} (--game {entry.name})")
+        return fn(*args, rules=rules, **kwargs)
+
+    return analysis

@@ -391,12 +391,15 @@ def choose_engine(engine: str, bots) -> str:
 def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    config=None, engine: str = "auto", start: int = 0,
                    progress: ProgressHook | None = None, catch_interrupt: bool = True,
-                   game: str | None = None) -> TournamentResult:
+                   game: str | None = None,
+                   on_batch: Callable[[GameBatch, np.ndarray], None] | None = None) -> TournamentResult:
     """Play ``games`` games (streams ``start ..``) and add up the results.
 
     ``config`` is the game's config (Tutto's ``GameConfig``, Macke's
     ``MackeConfig``, ...); ``game`` only labels the result (default: the
-    config's game).
+    config's game). ``on_batch(batch, seats)`` sees every chunk of games as
+    it finishes, in game order (``seats[g, j]``: the bot in seat j), for
+    analyses that need the games one by one (paired differences).
     """
     import numba
 
@@ -428,7 +431,10 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         while done < games:
             n = min(chunk, games - done)
             batch = work(start + done, n)
-            sums.add(batch, seat_bots(start + done, n, lineups))
+            seats = seat_bots(start + done, n, lineups)
+            sums.add(batch, seats)
+            if on_batch is not None:
+                on_batch(batch, seats)
             done += n
             if progress is not None:
                 progress(n)

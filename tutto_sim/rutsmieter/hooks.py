@@ -31,6 +31,30 @@ def table_rules(rules, players: int):
     return dataclasses.replace(rules, players=players)
 
 
+def table_sizes(rules) -> tuple[int, ...]:
+    """The table sizes Rutsmieter has (``analyze seats`` plays all by default)."""
+    from tutto_sim.rutsmieter.rules import PLAYER_CHOICES
+
+    return PLAYER_CHOICES
+
+
+def default_bot(rules) -> str:
+    """The bot of ``analyze seats`` unless ``--bot`` says otherwise."""
+    return "tuned"
+
+
+def instant_column(rules) -> None:
+    """Nothing ends a Rutsmieter game at once: the seat analysis has no such column."""
+    return None
+
+
+def analyze_commands() -> list:
+    """Rutsmieter's own analyses: ``analyze rules`` and ``analyze pieces``."""
+    from tutto_sim.rutsmieter.analysis_cli import analyze_pieces, analyze_rules
+
+    return [("rules", analyze_rules), ("pieces", analyze_pieces)]
+
+
 def config(rules):
     from tutto_sim.rutsmieter.game import RutsmieterConfig
 

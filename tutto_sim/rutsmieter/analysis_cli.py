@@ -1,0 +1,246 @@
+"""``tutto-sim analyze rules`` and ``analyze pieces``: Rutsmieter's own analyses
+(``rutsmieter.analysis``) on the command line, mounted on the shared
+``analyze`` app through the hook ``analyze_commands`` (``core.commands_games``).
+
+Parse, check everything (the output folder too) before any game is played,
+call, render; a CSV of every figure goes to ``results/``. Ctrl-C keeps what
+finished (exit 130). docs/rutsmieter.md, "Analyses", has the JSON keys.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from tutto_sim.core.cli import (
+    MAX_GAMES,
+    RESULTS_DIR,
+    UserError,
+    _positive,
+    _write_csv,
+    err,
+    out,
+    plural,
+    prepare_dir,
+    progress_phases,
+)
+from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core.commands_games import Threads
+
+from .rules import PLAYER_CHOICES, RutsmieterRules
+
+Seed = Annotated[int, typer.Option("--seed", help="Seed: every game reads stream (seed, its number); the same for every side of a comparison.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
+OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
+
+
+def _table(flag: str, players: int) -> int:
+    if players not in PLAYER_CHOICES:
+        raise UserError(f"{flag} must be 2, 3 or 4 for Rutsmieter, not {players}")
+    return players
+
+
+def _bot(flag: str, spec: str, rules: RutsmieterRules):
+    from tutto_sim.core.bots import BotSpecError
+
+    from .bots import parse_rutsmieter_bot
+
+    try:
+        return parse_rutsmieter_bot(spec, rules)
+    except BotSpecError as e:
+        raise UserError(f"{flag}: {e}") from None
+
+
+def _threads(threads: Optional[int]) -> int:
+    from tutto_sim.core.blocks import set_threads
+
+    try:
+        return set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+def _pm(e, digits: int = 4, sign: bool = False) -> str:
+    """``0.6150 ± 0.0774``; ``–`` for a part that did not run."""
+    if e is None:
+        return "–"
+    return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
+
+
+def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, n_threads: int,
+             as_json: bool, show) -> None:
+    """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
+    so in one line and exit 130, the finished parts kept."""
+    csv_path = _write_csv(csv_path, rows, res.interrupted)
+    if as_json:
+        print(json.dumps({"game": "rutsmieter", "analysis": analysis, **res.to_dict(),
+                          "rules": rules.to_dict(), "threads": n_threads, "csv": str(csv_path)},
+                         indent=2))
+    else:
+        show(csv_path)
+    if res.interrupted:
+        err.print(f"interrupted: the figures cover only the parts that finished; saved in "
+                  f"{csv_path}", markup=False, highlight=False)
+        raise typer.Exit(130)
+
+
+# -- analyze rules ------------------------------------------------------------------------------
+
+
+def analyze_rules(
+    players: Annotated[int, typer.Option("--players", help="Table size for the game length: 2, 3 or 4.")] = 4,
+    games: Annotated[int, typer.Option("--games", help="Games per rule set for the game length.")] = 20_000,
+    bot: Annotated[str, typer.Option("--bot", help="The bot in every seat for the game length.")] = "tuned",
+    skill_players: Annotated[int, typer.Option("--skill-players", help="Table size of the skill tournament: 2, 3 or 4.")] = 2,
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the strong bot may be slow).")] = 400,
+    strong: Annotated[str, typer.Option("--strong", help="The strong bot of the skill spread.")] = "expert",
+    weak: Annotated[str, typer.Option("--weak", help="The weak bot of the skill spread.")] = "random",
+    seed: Seed = 1,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Rutsmieter: each house rule's effect on game length and on how much skill matters."""
+    from .analysis import rule_effects, rule_sets
+
+    _table("--players", players)
+    _table("--skill-players", skill_players)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _positive("--skill-games", skill_games, ceiling=MAX_GAMES)
+    _seed(seed)
+    for _, r in rule_sets(rules):  # every bot must play under every rule set
+        _bot("--bot", bot, dataclasses.replace(r, players=players))
+        for flag, spec in (("--strong", strong), ("--weak", weak)):
+            _bot(flag, spec, dataclasses.replace(r, players=skill_players))
+    prepare_dir(out_dir, "--out-dir")
+    n_threads = _threads(threads)
+    with progress_phases(not as_json) as phase:
+        res = rule_effects(rules, players, games, skill_games, seed, bot, strong, weak,
+                           skill_players, phase)
+    base = rules.digest()
+    rows = [{"game": "rutsmieter", "rule_set": r.name, "rules_sha256": r.rules.digest(),
+             "base_rules_sha256": base, "players": players, "games": games, "bot": bot,
+             "skill_players": skill_players, "skill_games": skill_games, "strong": strong,
+             "weak": weak, "seed": seed,
+             **{k: v for k, v in r.to_dict().items() if k not in ("rules", "switched")}}
+            for r in res.rows]
+    _deliver(res, "rules", rules, rows, out_dir / f"rules-rutsmieter-seed{seed}.csv", n_threads,
+             as_json, lambda csv_path: _print_rules(res, rules, n_threads, csv_path))
+
+
+def _print_rules(res, rules, n_threads: int, csv_path: Path) -> None:
+    from .analysis import words
+
+    t = Table("rule set", "throws per game", "turns per game", "throws vs first row",
+              "turns vs first row", title=(
+                  f"Rutsmieter, game length: {res.bot} in every seat, {res.players} players, "
+                  f"{res.games:,} games per rule set, the same dice for every rule set (95% CI)"),
+              title_justify="left")
+    same = []
+    for r in res.rows:
+        first = r is res.rows[0]
+        t.add_row(words(r.name, rules), _pm(r.throws, 1), _pm(r.turns, 1),
+                  "–" if first else _pm(r.throws_vs_defaults, 1, True),
+                  "–" if first else _pm(r.turns_vs_defaults, 1, True))
+        d = r.throws_vs_defaults
+        if not first and d is not None and d.mean == 0 and d.ci95 == 0 \
+                and r.turns_vs_defaults.ci95 == 0:
+            same.append(words(r.name, rules))
+    out.print(t)
+    if same:
+        out.print(f"the same games as the first row (the rule never changes a move of "
+                  f"{res.bot}): {', '.join(same)}")
+    t = Table("rule set", f"{res.strong} wins", f"{res.weak} wins", "skill spread",
+              "spread vs first row", title=(
+                  f"skill: {res.strong} against {res.weak}, {res.skill_players} players, every "
+                  f"seating, {res.skill_games:,} games per rule set; spread = win rate per seat "
+                  f"of {res.strong} minus {res.weak}'s (95% CI)"), title_justify="left")
+    for r in res.rows:
+        first = r is res.rows[0]
+        t.add_row(words(r.name, rules), _pm(r.strong), _pm(r.weak), _pm(r.spread),
+                  "–" if first else ("0 (the same games)" if r.same_games
+                                     else _pm(r.spread_vs_defaults, 4, True)))
+    out.print(t)
+    if any(r.same_games for r in res.rows):
+        out.print(f"play on for the places changes nothing with {res.skill_players} players: "
+                  "the first winner ends the game either way")
+    out.print(f"first row: {words('defaults', rules)}; seed {res.seed}; "
+              f"{plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"CSV: {csv_path}", soft_wrap=True)
+
+
+# -- analyze pieces ---------------------------------------------------------------------------
+
+
+def analyze_pieces(
+    players: Annotated[int, typer.Option("--players", help="Table size: 2, 3 or 4.")] = 4,
+    games: Annotated[int, typer.Option("--games", help="Games for each start of the first-piece-out comparison.")] = 100_000,
+    positions: Annotated[int, typer.Option("--positions", help="Capture positions sampled from real games (one per game).")] = 2_000,
+    position_games: Annotated[int, typer.Option("--position-games", help="Games from each capture position, with and without the captured piece.")] = 16,
+    bot: Annotated[str, typer.Option("--bot", help="The bot in every seat.")] = "tuned",
+    seed: Seed = 1,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Rutsmieter: what a piece is worth in games won: the first piece out, a captured piece."""
+    from .analysis import piece_values
+
+    _table("--players", players)
+    _positive("--games", games, ceiling=MAX_GAMES)
+    _positive("--positions", positions, ceiling=MAX_GAMES)
+    _positive("--position-games", position_games, ceiling=MAX_GAMES)
+    _seed(seed)
+    rules = dataclasses.replace(rules, players=players)
+    if getattr(_bot("--bot", bot, rules), "engine", None) is None:
+        raise UserError(f"--bot {bot!r}: a Python bot does not play in analyze pieces; use a "
+                        "built-in bot, tuned or weights:FILE")
+    prepare_dir(out_dir, "--out-dir")
+    n_threads = _threads(threads)
+    with progress_phases(not as_json) as phase:
+        res = piece_values(rules, bot, games, positions, position_games, seed, phase)
+    base = {"game": "rutsmieter", "players": players, "bot": bot, "seed": seed,
+            "rules_sha256": rules.digest()}
+    rows = [{**base, "part": "first piece out", "seat": r.seat, "squares": "",
+             "win_rate_with": r.with_piece.mean, "win_rate_without": r.without.mean,
+             "value": r.value.mean, "ci95": r.value.ci95, "n": r.value.n} for r in res.piece_out]
+    rows += [{**base, "part": "capture", "seat": "", "squares": b.to_dict()["squares"],
+              "win_rate_with": "", "win_rate_without": "", "value": b.loss.mean,
+              "ci95": b.loss.ci95, "n": b.loss.n} for b in res.bands]
+    _deliver(res, "pieces", rules, rows, out_dir / f"pieces-rutsmieter-{players}p-seed{seed}.csv",
+             n_threads, as_json, lambda csv_path: _print_pieces(res, n_threads, csv_path))
+
+
+def _print_pieces(res, n_threads: int, csv_path: Path) -> None:
+    out.print(f"[bold]Rutsmieter: what a piece is worth[/bold], {res.bot} in every seat, "
+              f"{res.players} players, seed {res.seed} ({res.engine} engine)")
+    t = Table("player", "wins with a piece out", "wins all in the house", "value of the piece",
+              title=(f"the first piece out: starting with one piece on the own start square "
+                     f"instead of all four in the house (player 0 throws first; {res.games:,} "
+                     f"games from each start, the same dice; 95% CI)"), title_justify="left")
+    for r in res.piece_out:
+        t.add_row(str(r.seat), _pm(r.with_piece), _pm(r.without), _pm(r.value, 4, True))
+    out.print(t)
+    if res.piece_out_mean is not None:
+        out.print(f"a piece out at the start is worth {_pm(res.piece_out_mean, 4, True)} "
+                  f"in win rate (mean over the players)")
+    t = Table("the piece had come", "positions", "mean square", "its owner's loss in win rate",
+              title=(f"a capture: the victim's chance to win with the piece where it stood minus "
+                     f"with it back in the house, right before the capture, the capturing player "
+                     f"to throw; one capture from each of {res.sample_games:,} real games, "
+                     f"{res.position_games:,} games from each position (95% CI)"),
+              title_justify="left")
+    for b in res.bands:
+        t.add_row(f"squares {b.lo}-{b.hi}", f"{b.loss.n:,}", f"{b.mean_square:.1f}", _pm(b.loss))
+    if res.capture_all is not None:
+        t.add_row("all", f"{res.capture_all.n:,}", "", _pm(res.capture_all))
+    out.print(t)
+    out.print(f"{plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"CSV: {csv_path}", soft_wrap=True)
