@@ -140,7 +140,7 @@ def _print_rules(res, rules, n_threads: int, csv_path: Path) -> None:
     t = Table("rule set", "throws per game", "turns per game", "throws vs first row",
               "turns vs first row", title=(
                   f"Rutsmieter, game length: {res.bot} in every seat, {res.players} players, "
-                  f"{res.games:,} games per rule set, the same dice for every rule set (95% CI)"),
+                  f"{plural(res.games, 'game')} per rule set, the same dice for every rule set (95% CI)"),
               title_justify="left")
     same = []
     for r in res.rows:
@@ -159,7 +159,7 @@ def _print_rules(res, rules, n_threads: int, csv_path: Path) -> None:
     t = Table("rule set", f"{res.strong} wins", f"{res.weak} wins", "skill spread",
               "spread vs first row", title=(
                   f"skill: {res.strong} against {res.weak}, {res.skill_players} players, every "
-                  f"seating, {res.skill_games:,} games per rule set; spread = win rate per seat "
+                  f"seating, {plural(res.skill_games, 'game')} per rule set; spread = win rate per seat "
                   f"of {res.strong} minus {res.weak}'s (95% CI)"), title_justify="left")
     for r in res.rows:
         first = r is res.rows[0]
