@@ -139,9 +139,12 @@ def tournament(
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path)
+    # what the game did instead (optional hook illegal_words; default: the dice games' bust)
+    instead = getattr(registry.for_rules(rules).module(), "illegal_words",
+                      lambda r: "each counted as a bust")(rules)
     for name, e in res.errors.items():
         err.print(f"warning: bot {name} returned an illegal action {plural(e['count'], 'time')} in "
-                  f"{plural(e['games'], 'game')}, each counted as a bust; first: {e['first']}",
+                  f"{plural(e['games'], 'game')}, {instead}; first: {e['first']}",
                   markup=False, highlight=False)
     if res.interrupted:
         raise typer.Exit(130)
@@ -202,7 +205,7 @@ def _print_tournament(res, csv_path: Path) -> None:
 
 @with_rules()
 def play(
-    bots: Annotated[str, typer.Option("--bots", help="The other players, comma-separated (see tournament --help).")] = "optimal",
+    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated (see tournament --help; default: optimal; Rutsmieter: tuned,tuned,tuned).")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
@@ -212,9 +215,15 @@ def play(
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
     from tutto_sim.core.play import QuitGame
 
+    game_hooks = registry.for_rules(rules).module()
+    if bots is None:
+        bots = getattr(game_hooks, "play_bots", lambda r: "optimal")(rules)
     others = _bots(bots, rules)
-    if len(others) > 7:
-        raise UserError(f"--bots: at most 7 bots play against you, not {len(others)}")
+    most = max(getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules)) - 1
+    if len(others) > most:
+        at = f" at {_title(rules)}" if most != 7 else ""
+        raise UserError(f"--bots: at most {most} bots play against you{at}, not {len(others)}")
+    rules = _table_rules(rules, len(others) + 1)
     if not 0 <= seat <= len(others):
         raise UserError(f"--seat must be 0..{len(others)} with {plural(len(others), 'bot')}, not {seat}")
     if name in {b.name for b in others}:
@@ -237,10 +246,13 @@ def play(
     write = lambda text: print(text, flush=True)  # noqa: E731
     human = _hook(rules, "human")(name, read, write, hints, rules)
     players = others[:seat] + [human] + others[seat:]
-    print(f"{_title(rules)} to {rules.target:,}: "
-          + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
+    # the game's heading and how to answer (optional hook play_intro; default: the dice games')
+    heading, how = getattr(game_hooks, "play_intro", lambda r: (
+        f"{_title(r)} to {r.target:,}",
+        "at each choice type its number; ? shows the optimal table's advice, q leaves"))(rules)
+    print(f"{heading}: " + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
           + f"; seed {seed} (replay: --seed {seed})")
-    print("at each choice type its number; ? shows the optimal table's advice, q leaves")
+    print(how)
     try:
         rec = _hook(rules, "interactive_game")(players, _config(rules), seed, write).play()
     except QuitGame as e:

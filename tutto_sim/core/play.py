@@ -1,5 +1,5 @@
-"""Playing at the terminal, for every game: the words that ask for advice or
-leave, and the signal that the human left. Game-independent."""
+"""Playing at the terminal, for every game: the human player's base, the words
+that ask for advice or leave, and the signal that the human left. Game-independent."""
 
 from __future__ import annotations
 
@@ -9,16 +9,35 @@ ADVICE_WORDS = ("?", "a", "advice", "h", "help")
 QUIT_WORDS = ("q", "quit", "exit")
 
 
+class TerminalPlayer:
+    """A human at the terminal, for every game: ``read(prompt)`` returns a line
+    (``input`` at the terminal, a list of lines in the tests), ``write(text)``
+    shows one; ``advisor`` is the game's advice (None: none), ``always_advise``
+    shows it at every choice (``--hints``). The game's subclass asks."""
+
+    def __init__(self, name: str = "you", read: Callable[[str], str] = input,
+                 write: Callable[[str], None] = print, advisor=None,
+                 always_advise: bool = False):
+        self.name = name
+        self.read = read
+        self.write = write
+        self.advisor = advisor
+        self.always_advise = always_advise
+
+
 class QuitGame(BaseException):
     """The human left (``q`` or end of input). A BaseException, so that the
     game's check of bot answers does not count it as an illegal action."""
 
 
 def ask_choice(read: Callable[[str], str], write: Callable[[str], None], prompt: str,
-               choices: tuple, letters: dict, advise: Callable[[], None], retry: str):
+               choices: tuple, letters: dict, advise: Callable[[], None], retry: str,
+               advice_words: tuple[str, ...] = ADVICE_WORDS):
     """Read answers until one picks an action: a number 1..len(choices), one of
-    ``letters`` (e.g. ``b`` -> bank), ``?`` for ``advise()``; ``q`` or end of
-    input leaves the game (:class:`QuitGame`); anything else repeats ``retry``."""
+    ``letters`` (e.g. ``b`` -> bank), ``?`` (any of ``advice_words``) for
+    ``advise()``; ``q`` or end of input leaves the game (:class:`QuitGame`);
+    anything else repeats ``retry``. A game that labels its choices a, b, c
+    passes ``advice_words`` without ``a``."""
     while True:
         try:
             line = read(prompt)
@@ -27,7 +46,7 @@ def ask_choice(read: Callable[[str], str], write: Callable[[str], None], prompt:
         answer = line.strip().lower()
         if answer in QUIT_WORDS:
             raise QuitGame("you left the game")
-        if answer in ADVICE_WORDS:
+        if answer in advice_words:
             advise()
             continue
         if answer in letters:

@@ -51,6 +51,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from tutto_sim.core.api import Bot, IllegalAction, ask
 from tutto_sim.core.games import GameRecord, bot_rng, game_over
+from tutto_sim.core.play import TerminalPlayer
 from tutto_sim.core.rng import Stream
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.dice.scoring import ScoringRules
@@ -464,18 +465,10 @@ class MackeAdvisor:
         return best[0]
 
 
-class MackeHumanBot:
+class MackeHumanBot(TerminalPlayer):
     """A player who answers at the terminal: numbered choices, ``?`` shows
-    :class:`MackeAdvisor`'s values, ``q`` leaves (``game.human.QuitGame``)."""
-
-    def __init__(self, name: str = "you", read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = print, advisor: MackeAdvisor | None = None,
-                 always_advise: bool = False):
-        self.name = name
-        self.read = read
-        self.write = write
-        self.advisor = advisor
-        self.always_advise = always_advise
+    :class:`MackeAdvisor`'s values (``advisor``, or None), ``q`` leaves
+    (``core.play.QuitGame``)."""
 
     @staticmethod
     def label(d: MackeDecision, a) -> str:

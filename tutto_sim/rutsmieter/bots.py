@@ -8,16 +8,28 @@ tournament of built-in bots runs in the kernel (``core.tournament``).
 ``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
 ``tuned`` (the same with the shipped tuned weights,
 ``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
+
+``py:MODULE:NAME`` / ``py:FILE.py:NAME`` is ``NAME()`` from a Python module or
+file: an object with ``act(obs)``, which gets the reference engine's
+:class:`~tutto_sim.rutsmieter.reference.Observation` at every throw that
+leaves a move (also a single one) and returns the index of its move in
+``obs.moves`` (or the :class:`~tutto_sim.rutsmieter.reference.Move` itself).
+It plays in the reference engine only. Anything else it returns, or an
+exception it raises, is an **illegal move**: reported (:func:`engine_of`),
+and the first legal move is played instead.
 """
 
 from __future__ import annotations
 
-from tutto_sim.core.bots import BotSpecError
+import operator
+from typing import Callable
 
-from .reference import BOT_NAMES, BOTS, Bot
+from tutto_sim.core.bots import BotSpecError, _python_bot
+
+from .reference import BOT_NAMES, BOTS, Bot, Observation
 
 #: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, "tuned", "weights:FILE")
+SPECS = (*BOT_NAMES, "tuned", "weights:FILE", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(SPECS)
 
 
@@ -63,6 +75,8 @@ def parse_rutsmieter_bot(spec: str, rules):
         except PolicyFileError as e:
             raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")
+    if kind.lower() == "py":
+        return _python_bot(spec.strip(), arg, VALID_BOTS)
     if kind.lower() == "weights":
         from tutto_sim.core.policyfile import PolicyFileError
 
@@ -78,3 +92,44 @@ def parse_rutsmieter_bot(spec: str, rules):
         name = spec.strip()
         return WeightsBot(name, policy)
     raise BotSpecError(f"unknown Rutsmieter bot {spec.strip()!r}; {VALID_BOTS}")
+
+
+def move_index(obs: Observation, answer) -> int | None:
+    """The index in ``obs.moves`` a bot's answer names: an integer index, or a
+    move of ``obs.moves``; None if it names none."""
+    if isinstance(answer, tuple):
+        return obs.moves.index(answer) if answer in obs.moves else None
+    if isinstance(answer, bool):
+        return None
+    try:
+        i = operator.index(answer)
+    except TypeError:
+        return None
+    return i if 0 <= i < len(obs.moves) else None
+
+
+def engine_of(bot, report: Callable[[str], None] | None = None) -> Bot:
+    """The reference engine's bot for a parsed bot: a built-in bot's own
+    ``engine``; for a ``py:`` bot its ``act(obs)``, checked. An illegal answer
+    (or an exception) is passed to ``report`` as one line naming the bot, and
+    the first legal move is played."""
+    engine = getattr(bot, "engine", None)
+    if engine is not None:
+        return engine
+
+    def choose(obs: Observation) -> int:
+        try:
+            answer = bot.act(obs)
+        except Exception as e:  # a crashing bot must not crash the tournament
+            problem = f"bot {bot.name} raised {type(e).__name__}: {e}"
+        else:
+            i = move_index(obs, answer)
+            if i is not None:
+                return i
+            problem = (f"bot {bot.name} returned an illegal move {answer!r} (legal: an index "
+                       f"0..{len(obs.moves) - 1} of obs.moves or one of its moves)")
+        if report is not None:
+            report(f"{problem} at a throw of {obs.die}")
+        return 0
+
+    return Bot(bot.name, choose)

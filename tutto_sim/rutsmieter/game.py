@@ -9,7 +9,9 @@ ends as ``cap``. Rutsmieter has no points: the score columns stay zero and the
 tournament leaves them out (``GameKind.points``); it reports the game's
 throws per game besides its turns (``GameKind.counts``). The order round the
 table matters (who sits behind whom), so a tournament plays every seating
-(``GameKind.all_seatings``).
+(``GameKind.all_seatings``). A ``py:`` bot's illegal move is reported in the
+record's ``errors`` (the tournament's warning) and the first legal move is
+played instead.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.tournament import seat_bots
 
+from .bots import engine_of
 from .reference import play_game
 from .rules import RutsmieterRules
 
@@ -65,13 +68,16 @@ def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) 
     (parsed bots, ``rutsmieter.bots``) plays for player j."""
     rules = config.rules
     _check_table(rules, len(bots))
-    rec = play_game([b.engine for b in bots], rules, seed, index)
+    errors: list = []  # (seat, message) of each illegal move of a py: bot
+    engines = [engine_of(b, lambda text, seat=j: errors.append((seat, text)))
+               for j, b in enumerate(bots)]
+    rec = play_game(engines, rules, seed, index)
     n = len(bots)
     return TournamentRecord(
         winners=(rec.winner,) if rec.winner >= 0 else (),
         scores=[0] * n, banked=[0] * n, banked_sq=[0] * n,
         turns=rec.turns, end="cap" if rec.capped else "won",
-        counts={"throws": rec.throws},
+        counts={"throws": rec.throws}, errors=errors,
     )
 
 

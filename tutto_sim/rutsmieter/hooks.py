@@ -1,8 +1,8 @@
 """What the shared commands and engines ask of Rutsmieter (``core.registry``):
 names for files and players, the table size, the config, bots, the
-tournament's game kind and words, and the exact checks (``solve --solo``,
-``solve --duel``).
-A hook Rutsmieter does not have (optimize, play, reports, ...) makes the
+tournament's game kind and words, play at the terminal (``rutsmieter.human``),
+and the exact checks (``solve --solo``, ``solve --duel``).
+A hook Rutsmieter does not have (optimize, reports, ...) makes the
 command say so in one line."""
 
 from __future__ import annotations
@@ -101,6 +101,34 @@ def rules_line(rules) -> str | None:
     return (f"must leave the house {on(rules.must_leave_house)}; must capture "
             f"{on(rules.must_capture)}; no jumping in the goal lane {on(rules.goal_no_jump)}; "
             f"play on for the places {on(rules.play_to_third)}")
+
+
+def human(name, read, write, hints, rules):
+    from tutto_sim.rutsmieter.human import Advisor, HumanPlayer
+
+    return HumanPlayer(name, read, write, Advisor(rules), hints)
+
+
+def interactive_game(players, config, seed, narrate):
+    from tutto_sim.rutsmieter.human import InteractiveGame
+
+    return InteractiveGame(players, config, seed, narrate)
+
+
+def play_intro(rules) -> tuple[str, str]:
+    """``play``'s heading (no target: the first home wins) and how to answer."""
+    return (f"Rutsmieter, {rules.players} players",
+            "at each choice type its letter; ? shows the expert's advice, q leaves")
+
+
+def play_bots(rules) -> str:
+    """``play``'s opponents unless ``--bots`` says otherwise: the full board."""
+    return "tuned,tuned,tuned"
+
+
+def illegal_words(rules) -> str:
+    """What the game does with a ``py:`` bot's illegal move (the tournament's warning)."""
+    return "each time the first legal move was played instead"
 
 
 def solve(**kw):

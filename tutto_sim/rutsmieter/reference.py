@@ -303,6 +303,21 @@ def get_bot(bot: str | Bot) -> Bot:
 # -- whole games -------------------------------------------------------------------------
 
 
+class ThrowSeen(NamedTuple):
+    """What ``play_game(observe=...)`` hears after every throw (the terminal
+    game narrates it): the legal moves, the move made (None: the throw
+    passed), the board after it (read it, do not change it), and the throw's
+    place in its run (``attempt`` of ``tries``: 3 tries when only a 6 helps)."""
+
+    player: int
+    die: int
+    moves: tuple[Move, ...]
+    move: Move | None
+    board: Board
+    attempt: int
+    tries: int
+
+
 class Throw(NamedTuple):
     """One throw of a game's log: ``piece`` is -1 when the throw passed."""
 
@@ -328,6 +343,11 @@ class GameRecord:
     log: list[Throw] = field(repr=False, default_factory=list)
     board: Board | None = field(repr=False, default=None)
 
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner as the shared commands read it: ``(winner,)``, or ``()`` if capped."""
+        return (self.winner,) if self.winner >= 0 else ()
+
 
 def rank_unfinished(board: Board, players: Sequence[int], first_place: int) -> dict[int, int]:
     """Places of players still playing: by pieces in the goal lane, then by
@@ -338,7 +358,8 @@ def rank_unfinished(board: Board, players: Sequence[int], first_place: int) -> d
 
 def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRules(),
               seed: int = 0, game_index: int = 0, seats: Sequence[int] | None = None,
-              board: Board | None = None, first_player: int = 0) -> GameRecord:
+              board: Board | None = None, first_player: int = 0,
+              observe: Callable[[ThrowSeen], None] | None = None) -> GameRecord:
     """Play game ``game_index`` of a run with ``seed``: ``bots[j]`` plays for player j.
 
     ``seats`` overrides the rules' seats (the solo analysis plays one player at
@@ -348,7 +369,9 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
     position and the player to move are the whole state). A player whose
     pieces are all in the goal lane on ``board`` has finished already: out of
     play, placed before the others in player order (with ``play_to_third``;
-    without it the game is over before the first throw).
+    without it the game is over before the first throw). ``observe``, if
+    given, hears every throw (:class:`ThrowSeen`); it draws nothing from the
+    stream, so the games are the same with or without it.
     """
     seats = tuple(seats) if seats is not None else rules.seats
     n = len(seats)
@@ -377,7 +400,7 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
         while not turn_over and not game_over():
             # The three-throws rule is checked before every run, also after a 6.
             tries = THREE_THROWS if only_six_helps(board, player, rules) else 1
-            for _ in range(tries):
+            for attempt in range(1, tries + 1):
                 die = stream.below(6) + 1
                 throws += 1
                 st = stats[player]
@@ -387,6 +410,8 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
                 if not moves:
                     st["passes"] += 1
                     log.append(Throw(player, die, -1, -1))
+                    if observe is not None:
+                        observe(ThrowSeen(player, die, (), None, board, attempt, tries))
                 else:
                     bot = players[player]
                     chance = stream.below(len(moves)) if bot.chance and len(moves) > 1 else -1
@@ -399,6 +424,8 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
                         st["captures"] += 1
                         stats[move.victim[0]]["lost"] += 1
                     log.append(Throw(player, die, move.piece, move.end))
+                    if observe is not None:
+                        observe(ThrowSeen(player, die, obs.moves, move, board, attempt, tries))
                     if board.finished(player):
                         finish_order.append(player)
                         active.remove(player)

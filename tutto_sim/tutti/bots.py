@@ -114,3 +114,40 @@ def make_bot(name: str, seat: int, seed: int, index: int):
     if name == "heuristic":
         return HeuristicBot()
     raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES)}")
+
+
+# -- bots on the command line (``--bots a,b``) ------------------------------------------------
+
+#: The bot specs ``--bots`` accepts, for the one-line errors.
+SPECS = (*BOT_NAMES, "py:MODULE:NAME")
+VALID_BOTS = "valid bots: " + ", ".join(SPECS)
+
+
+class BuiltinBot:
+    """A built-in bot parsed from ``--bots``: ``engine`` is what
+    ``reference.play_hand`` takes for its seat (the name: :func:`make_bot`
+    gives each hand its own bot), ``table()`` its kernel id (``tutti.kernel``),
+    so a tournament of built-in bots runs in the kernel."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.engine = name
+
+    def table(self) -> int:
+        return BOT_NAMES.index(self.engine)
+
+
+def parse_tutti_bot(spec: str, rules):
+    """A Tutti bot from its spec (``core.bots.BotSpecError``, one line naming
+    the valid bots, if there is none). ``py:MODULE:NAME`` / ``py:FILE.py:NAME``
+    is ``NAME()``: an object with ``act(observation)`` returning one of
+    ``observation.legal``; it plays in the reference engine only."""
+    from tutto_sim.core.bots import BotSpecError, _python_bot
+
+    key = spec.strip().lower()
+    if key in BOT_NAMES:
+        return BuiltinBot(key)
+    kind, _, arg = spec.strip().partition(":")
+    if kind.lower() == "py":
+        return _python_bot(spec.strip(), arg, VALID_BOTS)
+    raise BotSpecError(f"unknown Tutti bot {spec.strip()!r}; {VALID_BOTS}")

@@ -12,9 +12,8 @@ to win the game), ``q`` leaves the game.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
 
-from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame, ask_choice  # noqa: F401  (shared)
+from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame, TerminalPlayer, ask_choice  # noqa: F401  (shared)
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision, Keep
 from tutto_sim.tutto.cards import Card
@@ -96,17 +95,9 @@ def tie_reason(meaning: str) -> str:
             "is worth the same expected points, so either choice is optimal")
 
 
-class HumanBot:
-    """A player who answers at the terminal (module docstring)."""
-
-    def __init__(self, name: str = "you", read: Callable[[str], str] = input,
-                 write: Callable[[str], None] = print, advisor: Advisor | None = None,
-                 always_advise: bool = False):
-        self.name = name
-        self.read = read
-        self.write = write
-        self.advisor = advisor
-        self.always_advise = always_advise
+class HumanBot(TerminalPlayer):
+    """A player who answers at the terminal (module docstring); ``advisor`` an
+    :class:`Advisor` or None."""
 
     def _header(self, d: Decision) -> None:
         g = d.game
