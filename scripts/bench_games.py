@@ -4,11 +4,14 @@ Two players play under the default rules of the game (Tutto to 6000, Berliner
 Macke to 5000, Volle Lotte to 6000), both following the optimal table
 (``optimal``, i.e. ``data/policies/<game>-default.json``). Rutsmieter: four
 players with ``first`` bots under the default rules, every seating in turn
-(as ``tutto-sim tournament`` plays them). The kernel is timed on one thread
-and on all threads, the plain-Python reference game on the same games; the
-ratios to the reference are in the same run. Usage::
+(as ``tutto-sim tournament`` plays them). Tutti: four-player hands with
+``random`` bots (``--bots`` picks the bots and so the table size), timed in
+``tutti.kernel.simulate_hands`` and ``tutti.reference.play_hand``; "games" are
+hands there. The kernel is timed on one thread and on all threads, the
+plain-Python reference game on the same games; the ratios to the reference
+are in the same run. Usage::
 
-    python scripts/bench_games.py [--game tutto|macke|volle-lotte|rutsmieter] [--games N]
+    python scripts/bench_games.py [--game tutto|macke|volle-lotte|rutsmieter|tutti] [--games N]
                                   [--seconds S] [--bots optimal,optimal] [--json]
 
 Speed is measured here, never in the tests.
@@ -32,8 +35,8 @@ from tutto_sim.rutsmieter.game import RutsmieterConfig
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 from tutto_sim.tutto.game import GameConfig
 
-GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter")
-DEFAULT_BOTS = {"rutsmieter": "first,first,first,first"}
+GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter", "tutti")
+DEFAULT_BOTS = {"rutsmieter": "first,first,first,first", "tutti": "random,random,random,random"}
 
 
 def game_config(game: str, players: int = 2):
@@ -80,6 +83,32 @@ def reference_rate(bots, config, lineups, seconds: float) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def tutti_rates(names: list[str], rules, games: int, seconds: float) -> dict:
+    """Tutti hands per second: kernel on one and on all threads, reference
+    (Tutti has no tournament entry yet, so it is timed without the registry)."""
+    from tutto_sim.tutti import kernel as K
+    from tutto_sim.tutti.reference import play_hand
+
+    rates = {}
+    for threads in (1, numba.config.NUMBA_NUM_THREADS):
+        numba.set_num_threads(threads)
+        K.simulate_hands(names, rules, 7, 20_000)  # warm up: compile / load cache, start threads
+        best = 0.0
+        for r in range(3):
+            t0 = time.perf_counter()
+            res = K.simulate_hands(names, rules, 7 + r, games)
+            best = max(best, games / (time.perf_counter() - t0))
+        rates[threads] = best
+    n = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        play_hand(names, rules, 7, n)
+        n += 1
+    rates["reference"] = n / (time.perf_counter() - t0)
+    rates["tricks"] = float(res.tricks.mean())
+    return rates
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--game", choices=GAMES, default="tutto", help="game to time")
@@ -91,6 +120,34 @@ def main() -> None:
     args = ap.parse_args()
 
     specs = args.bots or DEFAULT_BOTS.get(args.game, "optimal,optimal")
+    if args.game == "tutti":
+        from tutto_sim.tutti.kernel import bot_ids
+        from tutto_sim.tutti.rules import TuttiRules
+
+        names = specs.split(",")
+        try:
+            bot_ids(names)
+            rules = TuttiRules(players=len(names))
+        except ValueError as e:
+            ap.error(str(e))
+        rates = tutti_rates(names, rules, args.games, args.seconds)
+        cores = numba.config.NUMBA_NUM_THREADS
+        one, allc, ref = rates[1], rates[cores], rates["reference"]
+        result = {
+            "game": "tutti", "unit": "hand",
+            "games_per_second_per_core": round(one),
+            "games_per_second_all_cores": round(allc),
+            "cores": cores,
+            "parallel_speedup": round(allc / one, 3),
+            "tricks_per_game": round(rates["tricks"], 2),
+            "reference_games_per_second": round(ref, 1),
+            "speedup_vs_reference": round(one / ref, 1),
+            "speedup_all_cores_vs_reference": round(allc / ref, 1),
+            "bots": names, "players": len(names),
+            "machine": machine(),
+        }
+        report(result, args.json)
+        return
     config = game_config(args.game, len(specs.split(",")))
     bots = parse_bots(specs, config.rules)
     kind = game_kind(config)
@@ -114,10 +171,18 @@ def main() -> None:
         "players": len(bots),
         **({"throws_per_game": round(throws, 2)} if throws == throws else {}),
         **({"target": config.rules.target} if hasattr(config.rules, "target") else {}),
-        "machine": f"{cpu_name()}, {os.cpu_count()} logical CPUs, {platform.python_implementation()} "
-                   f"{platform.python_version()}, numba {numba.__version__}",
+        "machine": machine(),
     }
-    if args.json:
+    report(result, args.json)
+
+
+def machine() -> str:
+    return (f"{cpu_name()}, {os.cpu_count()} logical CPUs, {platform.python_implementation()} "
+            f"{platform.python_version()}, numba {numba.__version__}")
+
+
+def report(result: dict, as_json: bool) -> None:
+    if as_json:
         print(json.dumps(result, indent=2))
     else:
         for k, v in result.items():
