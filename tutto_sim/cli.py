@@ -12,14 +12,14 @@ import tutto_sim.games  # noqa: F401  (registers every game)
 from tutto_sim.core import commands, commands_games, commands_report, registry
 from tutto_sim.core.cli import main as run
 
-HELP = "Strategy analysis for Tutto, Berliner Macke and Volle Lotte."
+HELP = "Strategy analysis for Tutto, Berliner Macke, Volle Lotte, Rutsmieter and Tutti."
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, help=HELP)
 
 
 @app.callback()
 def _root() -> None:
-    """Strategy analysis for Tutto, Berliner Macke and Volle Lotte."""
+    """Strategy analysis for Tutto, Berliner Macke, Volle Lotte, Rutsmieter and Tutti."""
 
 
 commands.mount(app)

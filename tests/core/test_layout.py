@@ -157,7 +157,7 @@ def test_one_registry_line_per_game():
     from tutto_sim.core import registry
 
     names = [e.name for e in registry.entries()]
-    assert names == ["tutto", "macke", "rutsmieter"]
+    assert names == ["tutto", "macke", "rutsmieter", "tutti"]
     text = (PKG / "games.py").read_text()
     assert all(text.count(f"register({n.upper()})") == 1 for n in names)
     assert registry.by_name("Volle-Lotte").name == "macke"

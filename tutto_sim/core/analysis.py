@@ -36,6 +36,8 @@ class SeatRow:
     instant_share: float  # games won at once: Kleeblatt (Tutto), five 1s (Macke instant-win)
     #: the game's own counts per game (``GameKind.counts``, Rutsmieter's throws), with CIs
     counts: dict[str, Estimate] = field(default_factory=dict)
+    #: a seat's win rate without an advantage: 1/n (1/sides for partners, Tutti's pairs)
+    fair_share: float = 0.0
 
     @property
     def cloverleaf_share(self) -> float:
@@ -57,7 +59,8 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
             instant = ends.get("cloverleaf", ends.get("instant-win", 0))
             counts = {c: res.game_count(c) for c in game_kind(table).counts}
             rows.append(SeatRow(n, res.seat_rates(), res.first_player_advantage(),
-                                res.mean_rounds(), instant / max(res.games, 1), counts))
+                                res.mean_rounds(), instant / max(res.games, 1), counts,
+                                res.fair_share()))
     except KeyboardInterrupt:
         raise Interrupted(rows) from None
     return rows

@@ -161,6 +161,8 @@ def _print_tournament(res, csv_path: Path) -> None:
     n = res.players
     rules = res.config.rules
     kind = game_kind(res.config)
+    fair, sides = res.fair_share(), kind.sides or n
+    shared = kind.ties.split(":")[0]  # "a tie shares the win", or the game's words
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
               f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
     line = _hook(rules, "rules_line")(rules)
@@ -168,7 +170,7 @@ def _print_tournament(res, csv_path: Path) -> None:
         out.print(line)
     t = Table("rank", "bot", "win rate", "95% CI", "seats",
               *(("mean final score", "points per turn") if kind.points else ()),
-              title=f"win rate per seat held (fair share 1/{n} = {1 / n:.4f}; a tie shares the win)",
+              title=f"win rate per seat held (fair share 1/{sides} = {fair:.4f}; {shared})",
               title_justify="left")
     for i, b in enumerate(res.bot_stats(), start=1):
         t.add_row(str(i), b.name, _rate(b.win), _ci(b.win), f"{b.games:,}",
@@ -179,7 +181,7 @@ def _print_tournament(res, csv_path: Path) -> None:
     t = Table("seat", "win rate", "95% CI", "vs fair share", title="by seat (seat 0 starts)",
               title_justify="left")
     for j, e in enumerate(res.seat_rates()):
-        t.add_row(str(j), _rate(e), _ci(e), f"{e.mean - 1 / n:+.4f}")
+        t.add_row(str(j), _rate(e), _ci(e), f"{e.mean - fair:+.4f}")
     out.print(t)
     pw = res.pairwise()
     if pw and len(res.names) > 2:
@@ -191,13 +193,15 @@ def _print_tournament(res, csv_path: Path) -> None:
         out.print(t)
     fpa = res.first_player_advantage()
     turns = res.game_turns()
-    out.print(f"first-player advantage (seat 0 minus 1/{n}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
+    out.print(f"first-player advantage (seat 0 minus 1/{sides}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
     counts = "".join(f", {res.game_count(c).mean:.2f} ± {res.game_count(c).ci95:.2f} {c}"
                      for c in kind.counts)
     out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns{counts} "
               f"({res.mean_rounds():.2f} rounds); {_ends_line(res)}")
     out.print(f"seats rotate: game i plays lineup i mod {len(res.lineups)}, seat j gets its bot "
               f"(j + i div {len(res.lineups)}) mod {n}")
+    for line in (res.summary.lines() if res.summary is not None else ()):
+        out.print(line)
     out.print(f"CSV: {csv_path}", soft_wrap=True)
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished games[/yellow]")
@@ -342,11 +346,11 @@ def analyze_seats(
               title=f"{_title(rules)}: win rate by seat, {bot} in every seat ({games:,} games per "
                     "size, 95% CI)", title_justify="left")
     for r in rows:
-        n = r.players
+        n, fair = r.players, r.fair_share
         first, last = r.seats[0], r.seats[-1]
-        t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{1 / n:.4f}",
-                  f"{first.mean - 1 / n:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
-                  f"{last.mean - 1 / n:+.4f}", f"{r.mean_rounds:.2f}",
+        t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{fair:.4f}",
+                  f"{first.mean - fair:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
+                  f"{last.mean - fair:+.4f}", f"{r.mean_rounds:.2f}",
                   *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
                   *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)

@@ -359,6 +359,63 @@ class ReportWriter:
         return "\n".join(lines)
 
 
+def cover_sheet(title: str, summary: str, contents: list[str], rules, rules_doc: str,
+                command: str, caption: str, name: str) -> Sheet:
+    """A report's cover page (A4, PDF only): ``title``, the ``summary``, the
+    contents (the other pages' titles, numbered from 2), every rule of
+    ``rules`` in words (:func:`rules_lines`) with the full fingerprint, and
+    the ``command`` that reproduces the report. ``name`` is the sheet's title."""
+    fig, band = new_figure(8.27, 11.69, caption)
+    fig.set_layout_engine("none")
+    ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
+    ax.set_axis_off()
+    y = 0.97
+
+    def line(s, size=10, dy=0.028, x=0.02, **kw):
+        nonlocal y
+        ax.text(x, y, s, fontsize=size, va="top", transform=ax.transAxes, **kw)
+        y -= dy
+
+    line(title, size=20, x=0, weight="bold", dy=0.05)
+    for s in textwrap.wrap(summary, 90):
+        line(s, size=11, x=0, dy=0.024)
+    y -= 0.03
+    line("Contents", size=13, x=0, weight="bold", dy=0.035)
+    for i, c in enumerate(contents, 2):
+        line(f"{i:>2}.  {c}")
+    y -= 0.03
+    line(f"Rules ({rules_doc})", size=13, x=0, weight="bold", dy=0.035)
+    for k in rules_lines(rules):
+        for s in textwrap.wrap(k, 95, subsequent_indent="    "):
+            line(s, size=9.5, dy=0.022)
+    line(f"rules fingerprint (SHA-256): {rules.digest()}", size=7.5,
+         family="DejaVu Sans Mono", dy=0.05)
+    line("Reproduce", size=13, x=0, weight="bold", dy=0.035)
+    for s in textwrap.wrap(command, 85):
+        line(s, size=9.5, family="DejaVu Sans Mono", dy=0.022)
+    return Sheet(fig, None, name, caption)
+
+
+def write_report(out_dir: Path, stem: str, title: str, rules, seed: int, keywords: str,
+                 makers: list, cover, intro: str, phase) -> ReportFiles:
+    """Draw and write a report: ``makers[i](number)`` draws page ``number``
+    (from 1) as a :class:`Sheet`, ``cover(titles)`` the cover from the pages'
+    titles; the cover comes first in the PDF, then the pages. ``phase`` is the
+    progress hook; an error or Ctrl-C leaves no PDF behind."""
+    advance = phase("drawing the figures", len(makers) + 1)
+    with style():
+        writer = ReportWriter(out_dir, stem, title, rules, seed, extra_keywords=keywords)
+        try:
+            sheets = [make(n) for n, make in enumerate(makers, 1)]
+            for sheet in [cover([s.title for s in sheets]), *sheets]:
+                writer.add(sheet.fig, sheet.name, sheet.title, sheet.caption)
+                advance(1)
+        except BaseException:
+            writer.abort()
+            raise
+        return writer.close(intro)
+
+
 # --------------------------------------------------------------------------
 # tournament results (the CSV `tutto-sim tournament` writes), for any game
 # --------------------------------------------------------------------------
@@ -446,6 +503,19 @@ def check_tournament_game(t: "Tournament", game: str | None) -> None:
         raise TournamentFileError(
             f"--tournament: {t.file} holds games of {game_title(t.game)} (game {t.game}), "
             f"but this report is about {game_title(game)} (game {game})")
+
+
+def report_tournament(tournament, rules) -> Tournament | None:
+    """A report's ``tournament`` argument (None, a :class:`Tournament` or the
+    path of a CSV) read and checked to be of the report's game
+    (:class:`TournamentFileError` otherwise), before anything is computed."""
+    if tournament is None:
+        return None
+    game = tournament_game(rules)
+    if not isinstance(tournament, Tournament):
+        tournament = read_tournament(tournament, game=game)
+    check_tournament_game(tournament, game)
+    return tournament
 
 
 def read_tournament(path, game: str | None = None) -> Tournament:
@@ -639,7 +709,7 @@ def report_module(game: str):
     >>> report_module("kniffel")
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'kniffel'; valid: tutto, macke, volle-lotte, rutsmieter
+    ValueError: unknown game 'kniffel'; valid: tutto, macke, volle-lotte, rutsmieter, tutti
     """
     from tutto_sim.core import registry
 

@@ -32,6 +32,24 @@ class Estimate:
         return cls(mean * scale, Z95 * math.sqrt(var / n) * scale, n)
 
     @classmethod
+    def ratio(cls, x: float, xx: float, y: float, yy: float, xy: float, n: int) -> "Estimate":
+        """The ratio ``Σx / Σy`` of n sample pairs (points per hand over matches of
+        several hands), its CI by the delta method from the sums of ``x``, ``x²``,
+        ``y``, ``y²`` and ``x·y``; with every ``y = 1`` it is :meth:`from_sums`.
+
+        >>> Estimate.ratio(20, 200, 4, 8, 40, 2)  # (10 over 2) and (10 over 2)
+        Estimate(mean=5.0, ci95=0.0, n=2)
+        >>> e, m = Estimate.ratio(9, 45, 3, 3, 9, 3), Estimate.from_sums(9, 45, 3)
+        >>> (e.mean, round(e.ci95, 12)) == (m.mean, round(m.ci95, 12))
+        True
+        """
+        if n == 0 or y == 0:
+            return cls(math.nan, math.nan, n)
+        r = x / y
+        spread = max(xx - 2 * r * xy + r * r * yy, 0.0) / max(n - 1, 1)
+        return cls(r, Z95 * math.sqrt(spread / n) / (y / n), n)
+
+    @classmethod
     def proportion(cls, hits: int, n: int) -> "Estimate":
         """A probability from hits out of n (Wald interval; n is large here)."""
         return cls.from_sums(hits, hits, n)

@@ -17,8 +17,10 @@ distinct seating of each lineup instead: the lineups are all their
 permutations (tables of up to 4 players), rotated as above.
 
 A bot's **win rate** is its mean share of the win per seat it held: 1 for a
-sole winner, 1/k for each of k tied winners, else 0; the 95% CI comes from
-that per-game indicator. A **seat's** win rate is the same mean over the
+sole winner, 1/k for each of k tied winners, else 0 (in a game of partners,
+:attr:`GameKind.partners`, Tutti's pairs, the winning side's win counts
+whole for each of its players); the 95% CI comes from that per-game
+indicator. A **seat's** win rate is the same mean over the
 games, by seat. Games run in the numba kernel when every bot has a table
 (``engine="kernel"``), else in the reference game, which also reports bots
 that return illegal actions (each counted as a bust) instead of crashing.
@@ -67,6 +69,16 @@ class GameKind:
     points: bool = True
     #: per-game counts the game reports besides turns (``GameBatch.counts``), e.g. ("throws",)
     counts: tuple[str, ...] = ()
+    #: the winners are partners (Tutti's pairs): each takes the whole win, not 1/k of it
+    partners: bool = False
+    #: scoring sides at the table, 0 for one per player; the fair share is 1/sides
+    sides: int = 0
+    #: the game's own figures: ``summary(names)`` gives an object with ``add(batch, seats)``
+    #: (every chunk of games), ``to_dict()`` (into the JSON; its "bots" part into each
+    #: bot's entry and CSV row) and ``lines()`` (printed after the tables)
+    summary: Callable | None = None
+    #: how a tie counts, in the JSON
+    ties: str = "a tie shares the win: 1/k to each of k tied winners"
 
 
 def game_kind(config) -> GameKind:
@@ -128,6 +140,7 @@ class GameBatch:
     turns: np.ndarray  # [G] all seats together
     end: np.ndarray  # [G] index into the game's end kinds (GameKind.end_kinds)
     counts: dict = field(default_factory=dict)  # name -> [G] per-game count (GameKind.counts)
+    extra: dict = field(default_factory=dict)  # name -> per-game data for the game's own summary
 
     def turns_by_seat(self) -> np.ndarray:
         n = self.share.shape[1]
@@ -148,7 +161,7 @@ def reference_batch(bots: Sequence, config, seed: int, start: int, n_games: int,
         players = [bots[b] for b in seats[g]]
         rec = kind.play(players, config, seed, start + g)
         for j in rec.winners:
-            out.share[g, j] = SHARE // len(rec.winners)
+            out.share[g, j] = SHARE if kind.partners else SHARE // len(rec.winners)
         unit = kind.point_unit
         out.score[g] = [s // unit for s in rec.scores]
         out.banked[g] = [s // unit for s in rec.banked]
@@ -157,6 +170,8 @@ def reference_batch(bots: Sequence, config, seed: int, start: int, n_games: int,
         out.end[g] = kind.end_kinds.index(rec.end)
         for name in kind.counts:
             out.counts.setdefault(name, np.zeros(n_games, np.int64))[g] = rec.counts[name]
+        for name, value in getattr(rec, "extra", {}).items():
+            out.extra.setdefault(name, np.zeros((n_games, *np.shape(value)), np.int64))[g] = value
         if errors is not None:
             for seat, msg in rec.errors:
                 entry = errors.setdefault(players[seat].name, {"count": 0, "games": 0, "first": msg})
@@ -252,6 +267,7 @@ class TournamentResult:
     threads: int = 1
     interrupted: bool = False
     errors: dict = field(default_factory=dict)
+    summary: object = None  # the game's own figures (GameKind.summary), or None
 
     @property
     def games(self) -> int:
@@ -276,10 +292,14 @@ class TournamentResult:
         return [Estimate.from_sums(int(s), int(s2), self.games, 1 / SHARE)
                 for s, s2 in self.sums.seat]
 
+    def fair_share(self) -> float:
+        """A seat's win rate if no seat had an advantage: 1/n, 1/sides for partners."""
+        return 1 / (game_kind(self.config).sides or self.players)
+
     def first_player_advantage(self) -> Estimate:
-        """Seat 0's win rate minus 1/n (the fair share)."""
+        """Seat 0's win rate minus the fair share (1/n)."""
         e = self.seat_rates()[0]
-        return Estimate(e.mean - 1 / self.players, e.ci95, e.n)
+        return Estimate(e.mean - self.fair_share(), e.ci95, e.n)
 
     def game_turns(self) -> Estimate:
         return Estimate.from_sums(*(int(x) for x in self.sums.turns), self.games)
@@ -340,7 +360,7 @@ class TournamentResult:
             "game_ends": self.end_counts(),
             "lineups": [[self.names[b] for b in line] for line in self.lineups.tolist()],
             "rotation": "game i plays lineup i % L; seat j gets lineup[(j + (i // L) % n) % n]",
-            "ties": "a tie shares the win: 1/k to each of k tied winners",
+            "ties": kind.ties,
             "rules": self.config.rules.to_dict(),
             "threads": self.threads,
             "seconds": round(self.seconds, 2),
@@ -349,6 +369,12 @@ class TournamentResult:
         }
         if hasattr(self.config, "draws"):
             d["draws"] = self.config.draws
+        for key, value in (self.summary.to_dict() if self.summary is not None else {}).items():
+            if key == "bots":
+                for name, more in value.items():
+                    d["bots"][name].update(more)
+            else:
+                d[key] = value
         pw = self.pairwise()
         if pw is not None:
             d["pairwise"] = {a: {b: {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
@@ -361,11 +387,13 @@ class TournamentResult:
                 "rules_sha256": self.config.rules.digest()}
         rows = []
         points = game_kind(self.config).points
+        own = self.summary.to_dict().get("bots", {}) if self.summary is not None else {}
         for b in self.bot_stats():
             rows.append({**base, "kind": "bot", "name": b.name, "opponent": "",
                          "win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
                          **({"mean_final_score": b.mean_score.mean,
-                             "points_per_turn": b.points_per_turn.mean} if points else {})})
+                             "points_per_turn": b.points_per_turn.mean} if points else {}),
+                         **own.get(b.name, {})})
         for j, e in enumerate(self.seat_rates()):
             rows.append({**base, "kind": "seat", "name": str(j), "opponent": "",
                          "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
@@ -413,6 +441,7 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     engine = choose_engine(engine, bots)
     lineups = make_lineups(len(bots), players, kind.all_seatings)
     sums = Sums(len(bots), players)
+    summary = kind.summary([b.name for b in bots]) if kind.summary is not None else None
     errors: dict = {}
     t0 = time.perf_counter()
     if engine == "kernel":
@@ -433,6 +462,8 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
             batch = work(start + done, n)
             seats = seat_bots(start + done, n, lineups)
             sums.add(batch, seats)
+            if summary is not None:
+                summary.add(batch, seats)
             if on_batch is not None:
                 on_batch(batch, seats)
             done += n
@@ -445,4 +476,4 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
                             sums, time.perf_counter() - t0,
                             numba.get_num_threads() if engine == "kernel" else 1,
-                            interrupted, errors)
+                            interrupted, errors, summary)

@@ -1,0 +1,481 @@
+"""Tutti's own analyses: the lead's advantage, what the trump exchange and
+declaring are worth, what the face-up trump's rank does to the points, and
+how often a Tute is dealt.
+
+Near the end of the game's chain (rules → reference → kernel → bots →
+analyses → CLI, ``tutti.analysis_cli``). Every figure is a mean with its 95%
+CI, and every random result follows from the seed: hand ``i`` of an analysis
+with seed ``s`` is dealt from stream ``(s, i)``, exactly as the engines deal
+it (``reference.deal``, led by seat 0), match ``i`` as ``reference.play_match``
+plays it.
+
+Tables
+------
+A *table* is ``"2"``, ``"3"``, ``"4"`` (each for himself) or ``"4p"`` (four
+in pairs, partners opposite); :func:`table_rules` gives its rules from the
+other options (``must_answer_trump``, ``allow_tute``, ``tute_wins``,
+``hands``). A *side* is a player, or a pair at ``4p``.
+
+Analyses
+--------
+- :func:`lead_advantage`: the same bot in every seat, matches
+  ``0 .. games-1`` (the tournament's, ``core.tournament``): the win rate of
+  seat 0, who leads the first hand (and its replays after a tie), against the
+  fair share 1/sides, and each seat's points per hand (its side's points
+  over the hands dealt).
+- :func:`abstain_value` (``what`` = ``"exchange"`` or ``"declare"``): **common
+  random numbers**: every deal ``i`` is played once by the bot in every seat
+  and once more for each side with that side's players never exchanging
+  (never declaring: no 20, 40 or Tute; a partner asked passes); the same
+  deal, the same random streams. The value for a side is its points (and
+  hands won; a tied hand is not won) with the option minus without; per deal
+  the mean over the sides, and the CI comes from the deal-by-deal values.
+  The trump exchange exists only at 2 players. The reference engine plays
+  (the variant bots are not in the kernel).
+- :func:`trump_rank`: hands ``0 .. deals-1`` in the kernel with the bot in
+  every seat, grouped by the rank of the card that shows the trump suit
+  (2 players: the face-up card under the stock; 3-4 players: the dealer's
+  last card, which he keeps): each side's mean points per hand and the
+  leader's share of hands won.
+- :func:`dealt_tute`: P(a Tute is dealt): four Kings or four Horses in one
+  hand at the deal (2 players: among the 8 cards dealt, before any draw).
+  *Exact* by counting (:func:`p_dealt_tute`), and *sampled* from deals
+  ``0 .. deals-1``, per player (the mean over the seats of a deal, so its CI
+  comes from whole deals) and at the table (some player has one).
+
+Examples
+--------
+>>> [(r.players, r.pairs) for r in map(lambda t: table_rules(TuttiRules(), t), TABLES)]
+[(2, False), (3, False), (4, False), (4, True)]
+>>> parse_tables("4p,2")
+['4p', '2']
+>>> parse_tables("5")
+Traceback (most recent call last):
+...
+ValueError: --tables must be a list of 2, 3, 4, 4p (4p: four in pairs), not '5'
+>>> exact = p_dealt_tute(4)
+>>> str(exact["player"]), f"{float(exact['table']):.6f}"
+('7853/1708993', '0.018282')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+from numba import njit, prange
+
+from tutto_sim.core.stats import Estimate
+from tutto_sim.core.streams import below, stream_start
+
+from .cards import HORSE, KING, RANK_NAMES, RANKS, card, deck
+from .rules import HAND_SIZE, TuttiRules
+
+#: Every table an analysis can play.
+TABLES = ("2", "3", "4", "4p")
+#: What :func:`abstain_value` takes away, and the actions that are.
+ABSTAIN = {"exchange": ("exchange",), "declare": ("declare", "tute")}
+#: Deals per call of the deal kernel (progress and Ctrl-C granularity).
+DEAL_CHUNK = 1 << 17
+#: Hands per kernel call in :func:`trump_rank`.
+HAND_CHUNK = 1 << 15
+KINGS = sum(1 << card(s, KING) for s in range(4))
+HORSES = sum(1 << card(s, HORSE) for s in range(4))
+
+Phase = Callable[[str, int], Callable[[int], None]]
+
+
+def _no_phase(label: str, total: int):
+    return lambda n: None
+
+
+def parse_tables(text: str, allowed: tuple[str, ...] = TABLES) -> list[str]:
+    """The tables of ``--tables`` (a comma-separated list); one-line ValueError."""
+    items = [t.strip().lower() for t in str(text).split(",")]
+    if not items or any(t not in allowed for t in items) or len(set(items)) != len(items):
+        pairs = " (4p: four in pairs)" if "4p" in allowed else ""
+        raise ValueError(f"--tables must be a list of {', '.join(allowed)}{pairs}, not {text!r}")
+    return items
+
+
+def table_rules(base: TuttiRules, table: str) -> TuttiRules:
+    """The rules of ``table`` with the other options of ``base``."""
+    return dataclasses.replace(base, players=int(table[0]), pairs=table == "4p")
+
+
+def table_words(table: str) -> str:
+    return "4 in pairs" if table == "4p" else f"{table} players"
+
+
+def side_words(table: str, side: int) -> str:
+    """A side in players' words: ``player 0 (leads)``, ``the leader's pair``."""
+    if table == "4p":
+        return "the leader's pair" if side == 0 else "the dealer's pair"
+    n = int(table)
+    who = " (leads)" if side == 0 else " (deals)" if side == n - 1 else ""
+    return f"player {side}{who}"
+
+
+# -- deals ------------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _deal_blocks(seed, start, n_deals, n, h, block, hands, shown):
+    """Deals ``start ..``: Fisher–Yates of the deck from stream ``(seed, i)``
+    as ``reference.deal`` (leader seat 0); ``hands[g, p]`` masks, ``shown[g]``."""
+    n_blocks = (n_deals + block - 1) // block
+    for blk in prange(n_blocks):
+        cards = np.zeros(40, np.int64)
+        rs = np.zeros(1, np.uint64)
+        for g in range(blk * block, min(n_deals, (blk + 1) * block)):
+            m = 0
+            for c in range(40):
+                if not (n == 3 and c % 10 == 9):
+                    cards[m] = c
+                    m += 1
+            rs[0] = stream_start(seed, np.uint64(start + g))
+            for k in range(m - 1, 0, -1):
+                j = below(rs, k + 1)
+                t = cards[k]
+                cards[k] = cards[j]
+                cards[j] = t
+            for p in range(n):
+                mask = np.int64(0)
+                for q in range(p * h, (p + 1) * h):
+                    mask |= np.int64(1) << cards[q]
+                hands[g, p] = mask
+            shown[g] = cards[2 * h] if n == 2 else cards[m - 1]
+
+
+def deals(players: int, seed: int, start: int, n_deals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Deals ``start .. start + n_deals - 1`` of a run with ``seed``, led by seat 0:
+    each seat's hand as a mask ``[n_deals, players]`` and the card that shows
+    trumps ``[n_deals]`` (as ``reference.deal(rules, seed, i).hands`` and ``.shown``)."""
+    hands = np.zeros((n_deals, players), np.int64)
+    shown = np.zeros(n_deals, np.int64)
+    _deal_blocks(np.uint64(seed), start, n_deals, players, HAND_SIZE[players], 4096, hands, shown)
+    return hands, shown
+
+
+def holds_tute(hands: np.ndarray) -> np.ndarray:
+    """Per hand mask: four Kings or four Horses."""
+    return ((hands & KINGS) == KINGS) | ((hands & HORSES) == HORSES)
+
+
+# -- P(dealt Tute), exact ----------------------------------------------------------------------
+
+
+def p_dealt_tute(players: int) -> dict[str, Fraction]:
+    """Exact P(a Tute is dealt) at a table of ``players``, by counting hands.
+
+    With ``N`` cards, hands of ``h`` and ``C`` the binomial coefficient:
+    one player holds the four Kings with ``C(N-4, h-4) / C(N, h)``, the four
+    Kings and the four Horses with ``C(N-8, h-8) / C(N, h)``, so *per player*
+    ``2 C(N-4, h-4) / C(N, h) - C(N-8, h-8) / C(N, h)``. *At the table*: no two
+    players hold the four Kings at once, so some player holds them with ``n``
+    times the one-player chance; the same for Horses; the Kings with one
+    player and the Horses with another: ``C(N-8, h-4) C(N-h-4, h-4) / (C(N, h)
+    C(N-h, h))`` for each ordered pair of players; inclusion–exclusion."""
+    n, h = players, HAND_SIZE[players]
+    size = len(deck(players))
+    one = Fraction(math.comb(size, h))
+    kings = math.comb(size - 4, h - 4) / one
+    both_one = math.comb(size - 8, h - 8) / one
+    apart = Fraction(math.comb(size - 8, h - 4) * math.comb(size - h - 4, h - 4),
+                     math.comb(size, h) * math.comb(size - h, h))
+    player = 2 * kings - both_one
+    table = 2 * n * kings - (n * both_one + n * (n - 1) * apart)
+    return {"player": player, "table": table}
+
+
+# -- result rows ---------------------------------------------------------------------------------
+
+
+def _est(e: Estimate | None) -> dict:
+    return {} if e is None else {"mean": e.mean, "ci95": e.ci95, "n": e.n}
+
+
+@dataclass
+class TuteRow:
+    players: int
+    deals: int
+    exact_player: Fraction
+    exact_table: Fraction
+    player: Estimate  # sampled, per player
+    table: Estimate  # sampled, some player at the table
+
+    def to_dict(self) -> dict:
+        return {"deals": self.deals, "exact": float(self.exact_player),
+                "exact_fraction": str(self.exact_player), "sampled": self.player.mean,
+                "sampled_ci95": self.player.ci95, "table_exact": float(self.exact_table),
+                "table_exact_fraction": str(self.exact_table), "table_sampled": self.table.mean,
+                "table_sampled_ci95": self.table.ci95}
+
+
+@dataclass
+class LeadRow:
+    table: str
+    games: int
+    seats: list[Estimate]  # win rate by seat (seat 0 leads first)
+    fair: float
+    points: list[Estimate]  # points per hand by seat (its side's)
+    hands: Estimate  # hands per match
+
+    @property
+    def advantage(self) -> Estimate:
+        e = self.seats[0]
+        return Estimate(e.mean - self.fair, e.ci95, e.n)
+
+    def to_dict(self) -> dict:
+        return {"games": self.games, "first_leader_win_rate": self.seats[0].mean,
+                "first_leader_ci95": self.seats[0].ci95, "fair_share": self.fair,
+                "lead_advantage": self.advantage.mean, "lead_advantage_ci95": self.advantage.ci95,
+                "seat_win_rates": [e.mean for e in self.seats],
+                "seat_ci95": [e.ci95 for e in self.seats],
+                "points_per_hand": [e.mean for e in self.points],
+                "points_per_hand_ci95": [e.ci95 for e in self.points],
+                "hands_per_match": self.hands.mean, "hands_per_match_ci95": self.hands.ci95}
+
+
+@dataclass
+class AbstainRow:
+    table: str
+    deals: int
+    uses: Estimate  # per side and hand, by the bot that may (exchanges or declarations)
+    points_with: Estimate
+    points_without: Estimate
+    points_value: Estimate  # with minus without, per deal (mean over the sides)
+    wins_with: Estimate
+    wins_without: Estimate
+    wins_value: Estimate
+
+    def to_dict(self) -> dict:
+        return {"deals": self.deals, "uses_per_hand": self.uses.mean,
+                "uses_per_hand_ci95": self.uses.ci95,
+                "points_with": self.points_with.mean, "points_without": self.points_without.mean,
+                "points_value": self.points_value.mean,
+                "points_value_ci95": self.points_value.ci95,
+                "hands_won_with": self.wins_with.mean,
+                "hands_won_without": self.wins_without.mean,
+                "win_rate_value": self.wins_value.mean,
+                "win_rate_value_ci95": self.wins_value.ci95}
+
+
+@dataclass
+class TrumpRow:
+    table: str
+    rank: int  # of the card that shows trumps
+    points: list[Estimate]  # per side, points per hand
+    leader_wins: Estimate  # the leader's side: share of hands won (a tie is not won)
+
+    def to_dict(self) -> dict:
+        return {"rank": RANK_NAMES[self.rank], "hands": self.leader_wins.n,
+                "points_per_hand": [e.mean for e in self.points],
+                "points_per_hand_ci95": [e.ci95 for e in self.points],
+                "leader_hands_won": self.leader_wins.mean,
+                "leader_hands_won_ci95": self.leader_wins.ci95}
+
+
+@dataclass
+class Result:
+    """What an analysis found; ``interrupted``: only the parts done by then."""
+
+    analysis: str
+    rules: TuttiRules
+    bot: str
+    seed: int
+    size: int  # games, deals or hands per table
+    rows: list = field(default_factory=list)
+    interrupted: bool = False
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict:
+        key = {"tute": "p_dealt_tute"}.get(self.analysis, "tables")
+        if self.analysis == "trump":
+            body: dict = {}
+            for r in self.rows:
+                body.setdefault(r.table, {})[RANKS[r.rank]] = r.to_dict()
+        else:
+            body = {(str(r.players) if self.analysis == "tute" else r.table): r.to_dict()
+                    for r in self.rows}
+        return {"analysis": self.analysis, "bot": self.bot, "seed": self.seed, "size": self.size,
+                key: body, "seconds": round(self.seconds, 2), "interrupted": self.interrupted}
+
+
+class _Sums:
+    """Running sums of a sample: n, Σx, Σx²."""
+
+    def __init__(self):
+        self.n, self.s, self.ss = 0, 0.0, 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.s += x
+        self.ss += x * x
+
+    def estimate(self) -> Estimate:
+        return Estimate.from_sums(self.s, self.ss, self.n)
+
+
+# -- the analyses -------------------------------------------------------------------------------
+
+
+def _per_table(out: Result, tables, part) -> Result:
+    """``part(table)`` gives the rows of each table in turn; Ctrl-C keeps the
+    tables that finished (``out.interrupted``)."""
+    t0 = time.perf_counter()
+    try:
+        for table in tables:
+            out.rows.extend(part(table))
+    except KeyboardInterrupt:
+        out.interrupted = True
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def dealt_tute(tables=(2, 3, 4), n_deals: int = 1_000_000, seed: int = 1,
+               phase: Phase = _no_phase) -> Result:
+    """Exact and sampled P(a Tute is dealt) per table size (module docstring)."""
+
+    def part(n):
+        advance = phase(f"{n} players", n_deals)
+        per = np.zeros(3, np.int64)  # Σ seats with a Tute, Σ its square, deals with one
+        done = 0
+        while done < n_deals:
+            k = min(DEAL_CHUNK, n_deals - done)
+            hands, _ = deals(n, seed, done, k)
+            count = holds_tute(hands).sum(axis=1).astype(np.int64)
+            per += [count.sum(), (count * count).sum(), (count > 0).sum()]
+            done += k
+            advance(k)
+        exact = p_dealt_tute(n)
+        return [TuteRow(n, n_deals, exact["player"], exact["table"],
+                        Estimate.from_sums(int(per[0]), int(per[1]), n_deals, 1 / n),
+                        Estimate.proportion(int(per[2]), n_deals))]
+
+    return _per_table(Result("tute", TuttiRules(), "", seed, n_deals), tables, part)
+
+
+def lead_advantage(base: TuttiRules, tables=TABLES, bot: str = "heuristic", games: int = 20_000,
+                   seed: int = 1, phase: Phase = _no_phase) -> Result:
+    """The first leader's win rate and each seat's points per hand (module docstring)."""
+    from tutto_sim.core.bots import parse_bots
+    from tutto_sim.core.tournament import run_tournament
+
+    from .game import TuttiConfig
+
+    def part(table):
+        rules = table_rules(base, table)
+        n = rules.players
+        seat = np.zeros((n, 6), np.int64)  # per seat: 1, p, p², h, h², p·h
+
+        def collect(batch, seats):
+            p = np.asarray(batch.extra["points"], np.int64)
+            h = np.broadcast_to(np.asarray(batch.counts["hands"], np.int64)[:, None], p.shape)
+            for k, v in enumerate((np.ones_like(p), p, p * p, h, h * h, p * h)):
+                seat[:, k] += v.sum(axis=0)
+
+        res = run_tournament(parse_bots([bot], rules), n, games, seed, TuttiConfig(rules),
+                             progress=phase(table_words(table), games), catch_interrupt=False,
+                             on_batch=collect)
+        points = [Estimate.ratio(*(int(x) for x in seat[j, 1:]), int(seat[j, 0]))
+                  for j in range(n)]
+        return [LeadRow(table, res.games, res.seat_rates(), res.fair_share(), points,
+                        res.game_count("hands"))]
+
+    return _per_table(Result("lead", base, bot, seed, games), tables, part)
+
+
+class Abstain:
+    """A bot that never takes the actions of ``kinds``: ``inner`` sees the
+    observation without them (a partner asked to declare then passes)."""
+
+    def __init__(self, inner, kinds: tuple[str, ...]):
+        self.inner = inner
+        self.kinds = kinds
+        self.name = f"{inner.name} never {'/'.join(kinds)}"
+
+    def act(self, obs):
+        return self.inner.act(obs._replace(legal=tuple(a for a in obs.legal
+                                                       if a.kind not in self.kinds)))
+
+
+def abstain_value(base: TuttiRules, what: str = "declare", tables=TABLES, bot: str = "heuristic",
+                  n_deals: int = 1_000, seed: int = 1, phase: Phase = _no_phase) -> Result:
+    """The value of the trump exchange or of declaring (module docstring)."""
+    from .bots import make_bot
+    from .reference import play_hand
+
+    kinds = ABSTAIN[what]
+
+    def hand(rules, i, abstaining=()):
+        bots = [make_bot(bot, j, seed, i) for j in range(rules.players)]
+        for j in abstaining:
+            bots[j] = Abstain(bots[j], kinds)
+        return play_hand(bots, rules, seed, i)
+
+    def used(rec, side, rules):
+        made = rec.exchanges if what == "exchange" else rec.declarations
+        return sum(rules.side(x.seat) == side for x in made)
+
+    def part(table):
+        rules = table_rules(base, table)
+        advance = phase(table_words(table), n_deals)
+        sums = {k: _Sums() for k in ("uses", "pw", "pwo", "pv", "ww", "wwo", "wv")}
+        for i in range(n_deals):
+            full = hand(rules, i)
+            row = {k: 0.0 for k in sums}
+            for s in range(rules.sides):
+                without = hand(rules, i, [j for j in range(rules.players) if rules.side(j) == s])
+                for k, v in (("uses", used(full, s, rules)), ("pw", full.scores[s]),
+                             ("pwo", without.scores[s]), ("ww", float(full.winner == s)),
+                             ("wwo", float(without.winner == s))):
+                    row[k] += v / rules.sides
+            row["pv"] = row["pw"] - row["pwo"]
+            row["wv"] = row["ww"] - row["wwo"]
+            for k, v in row.items():
+                sums[k].add(v)
+            advance(1)
+        e = {k: v.estimate() for k, v in sums.items()}
+        return [AbstainRow(table, n_deals, e["uses"], e["pw"], e["pwo"], e["pv"], e["ww"],
+                           e["wwo"], e["wv"])]
+
+    return _per_table(Result(what, base, bot, seed, n_deals), tables, part)
+
+
+def trump_rank(base: TuttiRules, tables=TABLES, bot: str = "heuristic", n_deals: int = 200_000,
+               seed: int = 1, phase: Phase = _no_phase) -> Result:
+    """Points per hand by the rank of the card that shows trumps (module docstring)."""
+    from . import kernel as K
+
+    def part(table):
+        rules = table_rules(base, table)
+        sides = rules.sides
+        advance = phase(table_words(table), n_deals)
+        acc = np.zeros((10, sides, 2), np.int64)  # per rank and side: Σp, Σp²
+        count = np.zeros(10, np.int64)
+        wins = np.zeros(10, np.int64)
+        done = 0
+        while done < n_deals:
+            k = min(HAND_CHUNK, n_deals - done)
+            res = K.simulate_hands([bot] * rules.players, rules, seed, k, done)
+            rank = deals(rules.players, seed, done, k)[1] % 10
+            p = res.points.astype(np.int64)[:, :sides]
+            np.add.at(count, rank, 1)
+            np.add.at(wins, rank, (res.winner == 0).astype(np.int64))
+            for s in range(sides):
+                np.add.at(acc[:, s, 0], rank, p[:, s])
+                np.add.at(acc[:, s, 1], rank, p[:, s] * p[:, s])
+            done += k
+            advance(k)
+        return [TrumpRow(table, r, [Estimate.from_sums(int(acc[r, s, 0]), int(acc[r, s, 1]),
+                                                       int(count[r])) for s in range(sides)],
+                         Estimate.proportion(int(wins[r]), int(count[r])))
+                for r in range(10) if count[r]]
+
+    return _per_table(Result("trump", base, bot, seed, n_deals), tables, part)

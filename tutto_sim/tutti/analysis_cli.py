@@ -1,0 +1,305 @@
+"""``tutto-sim analyze lead | exchange | declare | trump | tute``: Tutti's own
+analyses (``tutti.analysis``) on the command line, mounted on the shared
+``analyze`` app through the hook ``analyze_commands`` (``core.commands_games``).
+
+Parse, check everything (the output folder too) before any hand is played,
+call, render; a CSV of every figure goes to ``results/``. Ctrl-C keeps the
+tables that finished (exit 130). docs/tutti.md, "Analyses", has the JSON keys.
+Light on purpose: the analyses (and numba) load only when one runs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from tutto_sim.core.cli import (
+    MAX_GAMES,
+    RESULTS_DIR,
+    UserError,
+    _positive,
+    _write_csv,
+    err,
+    out,
+    plural,
+    prepare_dir,
+    progress_phases,
+)
+from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core.commands_games import Threads, _threads
+
+ALL_TABLES = "2,3,4,4p"
+Seed = Annotated[int, typer.Option("--seed", help="Seed: hand (or match) i is dealt from stream (seed, i), the same for every side of a comparison.")]
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
+OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
+Tables = Annotated[str, typer.Option("--tables", help="Tables, comma-separated: 2, 3, 4 (each for himself), 4p (four in pairs).")]
+Bot = Annotated[str, typer.Option("--bot", help="The bot in every seat: heuristic | random.")]
+
+
+def _tables(text: str, rules, allowed=None) -> list[str]:
+    from .analysis import TABLES, parse_tables
+
+    if rules.pairs:
+        raise UserError("the tables come from --tables: write 4p there for four in pairs, "
+                        "not --pairs on")
+    try:
+        return parse_tables(text, allowed or TABLES)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+
+
+def _builtin(bot: str, what: str) -> str:
+    from .bots import BOT_NAMES
+
+    key = bot.strip().lower()
+    if key not in BOT_NAMES:
+        raise UserError(f"--bot for analyze {what} must be one of {', '.join(BOT_NAMES)} "
+                        f"(the bots the analysis can vary), not {bot!r}")
+    return key
+
+
+def _pm(e, digits: int = 4, sign: bool = False) -> str:
+    return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
+
+
+def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
+         threads: Optional[int] = None, kernel: bool = True):
+    """Check the run size, the seed and the output folder before anything
+    runs, set the threads (``kernel``), then ``compute(phase)`` with a
+    progress bar; returns the result and the thread count."""
+    _positive(flag, size, ceiling=MAX_GAMES)
+    _seed(seed)
+    prepare_dir(out_dir, "--out-dir")
+    n_threads = _threads(threads) if kernel else 1
+    with progress_phases(not as_json) as phase:
+        return compute(phase), n_threads
+
+
+def _deliver(res, rules, rows: list[dict], csv_path: Path, n_threads: int, as_json: bool,
+             show) -> None:
+    """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
+    so in one line and exit 130, the finished tables kept."""
+    csv_path = _write_csv(csv_path, rows, res.interrupted)
+    if as_json:
+        print(json.dumps({"game": "tutti", **res.to_dict(), "rules": rules.to_dict(),
+                          "threads": n_threads, "csv": str(csv_path)}, indent=2))
+    else:
+        show(csv_path)
+    if res.interrupted:
+        err.print(f"interrupted: {plural(len(res.rows), 'row')} finished, saved in {csv_path}",
+                  markup=False, highlight=False)
+        raise typer.Exit(130)
+
+
+def _base(rules, res) -> dict:
+    return {"game": "tutti", "analysis": res.analysis, "bot": res.bot, "seed": res.seed,
+            "rules_sha256": rules.digest()}
+
+
+def _footer(res, n_threads: int, csv_path: Path) -> None:
+    out.print(f"seed {res.seed}; {plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"CSV: {csv_path}", soft_wrap=True)
+
+
+# -- analyze lead ------------------------------------------------------------------------------
+
+
+def analyze_lead(
+    tables: Tables = ALL_TABLES,
+    bot: Annotated[str, typer.Option("--bot", help="The bot in every seat (any Tutti bot; heuristic and random play in the kernel).")] = "heuristic",
+    games: Annotated[int, typer.Option("--games", help="Matches per table.")] = 20_000,
+    seed: Seed = 1,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Tutti: the first leader's advantage at 2, 3, 4 players and 4 in pairs."""
+    from tutto_sim.core.bots import BotSpecError
+
+    from .analysis import lead_advantage, table_rules
+    from .bots import parse_tutti_bot
+
+    chosen = _tables(tables, rules)
+    try:
+        for t in chosen:
+            parse_tutti_bot(bot, table_rules(rules, t))
+    except BotSpecError as e:
+        raise UserError(f"--bot: {e}") from None
+    res, n_threads = _run("--games", games, seed, out_dir, as_json, lambda phase: lead_advantage(
+        rules, chosen, bot.strip(), games, seed, phase), threads)
+    rows = [{**_base(rules, res), "table": r.table, "seat": j, "games": r.games,
+             "win_rate": e.mean, "ci95": e.ci95, "fair_share": r.fair,
+             "points_per_hand": r.points[j].mean, "points_per_hand_ci95": r.points[j].ci95}
+            for r in res.rows for j, e in enumerate(r.seats)]
+    _deliver(res, rules, rows, out_dir / f"lead-tutti-seed{seed}.csv", n_threads, as_json,
+             lambda csv_path: _print_lead(res, n_threads, csv_path))
+
+
+def _print_lead(res, n_threads: int, csv_path: Path) -> None:
+    from .analysis import table_words
+
+    t = Table("table", "leader wins", "fair share", "leader − fair", "dealer wins",
+              "leader's points per hand", "dealer's points per hand", "hands per match",
+              title=(f"Tutti: the first leader (player 0 leads the first hand, the last player "
+                     f"deals), {res.bot} in every seat, {res.size:,} matches per table (95% CI)"),
+              title_justify="left")
+    for r in res.rows:
+        t.add_row(table_words(r.table), _pm(r.seats[0]), f"{r.fair:.4f}",
+                  _pm(r.advantage, 4, True), _pm(r.seats[-1]), _pm(r.points[0], 2),
+                  _pm(r.points[-1], 2), _pm(r.hands, 3))
+    out.print(t)
+    out.print("the dealer keeps the card that shows trumps (3-4 players); in pairs he is "
+              "player 1's partner, and a pair's points are both partners'")
+    _footer(res, n_threads, csv_path)
+
+
+# -- analyze exchange / declare ----------------------------------------------------------------
+
+
+def _abstain(what: str, tables: list[str], bot: str, deals: int, seed: int, as_json: bool,
+             out_dir: Path, rules) -> None:
+    from .analysis import abstain_value
+
+    bot = _builtin(bot, what)
+    res, _ = _run("--deals", deals, seed, out_dir, as_json, lambda phase: abstain_value(
+        rules, what, tables, bot, deals, seed, phase), kernel=False)
+    rows = [{**_base(rules, res), "table": r.table, **r.to_dict()} for r in res.rows]
+    _deliver(res, rules, rows, out_dir / f"{what}-tutti-seed{seed}.csv", 1, as_json,
+             lambda csv_path: _print_abstain(res, csv_path))
+
+
+def _print_abstain(res, csv_path: Path) -> None:
+    from .analysis import table_words
+
+    act = {"exchange": ("exchanges", "never exchanges the trump 7 or 2"),
+           "declare": ("declarations", "never declares (no 20, 40 or Tute)")}[res.analysis]
+    t = Table("table", f"{act[0]} per hand", "points with", "points without", "value in points",
+              "hands won with", "hands won without", "value in hands won",
+              title=(f"Tutti: what {'the trump exchange' if res.analysis == 'exchange' else 'declaring'}"
+                     f" is worth to a player (a pair in pairs): {res.bot} against {res.bot} that "
+                     f"{act[1]} on the same {res.size:,} deals (95% CI of the deal-by-deal "
+                     "difference; a tied hand is not won)"), title_justify="left")
+    for r in res.rows:
+        t.add_row(table_words(r.table), _pm(r.uses, 3), f"{r.points_with.mean:.2f}",
+                  f"{r.points_without.mean:.2f}", _pm(r.points_value, 2, True),
+                  f"{r.wins_with.mean:.4f}", f"{r.wins_without.mean:.4f}",
+                  _pm(r.wins_value, 4, True))
+    out.print(t)
+    _footer(res, 1, csv_path)
+
+
+def analyze_exchange(
+    bot: Bot = "heuristic",
+    deals: Annotated[int, typer.Option("--deals", help="Deals, each played with and without the exchange (reference engine: about 3 hands per deal).")] = 1_000,
+    seed: Seed = 1,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Tutti, 2 players: what the trump exchange is worth (the same deals with and without)."""
+    if rules.pairs:
+        raise UserError("the trump exchange is a 2-player rule; analyze exchange takes no --pairs")
+    _abstain("exchange", ["2"], bot, deals, seed, as_json, out_dir, rules)
+
+
+def analyze_declare(
+    tables: Tables = ALL_TABLES,
+    bot: Bot = "heuristic",
+    deals: Annotated[int, typer.Option("--deals", help="Deals per table, each played with and without declaring (reference engine).")] = 1_000,
+    seed: Seed = 1,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Tutti: what declaring (20, 40, Tute) is worth (the same deals with and without)."""
+    _abstain("declare", _tables(tables, rules), bot, deals, seed, as_json, out_dir, rules)
+
+
+# -- analyze trump -----------------------------------------------------------------------------
+
+
+def analyze_trump(
+    tables: Tables = ALL_TABLES,
+    bot: Bot = "heuristic",
+    deals: Annotated[int, typer.Option("--deals", help="Hands per table (kernel).")] = 200_000,
+    seed: Seed = 1,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Tutti: points per hand by the rank of the card that shows trumps."""
+    from .analysis import trump_rank
+
+    chosen = _tables(tables, rules)
+    bot = _builtin(bot, "trump")
+    res, n_threads = _run("--deals", deals, seed, out_dir, as_json, lambda phase: trump_rank(
+        rules, chosen, bot, deals, seed, phase), threads)
+    rows = [{**_base(rules, res), "table": r.table, **r.to_dict(),
+             "points_per_hand": ";".join(f"{e.mean:.4f}" for e in r.points),
+             "points_per_hand_ci95": ";".join(f"{e.ci95:.4f}" for e in r.points)}
+            for r in res.rows]
+    _deliver(res, rules, rows, out_dir / f"trump-tutti-seed{seed}.csv", n_threads, as_json,
+             lambda csv_path: _print_trump(res, n_threads, csv_path))
+
+
+def _print_trump(res, n_threads: int, csv_path: Path) -> None:
+    from .analysis import side_words, table_words
+    from .cards import RANK_NAMES
+
+    for table in dict.fromkeys(r.table for r in res.rows):
+        rows = [r for r in res.rows if r.table == table]
+        shows = ("the face-up card under the stock" if table == "2"
+                 else "the dealer's last card, which he keeps")
+        t = Table("trump card", "hands", *(side_words(table, s) for s in range(len(rows[0].points))),
+                  "leader's hands won", title=(
+                      f"Tutti, {table_words(table)}: points per hand by the card that shows trumps "
+                      f"({shows}); {res.bot} in every seat (95% CI)"), title_justify="left")
+        for r in rows:
+            t.add_row(RANK_NAMES[r.rank], f"{r.leader_wins.n:,}", *(_pm(e, 2) for e in r.points),
+                      _pm(r.leader_wins))
+        out.print(t)
+    _footer(res, n_threads, csv_path)
+
+
+# -- analyze tute ------------------------------------------------------------------------------
+
+
+def analyze_tute(
+    tables: Annotated[str, typer.Option("--tables", help="Table sizes, comma-separated: 2, 3, 4 (the deal is the same in pairs).")] = "2,3,4",
+    deals: Annotated[int, typer.Option("--deals", help="Deals per table size.")] = 1_000_000,
+    seed: Seed = 1,
+    threads: Threads = None,
+    as_json: AsJson = False,
+    out_dir: OutDir = RESULTS_DIR,
+    rules=None,
+) -> None:
+    """Tutti: the chance to be dealt a Tute (four Kings or four Horses), exact and sampled."""
+    from .analysis import dealt_tute
+
+    chosen = [int(t) for t in _tables(tables, rules, ("2", "3", "4"))]
+    res, n_threads = _run("--deals", deals, seed, out_dir, as_json,
+                          lambda phase: dealt_tute(chosen, deals, seed, phase), threads)
+    rows = [{**_base(rules, res), "players": r.players, **r.to_dict()} for r in res.rows]
+    _deliver(res, rules, rows, out_dir / f"tute-tutti-seed{seed}.csv", n_threads, as_json,
+             lambda csv_path: _print_tute(res, n_threads, csv_path))
+
+
+def _print_tute(res, n_threads: int, csv_path: Path) -> None:
+    t = Table("players", "a player: exact", "a player: sampled", "at the table: exact",
+              "at the table: sampled", title=(
+                  f"Tutti: P(a Tute is dealt): four Kings or four Horses in one hand at the deal "
+                  f"(2 players: the 8 cards dealt); exact by counting, sampled from {res.size:,} "
+                  "deals (95% CI)"), title_justify="left")
+    for r in res.rows:
+        t.add_row(str(r.players), f"{float(r.exact_player):.6f}", _pm(r.player, 6),
+                  f"{float(r.exact_table):.6f}", _pm(r.table, 6))
+    out.print(t)
+    out.print("one in " + ", ".join(f"{1 / float(r.exact_player):,.0f} ({r.players} players)"
+                                    for r in res.rows) + " hands is a dealt Tute")
+    _footer(res, n_threads, csv_path)
