@@ -8,6 +8,9 @@ tournament of built-in bots runs in the kernel (``core.tournament``).
 ``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
 ``tuned`` (the same with the shipped tuned weights,
 ``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
+``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in the reference
+engine (no ``table()``; a tournament with it uses the reference engine), its
+rollouts running in the kernel.
 
 ``py:MODULE:NAME`` / ``py:FILE.py:NAME`` is ``NAME()`` from a Python module or
 file: an object with ``act(obs)``, which gets the reference engine's
@@ -22,6 +25,7 @@ and the first legal move is played instead.
 from __future__ import annotations
 
 import operator
+import re
 from typing import Callable
 
 from tutto_sim.core.bots import BotSpecError, _python_bot
@@ -29,7 +33,7 @@ from tutto_sim.core.bots import BotSpecError, _python_bot
 from .reference import BOT_NAMES, BOTS, Bot, Observation
 
 #: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, "tuned", "weights:FILE", "py:MODULE:NAME")
+SPECS = (*BOT_NAMES, "tuned", "expert", "expert:ROLLOUTS", "weights:FILE", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(SPECS)
 
 
@@ -59,6 +63,36 @@ class WeightsBot:
         return self.policy.weights
 
 
+class ExpertBot:
+    """``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``): rollouts with the
+    tuned policy; reference engine only (no ``table()``), its rollouts in the kernel."""
+
+    def __init__(self, name: str, rules, rollouts: int):
+        from .expert import expert_bot
+
+        self.name = name
+        self.rollouts = rollouts
+        self.engine: Bot = expert_bot(rules, rollouts, name)
+
+
+def _expert(spec: str, arg: str | None, rules) -> ExpertBot:
+    from tutto_sim.core.policyfile import PolicyFileError
+
+    from .expert import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
+
+    rollouts, name = DEFAULT_ROLLOUTS, "expert"
+    if arg is not None:
+        if not (re.fullmatch(r"[0-9]{1,9}", arg.strip()) and 1 <= int(arg) <= MAX_ROLLOUTS):
+            raise BotSpecError(f"bot {spec!r}: the rollouts per move must be a whole number "
+                               f"1..{MAX_ROLLOUTS:,}, as expert:{DEFAULT_ROLLOUTS}; {VALID_BOTS}")
+        rollouts = int(arg)
+        name = f"expert:{rollouts}"
+    try:
+        return ExpertBot(name, rules, rollouts)
+    except PolicyFileError as e:
+        raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+
+
 def parse_rutsmieter_bot(spec: str, rules):
     """A Rutsmieter bot from its spec; :class:`BotSpecError` (one line, naming
     the valid bots) if there is no such bot or its policy file is unsound."""
@@ -75,6 +109,8 @@ def parse_rutsmieter_bot(spec: str, rules):
         except PolicyFileError as e:
             raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")
+    if kind.lower() == "expert":
+        return _expert(spec.strip().lower(), arg if sep else None, rules)
     if kind.lower() == "py":
         return _python_bot(spec.strip(), arg, VALID_BOTS)
     if kind.lower() == "weights":

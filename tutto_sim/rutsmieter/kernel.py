@@ -686,33 +686,52 @@ def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, inits,
     whatever the position (common random numbers) and writes row ``(c, i - start)``.
     Work comes in fixed blocks of ``block`` games of one position, each with
     its own ``totals`` row: nothing depends on the number of threads."""
-    n = params[P_PLAYERS]
     n_blocks = (n_games + block - 1) // block
-    n_lineups = lineups.shape[0]
     for task in prange(inits.shape[0] * n_blocks):
-        c = task // n_blocks
-        blk = task - c * n_blocks
-        # scratch once per block: the game loop allocates nothing
-        state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
-        no_trace = np.zeros((0, 4), np.int64)
-        lo = blk * block
-        hi = min(n_games, lo + block)
-        for g in range(lo, hi):
-            i = start + g
-            bots = lineups[i % n_lineups]
-            for j in range(4 * n):
-                pos[j] = inits[c, j]
-            nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
-            w, t, u = _play_on(seed, i, params, offs, bots, wtab, firsts[c], nfin, state, pos,
-                               board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six,
-                               no_trace)
-            winner[c, g] = w
-            throws[c, g] = t
-            turns[c, g] = u
-            for j in range(n):
-                places[c, g, j] = pl[j]
-                for s in range(N_STATS):
-                    totals[task, j, s] += stats[j, s]
+        _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
+                  firsts, winner, places, throws, turns, totals)
+
+
+@njit(cache=True, nogil=True)
+def _run_serial(seed, start, n_games, block, params, offs, lineups, wtab, inits, firsts, winner,
+                places, throws, turns, totals):
+    """:func:`_run_blocks` in the calling thread: for many small runs (the
+    expert's rollouts), where starting threads would cost more than it saves."""
+    n_blocks = (n_games + block - 1) // block
+    for task in range(inits.shape[0] * n_blocks):
+        _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
+                  firsts, winner, places, throws, turns, totals)
+
+
+@njit(cache=True, nogil=True)
+def _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
+              firsts, winner, places, throws, turns, totals):
+    """One block of :func:`_run_blocks`: position ``task // n_blocks``."""
+    n = params[P_PLAYERS]
+    n_lineups = lineups.shape[0]
+    c = task // n_blocks
+    blk = task - c * n_blocks
+    # scratch once per block: the game loop allocates nothing
+    state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
+    no_trace = np.zeros((0, 4), np.int64)
+    lo = blk * block
+    hi = min(n_games, lo + block)
+    for g in range(lo, hi):
+        i = start + g
+        bots = lineups[i % n_lineups]
+        for j in range(4 * n):
+            pos[j] = inits[c, j]
+        nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
+        w, t, u = _play_on(seed, i, params, offs, bots, wtab, firsts[c], nfin, state, pos,
+                           board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six,
+                           no_trace)
+        winner[c, g] = w
+        throws[c, g] = t
+        turns[c, g] = u
+        for j in range(n):
+            places[c, g, j] = pl[j]
+            for s in range(N_STATS):
+                totals[task, j, s] += stats[j, s]
 
 
 @dataclass
@@ -774,15 +793,31 @@ def simulate_from(pieces, first_player: int, bots, rules: RutsmieterRules = Ruts
     Players with all pieces in the goal lane have finished already (see
     ``play_game``). ``bots`` and ``weights`` as in :func:`simulate`.
     """
-    params = kernel_params(rules)
-    inits = check_position(pieces, rules)[None, :]
+    return simulate_positions([pieces], [first_player], bots, rules, seed, n_games, start, block,
+                              weights)[0]
+
+
+def simulate_positions(positions, first_players, bots, rules: RutsmieterRules = RutsmieterRules(),
+                       seed: int = 0, n_games: int = 1000, start: int = 0, block: int = BLOCK,
+                       weights=None, parallel: bool = True) -> list[RunResult]:
+    """:func:`simulate_from` for several positions at once, one
+    :class:`RunResult` each: game ``i`` from every position reads the same
+    stream ``(seed, i)`` (common random numbers: differences between the
+    positions are not noise between streams). ``parallel=False`` plays in the
+    calling thread (the same games)."""
     n = rules.players
-    if not (isinstance(first_player, (int, np.integer)) and 0 <= first_player < n):
-        raise ValueError(f"first_player must be 0..{n - 1}, not {first_player!r}")
-    if (inits[0, 4 * first_player:4 * first_player + 4] >= _FIRST_GOAL).all():
-        raise ValueError(f"first_player {first_player} has finished already")
-    return _simulate(bots, params, inits, np.array([first_player], np.int64), seed, n_games,
-                     start, block, weights)[0]
+    inits = np.array([check_position(p, rules) for p in positions], np.int64).reshape(-1, 4 * n)
+    firsts = np.array(first_players, np.int64).reshape(-1)
+    if len(firsts) != len(inits):
+        raise ValueError(f"{len(inits)} positions need {len(inits)} first players, "
+                         f"not {len(firsts)}")
+    for c, first in enumerate(firsts):
+        if not 0 <= first < n:
+            raise ValueError(f"first_player must be 0..{n - 1}, not {int(first)}")
+        if (inits[c, 4 * first:4 * first + 4] >= _FIRST_GOAL).all():
+            raise ValueError(f"first_player {first} has finished already")
+    return _simulate(bots, kernel_params(rules), inits, firsts, seed, n_games, start, block,
+                     weights, parallel)
 
 
 def check_position(pieces, rules: RutsmieterRules) -> np.ndarray:
@@ -816,7 +851,8 @@ def _lineups(bots, n: int) -> np.ndarray:
     return lineups
 
 
-def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights) -> list[RunResult]:
+def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights,
+              parallel=True) -> list[RunResult]:
     """The games of :func:`simulate` from each row of ``inits``, one
     :class:`RunResult` per position."""
     n = int(params[P_PLAYERS])
@@ -833,8 +869,9 @@ def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights)
     turns = np.zeros((m, n_games), np.int32)
     n_blocks = max(1, (n_games + block - 1) // block)
     totals = np.zeros((m * n_blocks, n, N_STATS), np.int64)
-    _run_blocks(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups,
-                wtab, inits, firsts, winner, places, throws, turns, totals)
+    run = _run_blocks if parallel else _run_serial
+    run(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups, wtab, inits,
+        firsts, winner, places, throws, turns, totals)
     totals = totals.reshape(m, n_blocks, n, N_STATS).sum(axis=1)
     return [RunResult(winner[c], places[c], throws[c], turns[c], totals[c]) for c in range(m)]
 

@@ -1,0 +1,275 @@
+"""Rutsmieter's ``expert`` bot: every legal move tried out by rollouts.
+
+A link after ``policy`` in the game's chain (rules → reference → kernel →
+policy → expert): the expert looks one move ahead and lets the tuned policy
+(bot ``tuned``, ``policy.default_policy``) play the rest of the game, many
+times over.
+
+The decision
+------------
+For the mover ``p`` with throw ``d`` and the legal moves ``m_1 .. m_k`` (after
+the obligations), each move is made on a copy of the board, and from the
+position after it ``R`` games are played to the end (*rollouts*), every
+player played by the tuned policy. The next to throw is ``p`` again after a 6,
+else the next player still playing (a fresh run of throws either way, as in
+``reference.play_game(board=..., first_player=...)``). The estimate of move
+``m`` is the mover's **win share**
+
+    w(m) = (1 / R) · #{ r < R : p takes first place in rollout r after m },
+
+"first place" counted among the players still playing (with
+``play_to_third`` a player who finished already is out of the race, so after
+the first winner the mover plays for the best place left). A move that brings
+the mover's last piece home wins outright: ``w = 1`` with no rollouts. The
+expert makes the move with the highest ``w``; ties go to the move the tuned
+policy would make, then to the piece furthest along (as ``first``).
+
+Common random numbers: rollout ``r`` of every candidate move reads the same
+stream ``(s, r)``, so two moves are compared on the same dice and the
+difference of their win shares is not noise between streams. The seed ``s``
+is a hash of the observation (table size, mover, throw, pieces;
+:func:`decision_seed`) and the bot's own fixed seed :data:`EXPERT_SEED`: the decision depends only on what the bot
+sees, never on the game's stream, so tournaments are reproducible and the
+same on any number of threads.
+
+Two engines, one decision
+-------------------------
+:func:`advise` runs the rollouts in the numba kernel
+(``kernel.simulate_positions``: all candidate moves in one parallel call, in
+fixed blocks); :func:`advise_reference` is its readable twin, the same
+rollouts in the reference engine. The tests demand identical rollout results
+and decisions. :func:`advise` is what the terminal ``play`` command shows for
+its ``?`` key: per move its index, the move, the estimated win share, its 95%
+confidence half-width and the rollouts used, best first.
+
+>>> from tutto_sim.rutsmieter.reference import legal_moves
+>>> rules = RutsmieterRules(players=2)
+>>> board = Board(rules.seats, [[35, 41, 42, 43], [-1, -1, -1, -1]])
+>>> moves = tuple(legal_moves(board, 0, 5, rules))   # 35 + 5 = 40: the last piece home
+>>> obs = Observation(rules.seats, tuple(map(tuple, board.pieces)), 0, 5, moves)
+>>> [(a.move.end, a.win_share, a.rollouts) for a in advise(obs, rules, rollouts=8)]
+[(40, 1.0, 0)]
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+
+from tutto_sim.core.rng import GOLDEN, MASK, mix64
+from tutto_sim.core.stats import Estimate
+
+from .reference import Board, Bot, Move, Observation, apply_move, play_game
+from .rules import RutsmieterRules
+
+#: The expert's own fixed seed, hashed with each observation into its rollout seed.
+EXPERT_SEED = 0x5275_7473_6D69_6574  # "Rutsmiet"
+#: Rollouts per legal move of bot ``expert`` (``expert:N`` sets another budget).
+DEFAULT_ROLLOUTS = 1000
+#: The largest budget ``expert:N`` accepts.
+MAX_ROLLOUTS = 10_000
+#: How many standard errors (squared: z = 1.5) the best move's win share
+#: must beat the tuned policy's move by, paired over the common rollouts, to
+#: be preferred to it.
+Z2_GATE = Fraction(9, 4)
+#: Rollouts per move in each round, and the lead (squared: z = 3) that ends
+#: the rounds early: the best move is clearly better than the tuned one.
+ROUND = 100
+Z2_DECIDED = Fraction(9)
+
+
+class Advice(NamedTuple):
+    """One legal move as the expert sees it."""
+
+    index: int  # in Observation.moves
+    move: Move
+    win_share: float  # estimated share of rollouts the mover wins after the move
+    ci95: float  # 95% confidence half-width of win_share (0 when exact)
+    rollouts: int  # rollouts played (0: the move wins outright)
+
+
+@lru_cache(maxsize=None)
+def tuned_policy(rules: RutsmieterRules):
+    """The rollout policy: the shipped tuned weights (``policy.default_policy``)."""
+    from .policy import default_policy
+
+    return default_policy(rules)
+
+
+def decision_seed(obs: Observation, seed: int = EXPERT_SEED) -> int:
+    """The rollout seed of a decision: a hash of what the bot sees (the table
+    size, the mover, the throw, every piece's position) and its own seed,
+    SplitMix64 steps ``h = mix64((h xor (v + 1)) + golden)`` over the values
+    ``v`` in that order, from ``h = mix64(seed)`` (the kernel hashes alike)."""
+    h = mix64(seed)
+    for v in (len(obs.seats), obs.player, obs.die, *(x for p in obs.pieces for x in p)):
+        h = mix64(((h ^ (v + 1)) + GOLDEN) & MASK)
+    return h
+
+
+def successor(obs: Observation, i: int) -> tuple[Board, int]:
+    """The board after move ``i`` and the player to throw next: the mover
+    again after a 6, else the next player still playing; -1 when the move
+    brings the mover's last piece home."""
+    board = obs.board()
+    apply_move(board, obs.player, obs.moves[i])
+    if board.finished(obs.player):
+        return board, -1
+    if obs.die == 6:
+        return board, obs.player
+    n = len(obs.seats)
+    return board, next(q % n for q in range(obs.player + 1, obs.player + n)
+                       if not board.finished(q % n))
+
+
+def _check(obs: Observation, rules: RutsmieterRules, rollouts: int | None) -> int:
+    rollouts = DEFAULT_ROLLOUTS if rollouts is None else rollouts
+    if not (isinstance(rollouts, int) and 1 <= rollouts <= MAX_ROLLOUTS):
+        raise ValueError(f"rollouts must be 1..{MAX_ROLLOUTS:,}, not {rollouts!r}")
+    if tuple(obs.seats) != rules.seats:
+        raise ValueError(f"the observation's seats {obs.seats} are not those of "
+                         f"{rules.players} players {rules.seats}")
+    return rollouts
+
+
+def _finished(obs: Observation) -> int:
+    return sum(all(x >= 40 for x in pieces) for pieces in obs.pieces)
+
+
+def kernel_rollouts(obs: Observation, rules: RutsmieterRules, policy=None):
+    """The rollouts of a decision in the numba kernel: a function
+    ``(start, count) -> wins`` with ``wins[i, c]`` True when the mover takes
+    first place (among those still playing) in rollout ``start + c`` after
+    move ``i``. A move that wins outright has a row of True."""
+    from . import kernel as K
+
+    policy = policy if policy is not None else tuned_policy(rules)
+    after = [successor(obs, i) for i in range(len(obs.moves))]
+    play = [i for i, (_, nxt) in enumerate(after) if nxt >= 0]
+    positions = [after[i][0].pieces for i in play]
+    firsts = [after[i][1] for i in play]
+    seed = decision_seed(obs)
+    first = _finished(obs) + 1
+
+    def wins(start: int, count: int) -> np.ndarray:
+        out = np.ones((len(after), count), dtype=bool)
+        if play:
+            results = K.simulate_positions(positions, firsts, [K.BOT_WEIGHTS] * rules.players,
+                                           rules, seed, count, start, block=count,
+                                           weights=[policy.weights], parallel=False)
+            for i, res in zip(play, results):
+                out[i] = res.places[:, obs.player] == first
+        return out
+
+    return wins
+
+
+def reference_rollouts(obs: Observation, rules: RutsmieterRules, policy=None):
+    """:func:`kernel_rollouts` in the reference engine: the readable twin."""
+    policy = policy if policy is not None else tuned_policy(rules)
+    bots = [policy.bot()] * rules.players
+    after = [successor(obs, i) for i in range(len(obs.moves))]
+    seed = decision_seed(obs)
+    first = _finished(obs) + 1
+
+    def wins(start: int, count: int) -> np.ndarray:
+        out = np.ones((len(after), count), dtype=bool)
+        for i, (board, nxt) in enumerate(after):
+            if nxt < 0:
+                continue
+            for c in range(count):
+                rec = play_game(bots, rules, seed, start + c, board=board, first_player=nxt)
+                out[i, c] = rec.places[obs.player] == first
+        return out
+
+    return wins
+
+
+def lead(wins: np.ndarray, preferred: int) -> tuple[int, int, int]:
+    """The move with the most wins (ties to ``preferred``) and, over the common
+    rollouts, how often it won where ``preferred`` lost (``a``) and lost where
+    ``preferred`` won (``b``)."""
+    totals = wins.sum(axis=1)
+    best = int(np.argmax(totals))
+    if totals[best] == totals[preferred]:
+        return preferred, 0, 0
+    a = int((wins[best] & ~wins[preferred]).sum())
+    b = int((~wins[best] & wins[preferred]).sum())
+    return best, a, b
+
+
+def clearly_ahead(a: int, b: int, r: int, z2: Fraction) -> bool:
+    """Is the paired difference over ``r`` rollouts (``a`` times +1, ``b`` times
+    -1) more than ``z`` standard errors above 0? With mean ``m = (a - b) / r``
+    and sample variance ``s² = (a + b - r m²) / (r - 1)``, ``m > z s / √r``
+    is, in integers (``z² = z2``), ``(a - b)² (r - 1 + z²) > z² r (a + b)``
+    with ``a > b``: exact, the same in every engine.
+
+    >>> clearly_ahead(2, 0, 6, Fraction(9, 4))   # differences 0,0,1,0,0,1: t = 1.58
+    True
+    >>> clearly_ahead(1, 0, 3, Fraction(9, 4))   # 0,0,1: t = 1.0
+    False
+    """
+    d = a - b
+    return d > 0 and d * d * ((r - 1) * z2.denominator + z2.numerator) > (
+        z2.numerator * r * (a + b))
+
+
+def decide(obs: Observation, budget: int, preferred: int, rollouts) -> tuple[np.ndarray, int]:
+    """The expert's decision (module docstring): rounds of :data:`ROUND`
+    rollouts per move, from ``rollouts(start, count)``, up to ``budget``.
+    Returns the rollout results used and the move."""
+    wins = rollouts(0, min(ROUND, budget))
+    while True:
+        best, a, b = lead(wins, preferred)
+        r = wins.shape[1]
+        if best == preferred or r >= budget or clearly_ahead(a, b, r, Z2_DECIDED):
+            break
+        wins = np.concatenate([wins, rollouts(r, min(ROUND, budget - r))], axis=1)
+    outright = [i for i in range(len(obs.moves)) if successor(obs, i)[1] < 0]
+    if outright:
+        return wins, preferred if preferred in outright else outright[0]
+    return wins, best if clearly_ahead(a, b, r, Z2_GATE) else preferred
+
+
+def rank(obs: Observation, wins: np.ndarray, pick: int) -> list[Advice]:
+    """The advice: the expert's move ``pick`` first, then the others by win
+    share (ties to the piece furthest along)."""
+    out = []
+    for i, move in enumerate(obs.moves):
+        n = 0 if successor(obs, i)[1] < 0 else wins.shape[1]
+        est = Estimate.proportion(int(wins[i].sum()), n) if n else Estimate(1.0, 0.0, 0)
+        out.append(Advice(i, move, est.mean, est.ci95, n))
+    return sorted(out, key=lambda a: (a.index != pick, -a.win_share, -a.move.start))
+
+
+def advise(obs: Observation, rules: RutsmieterRules, rollouts: int | None = None, *,
+           policy=None, engine=kernel_rollouts) -> list[Advice]:
+    """Every legal move with its estimated win share for the mover, the
+    expert's move first (module docstring); ``rollouts``: the budget per move,
+    default :data:`DEFAULT_ROLLOUTS`. ``engine``: :func:`kernel_rollouts` or
+    :func:`reference_rollouts`."""
+    budget = _check(obs, rules, rollouts)
+    policy = policy if policy is not None else tuned_policy(rules)
+    wins, pick = decide(obs, budget, policy.choose(obs), engine(obs, rules, policy))
+    return rank(obs, wins, pick)
+
+
+def expert_bot(rules: RutsmieterRules, rollouts: int = DEFAULT_ROLLOUTS, name: str = "expert",
+               reference: bool = False) -> Bot:
+    """The expert as a reference-engine bot; a single legal move needs no rollouts.
+    ``reference=True`` runs the rollouts in the reference engine (tests)."""
+    policy = tuned_policy(rules)
+    engine = reference_rollouts if reference else kernel_rollouts
+    _check(Observation(rules.seats, (), 0, 1, ()), rules, rollouts)
+
+    def choose(obs: Observation) -> int:
+        if len(obs.moves) == 1:
+            return 0
+        return decide(obs, rollouts, policy.choose(obs), engine(obs, rules, policy))[1]
+
+    return Bot(name, choose)
+
