@@ -1,15 +1,16 @@
 """Regenerate the sample reports committed under ``reports/``.
 
-One directory per game (``reports/tutto/``, ``reports/macke/``): the
-multi-page PDF, one PNG per figure (150 dpi) and a README.md index with every
-caption, under the game's default rules (docs/rules.md, docs/macke.md), seed 1
-and the report's default Monte Carlo size: what ``tutto-sim report --game GAME
---out reports/GAME`` writes. This script is the one that writes into
+One directory per game (``reports/tutto/``, ``reports/macke/``,
+``reports/rutsmieter/``): the multi-page PDF, one PNG per figure (150 dpi) and
+a README.md index with every caption, under the game's default rules
+(docs/rules.md, docs/macke.md, docs/rutsmieter.md), seed 1 and the report's
+default Monte Carlo size (for Rutsmieter: games per table): what ``tutto-sim
+report --game GAME --out reports/GAME`` writes. This script is the one that writes into
 ``reports/`` (always into ``--out-root``/GAME, named explicitly); ``tutto-sim
 report`` writes elsewhere unless told ``--out reports/GAME``.
 Usage::
 
-    python scripts/make_reports.py [--game tutto|macke|volle-lotte] [--seed 1] [--turns N] [--out-root reports]
+    python scripts/make_reports.py [--game tutto|macke|volle-lotte|rutsmieter] [--seed 1] [--turns N] [--out-root reports]
 
 Without ``--game`` it regenerates the committed ones (``core.report.sample_games()``);
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
@@ -39,7 +40,8 @@ def main() -> None:
                          f"{', '.join(sample_games())})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=None,
-                    help="Monte Carlo turns per point (default: the report's default)")
+                    help="Monte Carlo turns per point, for Rutsmieter games per table "
+                         "(default: the report's default)")
     ap.add_argument("--out-root", type=Path, default=ROOT / "reports")
     args = ap.parse_args()
     for game in args.game or list(sample_games()):
@@ -50,8 +52,9 @@ def main() -> None:
         out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
         files = module.build(out_dir, seed=args.seed, turns=turns, **rules)
         size = sum(p.stat().st_size for p in [files.pdf, *files.pngs])
+        words = getattr(module, "SIZE_WORDS", "turns per point")
         print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs)} PNGs, "
-              f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} turns per point, "
+              f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} {words}, "
               f"{time.perf_counter() - t0:.1f} s")
 
 

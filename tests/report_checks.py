@@ -1,6 +1,8 @@
-"""Checks of the words on report pages, for every game's report tests."""
+"""Checks of the words on report pages, and the twin build, for every game's report tests."""
 
 import re
+import subprocess
+import sys
 
 from matplotlib.table import Table
 from matplotlib.text import Text
@@ -33,3 +35,30 @@ def record_texts(texts: dict):
                   for cell in table.get_celld().values()]
         texts[name or "cover"] = [t for t in found if t]
     return recording
+
+
+#: The command line in a child process.
+CLI = "import sys; from tutto_sim.cli import main; main(sys.argv[1:])"
+
+
+def build_twice(tmp_path_factory, args: list[str], name: str):
+    """The same report twice, side by side: in this process (all threads,
+    recording every text drawn) and in a child process on one numba thread.
+    Returns (folder, child's folder, page name -> texts)."""
+    import pytest
+
+    from tutto_sim.cli import main
+
+    here, child = tmp_path_factory.mktemp(name), tmp_path_factory.mktemp("again")
+    proc = subprocess.Popen([sys.executable, "-c", CLI, *args, "--out", str(child),
+                             "--threads", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    texts: dict[str, list[str]] = {}
+    try:
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(common.ReportWriter, "add", record_texts(texts))
+            main([*args, "--out", str(here)])
+    finally:
+        _, err = proc.communicate(timeout=900)
+    assert proc.returncode == 0, err
+    return here, child, texts

@@ -9,17 +9,14 @@ byte for byte.
 """
 
 import re
-import subprocess
-import sys
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from conftest import run_cli
 from matplotlib.image import imread
-from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, record_texts
+from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
 
-from tutto_sim.core import report as common
 from tutto_sim.core.cli import rules_from_flags
 from tutto_sim.core.report import (
     TournamentFileError,
@@ -50,8 +47,6 @@ PNGS = [
 ]
 SIMULATED = {"06"}
 
-CLI = "import sys; from tutto_sim.cli import main; main(sys.argv[1:])"
-
 #: A tournament CSV as `tutto-sim tournament` writes it (docs/games.md), plus a
 #: column it does not write (a Macke tournament may add some): ignored.
 CSV = """game,players,seed,rules_sha256,kind,name,opponent,win_rate,ci95,games,mean_final_score,points_per_turn,variant
@@ -74,23 +69,9 @@ def tournament_csv(tmp_path_factory):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory, tournament_csv):
     """The same report twice: (in-process, all threads), (child process, 1 thread)."""
-    from tutto_sim.cli import main
-
-    here, child = tmp_path_factory.mktemp("macke"), tmp_path_factory.mktemp("again")
-    args = ["report", "--game", "macke", "--turns", str(TURNS), "--seed", str(SEED),
-            "--tournament", str(tournament_csv)]
-    proc = subprocess.Popen([sys.executable, "-c", CLI, *args, "--out", str(child),
-                             "--threads", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    texts: dict[str, list[str]] = {}
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(common.ReportWriter, "add", record_texts(texts))
-            main([*args, "--out", str(here)])
-    finally:
-        _, err = proc.communicate(timeout=900)
-    assert proc.returncode == 0, err
-    return here, child, texts
+    return build_twice(tmp_path_factory, ["report", "--game", "macke", "--turns", str(TURNS),
+                                          "--seed", str(SEED), "--tournament",
+                                          str(tournament_csv)], "macke")
 
 
 @pytest.fixture(scope="module")

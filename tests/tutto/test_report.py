@@ -10,18 +10,22 @@ table cells, captions), which the wording tests read.
 """
 
 import re
-import subprocess
-import sys
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 from conftest import run_cli
 from matplotlib.image import imread
-from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, record_texts  # noqa: F401
+from report_checks import (  # noqa: F401
+    BANK_AT_ZERO,
+    CODE_NAMES,
+    ONE_PLURAL,
+    SNAKE,
+    ZERO_CI,
+    build_twice,
+    record_texts,
+)
 
-from tutto_sim.cli import main
-from tutto_sim.core import report as common
 from tutto_sim.core.report import (
     TournamentFileError,
     count,
@@ -70,26 +74,12 @@ PNGS = [
 SIMULATED = {"02", "03", "04", "05", "06", "07", "11"}
 
 
-CLI = "import sys; from tutto_sim.cli import main; main(sys.argv[1:])"
-
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """The same report twice: (in-process, all threads), (child process, 1 thread),
     and the texts of the in-process one's pages (page name -> texts)."""
-    here, child = tmp_path_factory.mktemp("report"), tmp_path_factory.mktemp("again")
-    args = ["report", "--game", "tutto", "--turns", str(TURNS), "--seed", str(SEED)]
-    proc = subprocess.Popen([sys.executable, "-c", CLI, *args, "--out", str(child),
-                             "--threads", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    texts: dict[str, list[str]] = {}
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(common.ReportWriter, "add", record_texts(texts))
-            main([*args, "--out", str(here)])
-    finally:
-        _, err = proc.communicate(timeout=900)
-    assert proc.returncode == 0, err
-    return here, child, texts
+    return build_twice(tmp_path_factory, ["report", "--game", "tutto", "--turns", str(TURNS),
+                                          "--seed", str(SEED)], "report")
 
 
 @pytest.fixture(scope="module")

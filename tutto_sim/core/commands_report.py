@@ -36,7 +36,7 @@ from tutto_sim.core.report import report_games
 def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
-    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke).")] = None,
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
     rules=None,
@@ -82,7 +82,8 @@ def report(
     seconds = time.perf_counter() - t0
     out.print(f"wrote {moved[files.pdf.name]} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
               f"{moved[files.index.name]} in {target_dir}", soft_wrap=True)
-    out.print(f"seed {seed}; {n_turns:,} turns per point; {plural(n_threads, 'thread')}; {seconds:.1f} s")
+    size = getattr(module, "SIZE_WORDS", "turns per point")
+    out.print(f"seed {seed}; {n_turns:,} {size}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
 
 
 def _move_into(staging: Path, target: Path) -> dict[str, Path]:

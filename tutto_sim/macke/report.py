@@ -15,14 +15,11 @@ from pathlib import Path
 
 from tutto_sim.core.report import (
     ReportFiles,
-    ReportWriter,
     Tournament,
-    check_tournament_game,
     count,
-    read_tournament,
+    report_tournament,
     rules_label,
-    style,
-    tournament_game,
+    write_report,
 )
 from tutto_sim.macke import report_figures as figs
 from tutto_sim.macke.report_data import PhaseHook, compute, game_name
@@ -49,10 +46,7 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
     (:class:`~tutto_sim.core.report.TournamentFileError`)."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
-    if tournament is not None:
-        if not isinstance(tournament, Tournament):
-            tournament = read_tournament(tournament, game=tournament_game(rules))
-        check_tournament_game(tournament, tournament_game(rules))
+    tournament = report_tournament(tournament, rules)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase, tournament)
 
@@ -60,24 +54,11 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
               figs.returns, figs.simple_vs_optimal]
     if tournament is not None:
         makers.append(figs.tournament)
-    advance = phase("drawing the figures", len(makers) + 1)
-    stem = f"{rules.game}-report"
-    with style():
-        writer = ReportWriter(out_dir, stem, f"{game_name(rules)}: optimal turn strategy",
-                              rules, seed, extra_keywords=f"turns={turns}")
-        try:
-            sheets = [make(data, n) for n, make in enumerate(makers, 1)]
-            c = figs.cover(data, [s.title for s in sheets])
-            writer.add(c.fig, c.name, c.title, c.caption)
-            advance(1)
-            for sheet in sheets:
-                writer.add(sheet.fig, sheet.name, sheet.title, sheet.caption)
-                advance(1)
-        except BaseException:
-            writer.abort()
-            raise
-        intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
-                 f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-                 f"{rules_label(rules)}. "
-                 "What each figure shows: docs/reports.md.")
-        return writer.close(intro)
+    intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
+             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
+             f"{rules_label(rules)}. "
+             "What each figure shows: docs/reports.md.")
+    return write_report(out_dir, f"{rules.game}-report",
+                        f"{game_name(rules)}: optimal turn strategy", rules, seed,
+                        f"turns={turns}", [lambda n, m=m: m(data, n) for m in makers],
+                        lambda titles: figs.cover(data, titles), intro, phase)

@@ -28,6 +28,7 @@ from tutto_sim.core.report import (
     ORANGE,
     Sheet,
     count,
+    cover_sheet,
     merge_same,
     new_figure,
     pct,
@@ -35,7 +36,6 @@ from tutto_sim.core.report import (
     pts,
     rules_flags,
     rules_label,
-    rules_lines,
     sentence,
     threshold_words,
     tournament_sheet,
@@ -141,18 +141,6 @@ def cover(data: MackeReportData, contents: list[str]) -> Sheet:
                "solver (docs/macke-solver.md); simulated ones from the turn simulator "
                f"(docs/macke.md), {count(data.turns, 'turn')} per point, seed {data.seed}. "
                f"{sentence(rules_label(data.rules))}.")
-    fig, band = new_figure(*PORTRAIT, caption)
-    fig.set_layout_engine("none")
-    ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
-    ax.set_axis_off()
-    y = 0.97
-
-    def line(s, size=10, dy=0.028, x=0.02, **kw):
-        nonlocal y
-        ax.text(x, y, s, fontsize=size, va="top", transform=ax.transAxes, **kw)
-        y -= dy
-
-    line(f"{data.name}: optimal turn strategy", size=20, x=0, weight="bold", dy=0.05)
     m = data.rules.min_score
     best = simple_words(data.sweep_k.best, data.sweep_clear.best)
     if first_chance_is_best_simple(data):
@@ -162,26 +150,12 @@ def cover(data: MackeReportData, contents: list[str]) -> Sheet:
         simple = (f"{data.best_simple_ev:.2f} with the best simple rule ({best}); "
                   f"{data.sweep_k.exact_at(m):.2f} banking at the first chance "
                   f"({simple_words(m, m)})")
-    for s in textwrap.wrap(
-            f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact expected "
-            f"signed result); {simple}.", 90):
-        line(s, size=11, x=0, dy=0.024)
-    y -= 0.03
-    line("Contents", size=13, x=0, weight="bold", dy=0.035)
-    for i, c in enumerate(contents, 2):
-        line(f"{i:>2}.  {c}")
-    y -= 0.03
-    line("Rules (docs/macke.md)", size=13, x=0, weight="bold", dy=0.035)
-    for k in rules_lines(data.rules):
-        for s in textwrap.wrap(k, 95, subsequent_indent="    "):
-            line(s, size=9.5, dy=0.022)
-    line(f"rules fingerprint (SHA-256): {data.rules.digest()}", size=7.5,
-         family="DejaVu Sans Mono", dy=0.05)
-    line("Reproduce", size=13, x=0, weight="bold", dy=0.035)
+    summary = (f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact expected "
+               f"signed result); {simple}.")
     t = data.tournament
-    for s in textwrap.wrap(reproduce_command(data, t.file if t else None), 85):
-        line(s, size=9.5, family="DejaVu Sans Mono", dy=0.022)
-    return Sheet(fig, None, f"{data.name} report", caption)
+    return cover_sheet(f"{data.name}: optimal turn strategy", summary, contents, data.rules,
+                       "docs/macke.md", reproduce_command(data, t.file if t else None),
+                       caption, f"{data.name} report")
 
 
 # --------------------------------------------------------------------------

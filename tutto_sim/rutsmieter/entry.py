@@ -51,4 +51,5 @@ ENTRY = GameEntry(
     rule_flags=RULE_FLAGS,
     rules_from_flags=rutsmieter_rules,
     hooks="tutto_sim.rutsmieter.hooks",
+    extra={"sample_report": True},
 )

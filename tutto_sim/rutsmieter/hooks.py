@@ -148,3 +148,17 @@ def title_of_label(label: str) -> str | None:
 
 def variant_words(variant: str) -> str:
     return variant
+
+
+def report_module():
+    """``tutto-sim report --game rutsmieter`` (docs/reports.md)."""
+    import tutto_sim.rutsmieter.report as module
+
+    return module
+
+
+def words():
+    """The rules in the players' words, for captions and report covers."""
+    import tutto_sim.rutsmieter.words as module
+
+    return module

@@ -13,15 +13,12 @@ from pathlib import Path
 from tutto_sim import __version__
 from tutto_sim.core.report import (
     ReportFiles,
-    ReportWriter,
     Tournament,
-    check_tournament_game,
     count,
-    read_tournament,
+    report_tournament,
     rules_label,
-    style,
-    tournament_game,
     tournament_sheet,
+    write_report,
 )
 from tutto_sim.tutto import report_figures as figs
 from tutto_sim.tutto.report_data import SWEEP_CARDS, PhaseHook, compute
@@ -44,10 +41,7 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     refused (:class:`~tutto_sim.core.report.TournamentFileError`)."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
-    if tournament is not None:
-        if not isinstance(tournament, Tournament):
-            tournament = read_tournament(tournament, game=tournament_game(rules))
-        check_tournament_game(tournament, tournament_game(rules))
+    tournament = report_tournament(tournament, rules)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase)
 
@@ -62,29 +56,10 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
         makers.append(lambda n: tournament_sheet(tournament, rules, n,
                                                  f"Report: Tutto, {rules_label(rules)}; "
                                                  f"tutto-sim {__version__}."))
-    advance = phase("drawing the figures", len(makers) + 1)
-    with style():
-        writer = ReportWriter(out_dir, STEM, "Tutto: optimal single-turn strategy", rules,
-                              seed, extra_keywords=f"turns={turns}")
-        try:
-            sheets = []
-            for n, make in enumerate(makers, 1):
-                sheets.append(make(n))
-            writer.add(*_cover(data, sheets))
-            advance(1)
-            for sheet in sheets:
-                writer.add(sheet.fig, sheet.name, sheet.title, sheet.caption)
-                advance(1)
-        except BaseException:
-            writer.abort()
-            raise
-        intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
-                 f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-                 f"{rules_label(rules)}. "
-                 "What each figure shows: docs/reports.md.")
-        return writer.close(intro)
-
-
-def _cover(data, sheets):
-    c = figs.cover(data, [s.title for s in sheets])
-    return c.fig, c.name, c.title, c.caption
+    intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
+             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
+             f"{rules_label(rules)}. "
+             "What each figure shows: docs/reports.md.")
+    return write_report(out_dir, STEM, "Tutto: optimal single-turn strategy", rules, seed,
+                        f"turns={turns}", makers, lambda titles: figs.cover(data, titles),
+                        intro, phase)

@@ -1,0 +1,320 @@
+"""``tutto-sim report --game rutsmieter``: the files and the index, the words
+on the pages, byte-identical output for the same seed, and the numbers on the
+pages against independent recomputations (a direct tournament, the seat
+analysis, the kernel's own games, the exact solvers, the policy file read as
+JSON).
+
+One small report (a few hundred games per table) is built in this process
+and the same one in a child process on one numba thread; they must be
+identical byte for byte. That is most of this file's run time.
+"""
+
+import dataclasses
+import json
+import math
+import re
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from matplotlib.image import imread
+from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
+
+from tutto_sim.core.report import pm, report_module, rules_label, sample_games, sentence
+from tutto_sim.rutsmieter import kernel as K
+from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, default_policy_path
+from tutto_sim.rutsmieter.reference import BOT_NAMES, Board, play_game
+from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+GAMES = 720
+SEED = 3
+PNGS = ["01-how-to-move", "02-bot-win-rates", "03-house-rules", "04-game-length",
+        "05-seat-advantage", "06-exact-checks"]
+Z = 1.959963984540054
+RULES = RutsmieterRules()
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    """The same report twice: (in-process, all threads), (child process, 1 thread)."""
+    return build_twice(tmp_path_factory, ["report", "--game", "rutsmieter", "--turns",
+                                          str(GAMES), "--seed", str(SEED)], "rutsmieter")
+
+
+@pytest.fixture(scope="module")
+def report_dir(reports):
+    return reports[0]
+
+
+@pytest.fixture(scope="module")
+def texts(reports):
+    return reports[2]
+
+
+def _mean_ci(x) -> tuple[float, float]:
+    x = np.asarray(x, dtype=float)
+    return float(x.mean()), Z * float(x.std(ddof=1)) / math.sqrt(len(x))
+
+
+def _tuned_weights():
+    """The shipped tuned weights, read as plain JSON (not through the policy module)."""
+    d = json.loads(default_policy_path().read_text(encoding="utf-8"))
+    return d, [float(d["weights"][f]) for f in d["features"]]
+
+
+def _kernel_tuned(rules, n_games, seed):
+    """Games 0.. of tuned in every seat, straight from the kernel."""
+    _, w = _tuned_weights()
+    return K.simulate([K.BOT_WEIGHTS] * rules.players, rules, seed, n_games, weights=[w])
+
+
+def test_files_pages_and_index(report_dir):
+    from PIL import Image
+
+    assert sorted(p.stem for p in report_dir.glob("*.png")) == PNGS
+    pdf = (report_dir / "rutsmieter-report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-") and b"/CreationDate" not in pdf
+    assert len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf)) == 1 + len(PNGS)
+    assert f"rules_sha256={RULES.digest()}".encode() in pdf
+    index = (report_dir / "README.md").read_text(encoding="utf-8")
+    label = sentence(rules_label(RULES))
+    assert label == ("Default Rutsmieter rules (docs/rutsmieter.md), rules fingerprint "
+                     f"{RULES.digest()[:12]}")
+    for page, name in enumerate(PNGS, 2):
+        path = report_dir / f"{name}.png"
+        img = imread(path)
+        assert min(img.shape[:2]) >= 1000, name  # 150 dpi
+        grey = img[..., :3].mean(axis=2)
+        assert grey.std() > 0.08 and (grey < 0.3).mean() > 0.005, f"{name} looks blank"
+        with Image.open(path) as im:
+            title, caption = im.text["Title"], im.text["Description"]
+        assert f"## {title}\n\n![{title}]({name}.png)\n\n{caption} (PDF page {page}.)" in index
+        assert label in caption and f"seed {SEED}" in caption, name
+        size = "among 1 game of tuned" if name.startswith("01") else f"{GAMES:,} games"
+        assert size in caption, name
+
+
+def test_same_seed_same_bytes(reports):
+    here, child, _ = reports
+    for f in sorted(here.iterdir()):
+        assert f.read_bytes() == (child / f.name).read_bytes(), f"{f.name} differs"
+
+
+def test_pages_speak_the_players_language(report_dir, texts):
+    index = (report_dir / "README.md").read_text(encoding="utf-8")
+    assert sorted(texts) == sorted(["cover", *PNGS])
+    command = f"tutto-sim report --game rutsmieter --seed {SEED} --turns {GAMES} --out DIR"
+    assert command in texts["cover"]
+    for name, found in [("README.md", [index])] + sorted(texts.items()):
+        for t in found:
+            if name == "cover" and t.strip() in command:
+                continue
+            for bad in (CODE_NAMES, SNAKE, ONE_PLURAL, ZERO_CI, BANK_AT_ZERO):
+                assert not bad.search(t), (name, t)
+            # no field names of the rules, the policy file or the bots' code
+            assert not re.search(r"must_|goal_no|play_to|danger_|enter_goal|weights:|"
+                                 r"BOT_|kernel id", t), (name, t)
+    # the house rules as docs/rutsmieter.md names them
+    cover = " ".join(texts["cover"])
+    for words in ("Must leave the house (Ruttreck-Plicht): on", "Must capture (Slaagdwang): on",
+                  "No jumping in the goal lane (In't Teel nich överspringen): off",
+                  "Play on for the places (Wiederspelen bet Platz 3): off"):
+        assert words in cover
+
+
+def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
+    from tutto_sim.rutsmieter.game import RutsmieterConfig
+
+    page = texts["02-bot-win-rates"]
+    names = (*BOT_NAMES, "tuned")
+    for players in (2, 4):
+        rules = dataclasses.replace(RULES, players=players)
+        res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, GAMES,
+                             SEED, RutsmieterConfig(rules))
+        for b in res.bot_stats():
+            assert pm(b.win.mean, b.win.ci95, percent=True) in page, (players, b.name)
+        if players == 2:  # the pairwise table, in per cent
+            for a, row in res.pairwise().items():
+                for e in row.values():
+                    assert f"{100 * e.mean:.0f}" in page, a
+
+
+def test_seat_rates_and_game_lengths_are_the_kernels_games(texts):
+    seats = " ".join(texts["05-seat-advantage"])
+    length = " ".join(texts["04-game-length"])
+    for players in (2, 3, 4):
+        run = _kernel_tuned(dataclasses.replace(RULES, players=players), GAMES, SEED)
+        for j in range(players):
+            m, c = _mean_ci(run.winner == j)
+            assert pm(m, c, percent=True).replace(" ± ", "\n± ") in seats, (players, j)
+        m, c = _mean_ci(run.throws)
+        assert f"{players} players: mean {pm(m, c)}, median {np.median(run.throws):,.0f}" \
+            in length
+        m, c = _mean_ci(run.turns)
+        assert f"{players} players: mean {pm(m, c)}, median {np.median(run.turns):,.0f}" \
+            in length
+
+
+def test_house_rule_effects_are_paired_kernel_games(texts):
+    """Game length under each house rule switched, against the defaults on the
+    same games, straight from the kernel; and the skill spread of the defaults
+    from a direct tournament of tuned against random."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
+    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.report_figures import _signed
+
+    page = texts["03-house-rules"]
+    base = _kernel_tuned(RULES, GAMES, SEED)
+    assert pm(*_mean_ci(base.throws)) in page
+    for name in ("must_leave_house", "must_capture", "goal_no_jump", "play_to_third"):
+        run = _kernel_tuned(dataclasses.replace(RULES, **{name: not getattr(RULES, name)}),
+                            GAMES, SEED)
+        for what in ("throws", "turns"):
+            d = getattr(run, what).astype(np.int64) - getattr(base, what)
+            note = "0 in every game" if not d.any() else _signed(*_mean_ci(d))
+            assert note in page, (name, what)
+    two = dataclasses.replace(RULES, players=2)
+    spread = []
+
+    def keep(batch, seats):  # tuned's (bot 0) share of the win minus random's
+        share = batch.share.astype(float) / batch.share.sum(axis=1, keepdims=True).clip(1)
+        spread.extend((share * (seats == 0)).sum(axis=1) - (share * (seats == 1)).sum(axis=1))
+
+    run_tournament([parse_rutsmieter_bot("tuned", two), parse_rutsmieter_bot("random", two)],
+                   2, GAMES, SEED, RutsmieterConfig(two), on_batch=keep)
+    m, c = _mean_ci(spread)
+    assert pm(100 * m, 100 * c) in page
+
+
+def test_exact_figures_stand_beside_their_simulations(texts):
+    from tutto_sim.rutsmieter.duel import solve_duel
+    from tutto_sim.rutsmieter.solo import optimal_solo_bot, solo_expected_throws
+
+    page = " ".join(texts["06-exact-checks"])
+    solo = solo_expected_throws(RULES)
+    duel = solve_duel(dataclasses.replace(RULES, players=2))
+    ref = GAMES // 16
+    first = K.simulate(["first"], RULES, SEED, GAMES, players=1).throws
+    bot = optimal_solo_bot(solo)
+    optimal = [play_game([bot], RULES, SEED, i, seats=(0,)).throws for i in range(ref)]
+    two = dataclasses.replace(RULES, players=2)
+    board = Board.start(two.seats, n_pieces=1)
+    games = [play_game(["first", "first"], two, SEED, i, board=board) for i in range(ref)]
+    won, throws = [g.winner == 0 for g in games], [g.throws for g in games]
+    checks = [(f"{solo.first:.5f}", first, pm),
+              (f"{solo.optimal:.5f}", optimal, pm),
+              (f"{100 * duel.p_first_wins:.4f}%", won, lambda m, c: pm(m, c, percent=True)),
+              (f"{duel.expected_throws:.5f}", throws, pm)]
+    exact_values = [solo.first, solo.optimal, duel.p_first_wins, duel.expected_throws]
+    for (exact, sample, fmt), value in zip(checks, exact_values):
+        m, c = _mean_ci(sample)
+        inside = "within" if abs(m - value) <= c else "outside"
+        assert f"exact {exact}\nsimulated {fmt(m, c)}\n{inside} its 95% CI" in page, exact
+    # the exact figures themselves, as docs/rutsmieter.md states them
+    assert "exact 63.98704" in page and "exact 63.96333" in page
+    assert "exact 53.7962%" in page and "exact 33.28023" in page
+
+
+def test_cheat_sheet_reads_the_policy_file(texts):
+    """The weights, ranked by size, as the policy file has them; under the
+    default house rules capture, coming out and the start square are forced
+    by the obligations, so their weights decide no choice."""
+    d, w = _tuned_weights()
+    page = texts["01-how-to-move"]
+    joined = " ".join(t.replace("\n", " ") for t in page)
+    shown = [f"{x:+.3g}".replace("-", "−") for x in w]
+    order = sorted(range(len(w)), key=lambda k: -abs(w[k]))
+    spots = []
+    for k in order:
+        if w[k] == 0:
+            continue
+        hits = [i for i, t in enumerate(page) if f": {shown[k]} " in t.replace("\n", " ")]
+        assert hits, (d["features"][k], shown[k])
+        spots.append(hits[0])
+    assert spots == sorted(spots), "weights not ranked by size"
+    assert joined.count("decided no choice: with must capture on") == 1
+    assert joined.count("decided no choice: with must leave the house on") == 2
+    assert "Worked examples from real games" in joined
+
+
+def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
+    """Other weights in the file, other words on the sheet: nothing is hard-coded."""
+    from matplotlib.text import Text
+
+    from tutto_sim.core.report import style
+    from tutto_sim.rutsmieter import policy as P
+    from tutto_sim.rutsmieter.report_data import sample_choices
+    from tutto_sim.rutsmieter.report_figures import cheat_sheet
+
+    odd = (2.0, 11.0, -7.25, 0.0, 3.0, 40.0, -1.0)
+    WeightsPolicy(odd, RULES).write(tmp_path / P.DEFAULT_FILE)
+    monkeypatch.setattr(P, "default_policy_path", lambda: tmp_path / P.DEFAULT_FILE)
+    policy = P.default_policy(RULES)
+    assert policy.weights == odd
+    choices = sample_choices(policy, RULES, 1, SEED)
+    data = SimpleNamespace(rules=RULES, seed=SEED, games=GAMES, choices=choices,
+                           policy=policy)
+    with style():
+        sheet = cheat_sheet(data, 1)
+    words = " ".join(t.get_text().replace("\n", " ") for t in sheet.fig.findobj(Text))
+    assert "Prefers moving a piece into the goal lane: +40 for a piece into the goal lane " \
+           "(as much as walking 20 squares)." in words
+    assert "Avoids landing within reach of opponents: −7.25 per opponent piece" in words
+    assert "Ignores landing just behind opponents." in words
+    assert words.index("+40") < words.index("+11") < words.index("−7.25") < words.index("+3 ")
+
+
+def test_sampled_choices_are_the_tuned_bots_moves():
+    """Every recorded choice is the move the tuned bot makes in that position,
+    every other recorded move the one it makes with a weight set to 0, and
+    the choices are exactly the throws with two or more allowed moves."""
+    from tutto_sim.rutsmieter.policy import default_policy
+    from tutto_sim.rutsmieter.report_data import sample_choices, without_weight
+
+    policy = default_policy(RULES)
+    got = sample_choices(policy, RULES, 1, SEED)
+    seen = []
+    rec = play_game([policy.bot()] * 4, RULES, SEED, 0,
+                    observe=lambda s: seen.append(len(s.moves)))
+    assert got.throws == rec.throws == len(seen)
+    assert [c.throw for c in got.choices] == [i + 1 for i, n in enumerate(seen) if n >= 2]
+    for c in got.choices:
+        assert c.chosen == policy.choose(c.obs)
+        for k, f in enumerate(FEATURES):
+            assert c.without[k] == without_weight(policy, f).choose(c.obs)
+
+
+def test_rutsmieter_is_a_sample_report_with_games_per_table():
+    module = report_module("rutsmieter")
+    assert module.STEM == "rutsmieter-report" and module.SIZE_WORDS == "games per table"
+    assert "rutsmieter" in sample_games()
+    assert not hasattr(module, "default_rules")  # make_reports.py builds the defaults
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--turns", "0"), "--turns"),
+    (("--must-capture", "maybe"), "--must-capture must be on or off"),
+    (("--x2-scope", "card"), "--x2-scope does not apply"),
+    (("--tournament", "/nonexistent.csv"), "--tournament: no such file"),
+    (("--seed", "-1"), "--seed"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, tmp_path, args, needle):
+    code, out, err = run_cli(capsys, "report", "--game", "rutsmieter",
+                             "--out", str(tmp_path / "r"), *args)
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_tournament_of_another_game_is_refused_before_computing(tmp_path):
+    from tutto_sim.core.report import TournamentFileError
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("game,kind,name,win_rate,ci95\nmacke,bot,a,0.5,0.01\n", encoding="utf-8")
+    with pytest.raises(TournamentFileError, match="this report is about Rutsmieter"):
+        report_module("rutsmieter").build(tmp_path / "r", RULES, tournament=csv)
+    assert not (tmp_path / "r").exists()

@@ -1,0 +1,822 @@
+"""The pages of the Rutsmieter report, one function per page.
+
+Each function takes the :class:`~tutto_sim.rutsmieter.report_data.RutsmieterReportData`
+and returns a :class:`~tutto_sim.core.report.Sheet`; nothing here computes a
+result, except the words and board diagrams of the cheat sheet from the
+choices already sampled.
+
+Black and white first: series differ by hatching, line style and marker, the
+pieces of the board diagrams by their shape; the colours (Okabe-Ito) only
+add to that.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+
+import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyArrowPatch, Patch
+
+from tutto_sim import __version__
+from tutto_sim.core.report import (
+    BLUE,
+    GREEN,
+    GREY,
+    HATCHES,
+    INK,
+    LIGHT,
+    ORANGE,
+    Sheet,
+    count,
+    cover_sheet,
+    new_figure,
+    pct,
+    pm,
+    rules_flags,
+    rules_label,
+    rules_lines,
+    sentence,
+    tournament_sheet,
+)
+
+from .policy import FEATURES
+from .report_data import (
+    EXPERT_ROLLOUTS,
+    TABLE_SIZES,
+    TOURNAMENT_PLAYERS,
+    Choice,
+    RutsmieterReportData,
+    at_table,
+    examples,
+)
+from .rules import FIRST_GOAL, HOUSE, RING, SEAT_SPACING
+from .words import RULE_WORDS, rule_words
+
+LANDSCAPE = (10.5, 7.0)
+PORTRAIT = (8.27, 11.69)  # A4
+
+#: The bots in a few words, for captions.
+BOT_WORDS = {
+    "random": "any allowed move at random",
+    "first": "the piece furthest along",
+    "last": "the piece least far along",
+    "aggressive": "a capture if it can (of the piece furthest along), else like first",
+    "defensive": "the move that leaves the fewest threats to its pieces, then like first",
+    "tuned": "the weights of the cheat sheet",
+}
+#: Play order after the player to move, as the board diagrams label the others.
+OPPONENT_STYLE = (dict(marker="s", color=BLUE), dict(marker="^", color=ORANGE),
+                  dict(marker="D", color=GREEN))
+#: Table sizes: line styles and markers that stay apart in black and white.
+SIZE_STYLE = {2: dict(ls="-", marker="o", color=INK),
+              3: dict(ls="--", marker="s", color=BLUE),
+              4: dict(ls=":", marker="^", color=ORANGE)}
+
+
+def _fmt_weight(w: float) -> str:
+    """A weight as a signed number with up to 3 significant digits: +30, −4, +0.5."""
+    return f"{w:+.3g}".replace("-", "−")
+
+
+def _source(data: RutsmieterReportData, games: str | None = None) -> str:
+    """The end of a caption: rules, and for simulations the seed and sample size."""
+    tail = sentence(rules_label(data.rules))
+    if games:
+        tail = f"{tail}; seed {data.seed}, {games}"
+    return f"{tail}; tutto-sim {__version__}."
+
+
+def table_prints(data: RutsmieterReportData, sizes) -> str:
+    """The fingerprints of the same house rules at the smaller tables of ``sizes``."""
+    other = [p for p in sizes if p != data.rules.players]
+    if not other:
+        return ""
+    items = [f"at {p} players {at_table(data.rules, p).digest()[:12]}" for p in other]
+    return "Rules fingerprint of the same house rules " + "; ".join(items) + ". "
+
+
+def _games(n: int, what: str = "game") -> str:
+    return count(n, what)
+
+
+def reproduce_command(data: RutsmieterReportData) -> str:
+    flags = "".join(" " + f for f in rules_flags(data.rules))
+    if data.tournament is not None:
+        flags += f" --tournament {data.tournament.file}"
+    return (f"tutto-sim report --game rutsmieter --seed {data.seed} --turns {data.games}"
+            f"{flags} --out DIR")
+
+
+# --------------------------------------------------------------------------
+# the cover (PDF only)
+# --------------------------------------------------------------------------
+
+
+def cover(data: RutsmieterReportData, contents: list[str]) -> Sheet:
+    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+               f"({_games(data.games)} per table, seed {data.seed}) and the reference engine "
+               "(the exact checks and the cheat sheet's sample); exact figures from the Markov "
+               f"chains of docs/rutsmieter.md. {sentence(rules_label(data.rules))}.")
+    two = data.bots[2].bot_stats()[0]
+    four = data.bots[4].bot_stats()[0]
+    summary = (f"Best bot at 2 players: {two.name}, winning {pm(two.win.mean, two.win.ci95, True)} "
+               f"of its games; at 4 players: {four.name}, {pm(four.win.mean, four.win.ci95, True)} "
+               f"(fair share 25%). With one piece each, the first of two players wins "
+               f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
+               f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
+               "fewest-throws play (exact).")
+    return cover_sheet("Rutsmieter: bots, house rules and how to move", summary, contents,
+                       data.rules, "docs/rutsmieter.md", reproduce_command(data), caption,
+                       "Rutsmieter report")
+
+
+# --------------------------------------------------------------------------
+# the cheat sheet: how the tuned bot moves
+# --------------------------------------------------------------------------
+
+#: What each feature counts: (the move ..., unit of the weight).
+FEATURE_WORDS = {
+    "progress": ("walking further", "per square walked (leaving the house counts 1)"),
+    "capture": ("capturing a piece", "for a capture"),
+    "danger_behind": ("landing within reach of opponents",
+                      ("per opponent piece 1–6 squares behind the landing square (and per "
+                       "opponent with pieces in the house, on its start square)")),
+    "danger_ahead": ("landing just behind opponents",
+                     "per opponent piece 1–6 squares ahead: a target for the next throw"),
+    "leave_house": ("bringing a piece out of the house", "for a piece out"),
+    "enter_goal": ("moving a piece into the goal lane", "for a piece into the goal lane"),
+    "block_start": ("leaving a piece on the own start square while pieces wait in the house",
+                    "when it stays there"),
+}
+#: Short names of the weights, for the examples' headings.
+FEATURE_SHORT = {
+    "progress": "walk further", "capture": "capture", "danger_behind": "avoid danger",
+    "danger_ahead": "hunt", "leave_house": "come out", "enter_goal": "get home",
+    "block_start": "clear the start", "tie": "all else equal",
+}
+
+
+def ranked_features(weights) -> list[str]:
+    """The features by the size of their weight, largest first (zero weights last,
+    ties in the order of the policy file)."""
+    return sorted(FEATURES, key=lambda f: -abs(weights[FEATURES.index(f)]))
+
+
+def weight_sentence(feature: str, w: float, progress: float) -> str:
+    """A weight in players' words: "Prefers capturing a piece: +30 for a capture
+    (as much as walking 30 squares)."; a zero weight is "Ignores ..."."""
+    what, unit = FEATURE_WORDS[feature]
+    if w == 0:
+        return f"Ignores {what}."
+    verb = "Prefers" if w > 0 else "Avoids"
+    text = f"{verb} {what}: {_fmt_weight(w)} {unit}"
+    if feature != "progress" and progress > 0:
+        squares = abs(w) / progress
+        text += f" (as much as walking {squares:.3g} {'square' if squares == 1 else 'squares'})"
+    return text + "."
+
+
+def idle_reason(feature: str, rules) -> str | None:
+    """Why a weight can never decide a choice under ``rules`` (the obligations
+    leave no choice where it differs), or None."""
+    if feature == "capture" and rules.must_capture:
+        return "with must capture on, a capture never competes with a move that does not"
+    if feature == "leave_house" and rules.must_leave_house:
+        return "with must leave the house on, a 6 brings a piece out whenever it can"
+    if feature == "block_start" and rules.must_leave_house:
+        return ("with must leave the house on, the piece on the start square moves first "
+                "whenever it can")
+    if feature == "progress" and rules.must_leave_house:
+        return "one throw walks every piece equally far; only coming out differs, and that is forced"
+    return None
+
+
+def decided_words(data: RutsmieterReportData, feature: str) -> str:
+    n = len(data.choices.choices)
+    k = data.choices.decided(feature)
+    if k == 0:
+        why = idle_reason(feature, data.rules)
+        return "decided no choice" + (f": {why}" if why else "")
+    return f"decided {k:,} of {n:,} choices ({pct(k / n)})"
+
+
+def move_words(move, die: int) -> str:
+    """A move as a player says it (positions counted from the own start square)."""
+    if move.start == HOUSE:
+        text = "a piece out of the house onto the start square"
+    else:
+        where = "on the start square" if move.start == 0 else f"{move.start} squares along"
+        dest = (f"goal square {move.end - FIRST_GOAL + 1}" if move.end >= FIRST_GOAL
+                else f"square {move.end}")
+        text = f"the piece {where} to {dest}"
+    if move.victim is not None:
+        text += ", capturing"
+    return text
+
+
+def _threats(n: int) -> str:
+    return "no opponent can reach it" if n == 0 else \
+        f"{count(n, 'opponent piece')} can reach it"
+
+
+def _targets(n: int) -> str:
+    return "no opponent piece just ahead" if n == 0 else \
+        f"{count(n, 'opponent piece')} within reach ahead"
+
+
+def feature_phrase(feature: str, value: int, w: float) -> str:
+    """What a move's feature value means, with its points: "2 opponent pieces can reach it (−8)"."""
+    if feature == "progress":
+        text = f"walks {count(value, 'square')}"
+    elif feature == "capture":
+        text = "captures" if value else "captures nothing"
+    elif feature == "danger_behind":
+        text = _threats(value)
+    elif feature == "danger_ahead":
+        text = _targets(value)
+    elif feature == "leave_house":
+        text = "brings a piece out" if value else "leaves the house as it is"
+    elif feature == "enter_goal":
+        text = "reaches the goal lane" if value else "stays out of the goal lane"
+    else:
+        text = "the start square stays blocked" if value else "the start square is free"
+    points = w * value
+    return text + (f" ({_fmt_weight(points)})" if points else "")
+
+
+def example_text(label: str, feature: str, choice: Choice, weights) -> list[str]:
+    """The words beside a worked example: the moves, why the tuned bot picks one."""
+    moves = choice.obs.moves
+    differs = [k for k, f in enumerate(FEATURES)
+               if len({fs[k] for fs in choice.features}) > 1]
+    lines = [f"{label}: {FEATURE_SHORT[feature]}. You threw {choice.obs.die}."]
+    for i, m in enumerate(moves):
+        parts = [feature_phrase(FEATURES[k], choice.features[i][k], weights[k])
+                 for k in differs]
+        lines.append(f"{'ABCD'[i]}: {move_words(m, choice.obs.die)}"
+                     + (f"; {'; '.join(parts)}" if parts else "") + ".")
+    best = choice.chosen
+    scores = " against ".join(f"{s:.3g}".replace("-", "−") for s in
+                              [choice.scores[best]] + [s for i, s in enumerate(choice.scores)
+                                                       if i != best])
+    if feature == "tie":
+        lines.append(f"Tuned moves {'ABCD'[best]}: equal scores ({scores}), so the piece "
+                     "furthest along.")
+    else:
+        k = FEATURES.index(feature)
+        lines.append(f"Tuned moves {'ABCD'[best]} (score {scores}); without the weight for "
+                     f"{FEATURE_WORDS[feature][0]} it would move {'ABCD'[choice.without[k]]}.")
+    return lines
+
+
+def _angle(square: float, base: int) -> float:
+    """Angle (radians) of a ring square on the diagram: the mover's start square
+    at the bottom, play going clockwise."""
+    return math.radians(-90 - (square - base) * 360 / RING)
+
+
+def _xy(square: float, base: int, radius: float = 1.0) -> tuple[float, float]:
+    a = _angle(square, base)
+    return radius * math.cos(a), radius * math.sin(a)
+
+
+def piece_xy(seats, player: int, k: int, x: int, base: int) -> tuple[float, float]:
+    """Where piece ``k`` of ``player`` at position ``x`` sits on the diagram."""
+    seat = seats[player]
+    start = SEAT_SPACING * seat
+    if x == HOUSE:
+        r = 1.22 + 0.14 * (k // 2)
+        return _xy(start - 2.0 - 1.1 * (k % 2), base, r)
+    if x >= FIRST_GOAL:
+        return _xy(start - 0.5, base, 0.84 - 0.13 * (x - FIRST_GOAL))
+    return _xy((start + x) % RING, base)
+
+
+def board_diagram(ax, choice: Choice) -> None:
+    """A small board: the ring, start squares, goal lanes, houses, every piece
+    (you: black dots; the opponents in play order: square, triangle, diamond)
+    and the moves A, B, ... as arrows (the tuned bot's move solid)."""
+    obs = choice.obs
+    seats, me = obs.seats, obs.player
+    base = SEAT_SPACING * seats[me]
+    n = len(seats)
+    ax.set_aspect("equal")
+    ax.set_axis_off()
+    ax.set_xlim(-1.68, 1.68)
+    ax.set_ylim(-1.68, 1.68)
+    for q in range(RING):
+        ax.add_patch(Circle(_xy(q, base), 0.045, fc="white", ec=GREY, lw=0.5))
+    for p in range(n):
+        start = SEAT_SPACING * seats[p]
+        ax.add_patch(Circle(_xy(start, base), 0.07, fc="none", ec=INK, lw=1.0))
+        for g in range(4):
+            ax.add_patch(Circle(_xy(start - 0.5, base, 0.84 - 0.13 * g), 0.045, fc=LIGHT,
+                                ec=GREY, lw=0.5))
+        for k in range(4):
+            ax.add_patch(Circle(piece_xy(seats, p, k, HOUSE, base), 0.05, fc="none",
+                                ec=LIGHT, lw=0.5, ls=":"))
+        rel = (p - me) % n
+        name = "you" if rel == 0 else f"opp. {rel}"
+        tx, ty = _xy(start - 2.6, base, 1.62 if rel else 1.55)
+        ax.text(tx, ty, name, ha="center", va="center", fontsize=6.5,
+                weight="bold" if rel == 0 else "normal")
+    for p in range(n):
+        rel = (p - me) % n
+        style = dict(marker="o", color=INK) if rel == 0 else OPPONENT_STYLE[(rel - 1) % 3]
+        for k, x in enumerate(obs.pieces[p]):
+            px, py = piece_xy(seats, p, k, x, base)
+            ax.plot(px, py, ls="none", ms=6.5 if rel == 0 else 5.5, mec=INK, mew=0.8,
+                    mfc=style["color"] if rel == 0 else "white", marker=style["marker"],
+                    zorder=4)
+            if rel:
+                ax.plot(px, py, ls="none", ms=2.5, marker=style["marker"],
+                        color=style["color"], zorder=5)
+    for i, m in enumerate(obs.moves):
+        a = piece_xy(seats, me, m.piece, m.start, base)
+        b = piece_xy(seats, me, m.piece, m.end, base)
+        chosen = i == choice.chosen
+        ax.add_patch(FancyArrowPatch(
+            a, b, connectionstyle="arc3,rad=-0.35", arrowstyle="-|>", mutation_scale=9,
+            lw=1.6 if chosen else 0.9, ls="-" if chosen else (0, (3, 2)),
+            color=INK if chosen else GREY, zorder=6))
+        lx, ly = b
+        ax.text(lx * 1.0 + (0.11 if lx >= 0 else -0.11), ly + 0.09, "ABCD"[i],
+                fontsize=8, weight="bold", ha="center", va="center", zorder=7,
+                bbox=dict(fc="white", ec=INK if chosen else GREY, lw=0.6,
+                          boxstyle="circle,pad=0.15"))
+    ax.text(0, 0.02, f"throw\n{obs.die}", ha="center", va="center", fontsize=9,
+            weight="bold")
+
+
+def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
+    policy = data.policy
+    w = policy.weights
+    progress = w[FEATURES.index("progress")]
+    ch = data.choices
+    order = ranked_features(w)
+    worked = examples(ch, [f for f in order if w[FEATURES.index(f)] != 0])
+    title = "How to move: the tuned bot's policy"
+    caption = (
+        "At every throw that leaves a choice, the tuned bot scores each move it may make by "
+        "adding up the points above for what the move does, and makes the move with the "
+        "highest score; equal scores go to the piece furthest along. Weights read from "
+        f"{_policy_file(policy)}, ranked by size. 'Decided': among {_games(ch.games)} of tuned "
+        f"in every seat at {ch.players} players (reference engine, {ch.throws:,} throws, "
+        f"{len(ch.choices):,} throws with two or more allowed moves), the choices whose move "
+        "changes when that weight is set to 0. Examples: the first such choice in those "
+        "games for each weight (two moves where possible); positions are counted from your "
+        "start square (goal squares 1–4 after square 39). Diagrams: your start square at the "
+        "bottom, play runs clockwise; black dots: your pieces; square, triangle, diamond: the "
+        "opponents in the order they throw after you; grey: goal lanes; dotted: houses; "
+        "solid arrow: the tuned bot's move, dashed: the others. "
+        + _source(data, "game 0" if ch.games == 1 else f"games 0–{ch.games - 1:,}"))
+    fig, band = new_figure(*PORTRAIT, caption)
+    fig.set_layout_engine("none")
+    width, height = PORTRAIT
+    fig.suptitle(title, fontsize=14, weight="bold", y=0.988)
+    line = 1.27 / 72 / height  # a line of 1 pt type, in figure fractions
+    y = 0.955
+    fig.text(0.05, y, "What the tuned bot weighs, strongest first", fontsize=11,
+             weight="bold", va="top")
+    y -= 24 * line
+    for rank, f in enumerate(order, 1):
+        k = FEATURES.index(f)
+        text = textwrap.wrap(weight_sentence(f, w[k], progress), 80)
+        decided = textwrap.wrap(decided_words(data, f), 46)
+        fig.text(0.05, y, f"{rank}.", fontsize=8.4, va="top", weight="bold")
+        fig.text(0.08, y, "\n".join(text), fontsize=8.4, va="top", linespacing=1.27)
+        fig.text(0.665, y, "\n".join(decided), fontsize=7.6, va="top", color="#333333",
+                 linespacing=1.27)
+        y -= max(8.4 * len(text), 7.6 * len(decided)) * line + 0.008
+    ties = ch.ties()
+    fig.text(0.05, y, f"Equal scores: the piece furthest along moves ({ties:,} of "
+             f"{len(ch.choices):,} choices, {pct(ties / max(len(ch.choices), 1))}).",
+             fontsize=8.4, va="top")
+    y -= 10 * line + 0.012
+    fig.text(0.05, y, "Worked examples from real games", fontsize=11, weight="bold", va="top")
+    y -= 16 * line
+    cell_h = (y - band - 0.01) / 2
+    board = min(cell_h * height - 0.3, 2.05)  # inches
+    for i, (feature, choice) in enumerate(worked):
+        x0 = 0.03 + 0.485 * (i % 2)
+        top = y - cell_h * (i // 2)
+        lines = example_text(f"Example {i + 1}", feature, choice, w)
+        fig.text(x0 + 0.01, top, lines[0], fontsize=8.6, weight="bold", va="top")
+        ax = fig.add_axes((x0, top - 13 * line - board / height, board / width,
+                           board / height))
+        board_diagram(ax, choice)
+        wrapped = []
+        for j, s in enumerate(lines[1:]):
+            wrapped += textwrap.wrap(s, 32, subsequent_indent="   " if j < len(lines) - 2
+                                     else "")
+        fig.text(x0 + board / width + 0.005, top - 16 * line, "\n".join(wrapped),
+                 fontsize=7.1, va="top", linespacing=1.22)
+    return Sheet(fig, f"{number:02d}-how-to-move", title, caption)
+
+
+def _policy_file(policy) -> str:
+    """The policy file as a path from the project root (data/policies/...)."""
+    from pathlib import Path
+
+    p = Path(policy.source)
+    parts = p.parts
+    return "/".join(parts[parts.index("data"):]) if "data" in parts else p.name
+
+
+# --------------------------------------------------------------------------
+# bots
+# --------------------------------------------------------------------------
+
+
+def _rate_bars(ax, rows, order, fair: float | None, hatch: str = "") -> None:
+    """Horizontal bars of win rates with 95% CIs, in ``order`` (top first)."""
+    by = {b.name: b for b in rows}
+    names = [n for n in order if n in by]
+    y = np.arange(len(names))[::-1]
+    rate = np.array([by[n].win.mean for n in names])
+    ci = np.array([by[n].win.ci95 for n in names])
+    ax.barh(y, rate, color=LIGHT, edgecolor=INK, lw=0.6, height=0.62, hatch=hatch)
+    ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+    for yi, r, c in zip(y, rate, ci):
+        ax.text(r + c + 0.012, yi, pm(r, c, percent=True), va="center", fontsize=8)
+    ax.set_yticks(y, names)
+    if fair is not None:
+        ax.axvline(fair, ls=":", color=GREY, lw=1.4)
+    right = min(1.0, max(rate + ci)) * 1.35 + 0.03
+    ax.set_xlim(0, right)
+    ticks = [x for x in np.arange(0, 1.01, 0.2 if right > 0.6 else 0.1) if x <= right]
+    ax.set_xticks(ticks, [f"{100 * x:.0f}%" for x in ticks])
+    ax.set_xlabel("win rate (share of games won per seat held)")
+    ax.grid(axis="y", visible=False)
+    ax.set_axisbelow(True)
+
+
+def _evenly(data: RutsmieterReportData) -> str:
+    """How evenly the tournaments' games cover the seatings."""
+    if all(data.games % (len(r.lineups) * r.players) == 0 for r in data.bots.values()):
+        return "equally often"
+    return "as evenly as the number of games allows"
+
+
+def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
+    two, four = data.bots[2], data.bots[4]
+    order = [b.name for b in two.bot_stats()]
+    has_expert = data.expert is not None
+    title = "Bot win rates"
+    bots_words = "; ".join(f"{n}: {BOT_WORDS[n]}" for n in order)
+    expert_part = ""
+    if has_expert:
+        from .expert import DEFAULT_ROLLOUTS
+
+        expert_part = (
+            " Bottom right: the expert (each allowed move tried out in games of tuned play "
+            "to the end from the position after it, the move that wins most often) with a "
+            f"small budget of {EXPERT_ROLLOUTS} such games per move (its own default is "
+            f"{DEFAULT_ROLLOUTS:,}) against tuned, {_games(data.expert.games)} at 2 players "
+            "in the reference engine, each bot beginning half of them.")
+    caption = (
+        f"Tournaments of the built-in bots and tuned ({bots_words}), "
+        f"{_games(data.games)} at each table size in the numba kernel, every lineup of bots "
+        f"in every seating {_evenly(data)}. Win rate: the share of "
+        "the games a bot won per seat it held, with its 95% CI as bars; dotted: the fair "
+        "share (1/players). Left: 2 players (every pair of bots); middle: 4 players (every "
+        "four of the six bots); right: 2 players, the row bot's win rate against the column "
+        "bot." + expert_part + " " + table_prints(data, TOURNAMENT_PLAYERS)
+        + _source(data, f"{_games(data.games)} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    if has_expert:
+        grid = fig.add_gridspec(2, 3, height_ratios=[3, 1])
+        a, b = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[:, 1])
+        c, d = fig.add_subplot(grid[0, 2]), fig.add_subplot(grid[1, 2])
+    else:
+        a, b, c = fig.subplots(1, 3, width_ratios=[1.1, 1.1, 1.2])
+    _rate_bars(a, two.bot_stats(), order, 0.5)
+    a.set_title("2 players", loc="left")
+    _rate_bars(b, four.bot_stats(), order, 0.25, hatch=HATCHES[1])
+    b.set_title("4 players", loc="left")
+    pw = two.pairwise()
+    names = order
+    grid_v = np.full((len(names), len(names)), np.nan)
+    for i, na in enumerate(names):
+        for j, nb in enumerate(names):
+            e = pw.get(na, {}).get(nb)
+            if e is not None:
+                grid_v[i, j] = e.mean
+                c.text(j, i, f"{100 * e.mean:.0f}", ha="center", va="center", fontsize=7.5,
+                       weight="bold" if e.mean > 0.5 else "normal")
+            elif i == j:
+                c.text(j, i, "–", ha="center", va="center", fontsize=7.5)
+    c.imshow(np.ma.masked_invalid(grid_v), cmap="Greys", vmin=-0.1, vmax=1.6, aspect="auto")
+    c.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=7.5)
+    c.set_yticks(range(len(names)), names, fontsize=7.5)
+    c.set_title("2 players: row against column (win %)", loc="left", fontsize=9)
+    c.grid(False)
+    if has_expert:
+        _rate_bars(d, data.expert.bot_stats(), [b.name for b in data.expert.bot_stats()], 0.5)
+        d.set_title("expert against tuned, 2 players", loc="left", fontsize=9)
+        d.set_xlabel("win rate", fontsize=8)
+    return Sheet(fig, f"{number:02d}-bot-win-rates", title, caption)
+
+
+# --------------------------------------------------------------------------
+# house rules
+# --------------------------------------------------------------------------
+
+
+def house_label(name: str, rules) -> str:
+    """A row of the house-rule analysis: "default rules" or "must capture off"."""
+    if name == "defaults":
+        return "report's rules"
+    return rule_words(name, not getattr(rules, name))
+
+
+def _paired(e) -> str:
+    if e is None:
+        return ""
+    return pm(e.mean, e.ci95)
+
+
+def house_rules(data: RutsmieterReportData, number: int) -> Sheet:
+    h = data.house
+    rows = h.rows
+    labels = [house_label(r.name, data.rules) for r in rows]
+    title = "House rules: game length and how much skill counts"
+    caption = (
+        "The report's rules and each house rule switched from there (docs/rutsmieter.md: "
+        + "; ".join(f"{RULE_WORDS[r.name]}" for r in rows[1:]) + "). "
+        f"Left and middle: throws and turns of a game with tuned in every seat at "
+        f"{h.players} players, {_games(h.games)} per rule set on the same dice (game i of "
+        "every rule set reads the same random stream); the number beside each bar is the "
+        "change against the report's rules, with the 95% CI of the game-by-game "
+        "differences. Right: the skill spread, tuned's win rate minus random's in "
+        f"{_games(h.skill_games)} of tuned against random at {h.skill_players} players "
+        "(every seating), with the change against the report's rules on the same games. "
+        + ("With 2 players, play on for the places changes no game (the first player home "
+           "ends it either way): its row repeats the report's rules. "
+           if any(r.same_games for r in rows) else "")
+        + ("'0 in every game': every game took exactly as many throws (turns) as under the "
+           "report's rules; tuned's own choices already follow that rule. "
+           if any(_unchanged(r.throws_vs_defaults) or _unchanged(r.turns_vs_defaults)
+                  for r in rows[1:]) else "")
+        + "Bars: 95% CIs. " + _source(data, f"{_games(h.games)} per rule set"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    axes = fig.subplots(1, 3, sharey=True)
+    y = np.arange(len(rows))[::-1]
+    panels = (("throws", "throws_vs_defaults", "throws per game", "mean throws per game"),
+              ("turns", "turns_vs_defaults", "turns per game", "mean turns per game"),
+              ("spread", "spread_vs_defaults", "skill spread (points of win rate)",
+               "tuned minus random, 2 players"))
+    for ax, (what, diff, xlabel, sub) in zip(axes, panels):
+        vals = [getattr(r, what) for r in rows]
+        scale = 100 if what == "spread" else 1
+        mean = np.array([v.mean * scale for v in vals])
+        ci = np.array([v.ci95 * scale for v in vals])
+        for yi, m, r in zip(y, mean, rows):
+            ax.barh(yi, m, color=LIGHT if r.name == "defaults" else "white", edgecolor=INK,
+                    lw=0.7, height=0.6, hatch="" if r.name == "defaults" else HATCHES[1])
+        ax.errorbar(mean, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+        top = max(mean + ci)
+        for yi, m, c, r in zip(y, mean, ci, rows):
+            if r.name == "defaults":
+                note = pm(m, c)
+            elif r.same_games and what == "spread":
+                note = "same games"
+            elif _unchanged(getattr(r, diff)):
+                note = "0 in every game"
+            else:
+                d = getattr(r, diff)
+                note = _signed(d.mean * scale, d.ci95 * scale)
+            ax.text(top * 1.03, yi, note, va="center", fontsize=7.5)
+        ax.set_xlim(0, top * 1.55)
+        ax.set_xlabel(xlabel)
+        ax.set_title(sub, loc="left", fontsize=9.5)
+        ax.grid(axis="y", visible=False)
+        ax.set_axisbelow(True)
+    axes[0].set_yticks(y, labels)
+    axes[0].legend(handles=[Patch(fc=LIGHT, ec=INK, label="report's rules"),
+                            Patch(fc="white", ec=INK, hatch=HATCHES[1],
+                                  label="one house rule switched")],
+                   loc="lower center", bbox_to_anchor=(0.5, 1.07), ncols=2, fontsize=7.5,
+                   frameon=False)
+    return Sheet(fig, f"{number:02d}-house-rules", title, caption)
+
+
+def _unchanged(e) -> bool:
+    """A paired difference that is 0 in every game."""
+    return e is not None and e.mean == 0 and e.ci95 == 0
+
+
+def _signed(mean: float, ci: float) -> str:
+    """A difference with its sign: "+12.3 ± 0.9", "−4 ± 2", and "0 ± 2" where
+    the mean rounds to zero (never "−0")."""
+    text = pm(abs(mean), ci)
+    if float(text.split(" ± ")[0].replace(",", "")) == 0:
+        return text
+    return ("+" if mean > 0 else "−") + text
+
+
+def sci(x: float) -> str:
+    """A small positive number as players read it: 7.2 · 10⁻¹².
+
+    >>> sci(7.2e-12), sci(0.0)
+    ('7.2 · 10⁻¹²', '0')
+    """
+    if x == 0:
+        return "0"
+    e = math.floor(math.log10(abs(x)))
+    sup = str(e).translate(str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹"))
+    return f"{x / 10 ** e:.1f} · 10{sup}"
+
+
+# --------------------------------------------------------------------------
+# game length
+# --------------------------------------------------------------------------
+
+
+def game_length(data: RutsmieterReportData, number: int) -> Sheet:
+    tables = data.tables
+    title = "How long a game takes"
+    capped = sum(t.capped for t in tables.values())
+    caption = (
+        f"Throws (left) and turns (right) of each game, tuned in every seat, "
+        f"{_games(data.games)} at each table size (numba kernel). A throw is one roll of "
+        "the die, a turn all throws of one player before the next player's (after a 6 the "
+        "same player throws again). Share of games per bin; the legend gives each table's "
+        "mean with its 95% CI and the median. "
+        + (f"{_games(capped)} reached the simulator's safety net of 100,000 throws. "
+           if capped else "No game came near the simulator's safety net of 100,000 throws. ")
+        + table_prints(data, TABLE_SIZES) + _source(data, f"{_games(data.games)} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    axes = fig.subplots(1, 2)
+    for ax, what, unit in ((axes[0], "throws", "throw"), (axes[1], "turns", "turn")):
+        values = {p: getattr(t, what) for p, t in tables.items()}
+        hi = max(float(np.quantile(v, 0.995)) for v in values.values())
+        width = max(1, round(hi / 60 / 5) * 5)
+        bins = np.arange(0, hi + width, width)
+        for p, v in values.items():
+            share, edges = np.histogram(v, bins=bins)
+            share = 100 * share / len(v)
+            mid = (edges[:-1] + edges[1:]) / 2
+            st = SIZE_STYLE[p]
+            e = _mean(v)
+            ax.plot(mid, share, ls=st["ls"], marker=st["marker"], color=st["color"],
+                    ms=3.5, mfc="white", markevery=max(1, len(mid) // 15), lw=1.4,
+                    label=f"{p} players: mean {pm(e.mean, e.ci95)}, median "
+                          f"{np.median(v):,.0f}")
+        ax.set_xlim(0, hi)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(f"{unit}s per game (bins of {width})")
+        ax.set_ylabel("share of games (%)")
+        ax.set_title(f"{unit}s per game", loc="left")
+        ax.legend(loc="upper right", fontsize=7.5)
+    return Sheet(fig, f"{number:02d}-game-length", title, caption)
+
+
+def _mean(v):
+    from .report_data import _est
+
+    return _est(v)
+
+
+# --------------------------------------------------------------------------
+# seats
+# --------------------------------------------------------------------------
+
+
+def seat_words(j: int) -> str:
+    return {0: "1st", 1: "2nd", 2: "3rd"}.get(j, f"{j + 1}th") + " to throw"
+
+
+def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
+    tables = data.tables
+    title = "Seat advantage: who throws first"
+    caption = (
+        f"Win rate by seat with tuned in every seat, {_games(data.games)} at each table size "
+        "(numba kernel; the same games as the game-length page). The player in the 1st seat "
+        "begins, play runs clockwise. Bars: 95% CIs; dotted: the fair share 1/players. The "
+        "first player's advantage is the 1st seat's win rate minus the fair share. "
+        + table_prints(data, TABLE_SIZES) + _source(data, f"{_games(data.games)} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    ax = fig.subplots(1, 1)
+    width = 0.2
+    ticks, labels = [], []
+    for g, (p, t) in enumerate(sorted(tables.items())):
+        seats = t.seats
+        fair = 1 / p
+        xs = g + (np.arange(p) - (p - 1) / 2) * width
+        for j, (x, e) in enumerate(zip(xs, seats)):
+            ax.bar(x, 100 * e.mean, width * 0.9, color=LIGHT if j == 0 else "white",
+                   edgecolor=INK, hatch=HATCHES[j % len(HATCHES)], lw=0.7)
+            ax.errorbar(x, 100 * e.mean, yerr=100 * e.ci95, fmt="none", color=INK,
+                        capsize=3, lw=1.0)
+            ax.text(x, 100 * (e.mean + e.ci95) + 0.6, pm(e.mean, e.ci95, True)
+                    .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8)
+        ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":",
+                color=GREY, lw=1.6)
+        adv = t.result.first_player_advantage()
+        ticks.append(g)
+        labels.append(f"{p} players\nfirst player's advantage\n"
+                      f"{_signed(100 * adv.mean, 100 * adv.ci95)} points")
+    ax.set_xticks(ticks, labels)
+    ax.set_ylabel("win rate (%)")
+    ax.set_ylim(0, 68)
+    ax.grid(axis="x", visible=False)
+    ax.set_axisbelow(True)
+    ax.legend(handles=[Patch(fc=LIGHT if j == 0 else "white", ec=INK,
+                             hatch=HATCHES[j], label=seat_words(j)) for j in range(4)]
+              + [Line2D([], [], ls=":", color=GREY, lw=1.6, label="fair share")],
+              loc="upper right", ncols=5, fontsize=8)
+    return Sheet(fig, f"{number:02d}-seat-advantage", title, caption)
+
+
+# --------------------------------------------------------------------------
+# exact figures
+# --------------------------------------------------------------------------
+
+
+def _check_panel(ax, rows, ylabel: str, fmt) -> None:
+    """Exact values (horizontal ticks) beside simulated means with 95% CIs."""
+    for i, (label, exact, est) in enumerate(rows):
+        ax.plot([i - 0.3, i + 0.3], [exact, exact], color=INK, lw=2.2)
+        ax.errorbar(i, est.mean, yerr=est.ci95, fmt="o", color=BLUE, mfc="white", ms=6,
+                    capsize=5, lw=1.3)
+        inside = abs(est.mean - exact) <= est.ci95
+        ax.annotate(f"exact {fmt(exact)}\nsimulated {fmt(est.mean, est.ci95)}\n"
+                    f"{'within' if inside else 'outside'} its 95% CI",
+                    (i, est.mean + est.ci95), xytext=(0, 8), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=7.5)
+    ax.set_xticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
+    ax.set_xlim(-0.6, len(rows) - 0.4)
+    lo = min(min(r[1], r[2].mean - r[2].ci95) for r in rows)
+    hi = max(max(r[1], r[2].mean + r[2].ci95) for r in rows)
+    pad = (hi - lo) * 0.6 + 1e-9
+    ax.set_ylim(lo - pad * 0.4, hi + pad * 1.6)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="x", visible=False)
+
+
+def exact_checks(data: RutsmieterReportData, number: int) -> Sheet:
+    ex = data.exact
+    ref = data.reference_games
+    title = "Exact figures and their simulation checks"
+    caption = (
+        "Left: one player alone bringing all four pieces home, expected throws (every throw "
+        "counts, the rethrows after 6s too), exact from the Markov chain over the placements "
+        "of the pieces (docs/rutsmieter.md, 'The solo check'), for the piece furthest along and for "
+        "the fewest-throws "
+        f"play. Beside each, simulated games: furthest piece {_games(data.games)} in the "
+        f"numba kernel, fewest throws {_games(ref)} in the reference engine. Middle and "
+        "right: two players opposite each other with one piece each, the first home wins "
+        "(docs/rutsmieter.md, 'Exact: two players, one piece each'; no house rule plays "
+        "a part): the first player's chance to win and "
+        f"the throws of a game, exact by value iteration over {ex.duel.states:,} states "
+        f"({count(ex.duel.iterations, 'sweep')}, the last changing no value by more than "
+        f"{sci(ex.duel.residual)}), beside {_games(ref)} in "
+        "the reference engine. Thick line: exact; circle and bars: simulated mean and 95% CI. "
+        + _source(data, f"{_games(data.games)} and {_games(ref)}"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    a, b, c = fig.subplots(1, 3, width_ratios=[2, 1.1, 1.1])
+
+    def num(x, ci=None):
+        return f"{x:.5f}" if ci is None else pm(x, ci)
+
+    def share(x, ci=None):
+        return f"{100 * x:.4f}%" if ci is None else pm(x, ci, percent=True)
+
+    _check_panel(a, [("furthest piece first", ex.solo.first, ex.solo_first),
+                     ("fewest throws", ex.solo.optimal, ex.solo_optimal)],
+                 "throws to bring all four pieces home", num)
+    a.set_title("alone, four pieces", loc="left")
+    _check_panel(b, [("first player wins", ex.duel.p_first_wins, ex.duel_first_wins)],
+                 "chance to win", share)
+    b.yaxis.set_major_formatter(lambda v, pos: f"{100 * v:.0f}%")
+    b.set_title("two players, one piece each", loc="left", fontsize=9.5)
+    _check_panel(c, [("throws in a game", ex.duel.expected_throws, ex.duel_throws)],
+                 "throws per game", num)
+    c.set_title("two players, one piece each", loc="left", fontsize=9.5)
+    a.legend(handles=[Line2D([], [], color=INK, lw=2.2, label="exact"),
+                      Line2D([], [], color=BLUE, marker="o", mfc="white", ls="none",
+                             label="simulated, 95% CI")],
+             loc="upper left", fontsize=8)
+    return Sheet(fig, f"{number:02d}-exact-checks", title, caption)
+
+
+# --------------------------------------------------------------------------
+# a tournament CSV (--tournament)
+# --------------------------------------------------------------------------
+
+
+def tournament(data: RutsmieterReportData, number: int) -> Sheet:
+    """The shared tournament page; its rules are compared with the report's
+    house rules at the tournament's table size."""
+    t = data.tournament
+    rules = at_table(data.rules, t.players) if t.players in TABLE_SIZES else data.rules
+    return tournament_sheet(t, rules, number,
+                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
