@@ -219,3 +219,19 @@ def test_the_help_names_every_game(capsys):
     assert "Volle Lotte" in text and "Tutti rules" not in text
     code, out, err = run(capsys, "tournament", "--help")
     assert "Tutti rules" in out and "--must-answer-trump" in out
+
+
+def test_every_rule_flag_and_json_key_is_documented():
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "tutti.md").read_text()
+    for f in registry.by_name("tutti").rule_flags:
+        assert f"`--{f.name.replace('_', '-')} " in doc and f"`{f.name}`" in doc, f.name
+    for key in ("points_per_hand", "mean_hands", "mean_ties", "mean_tutes", "tute_hand_share",
+                "tied_hand_share", "replayed_ties", "lead_advantage", "uses_per_hand",
+                "points_value", "win_rate_value", "leader_hands_won", "p_dealt_tute",
+                "exact_fraction", "table_sampled_ci95"):
+        assert key in doc, key
+    for command in ("analyze lead", "analyze exchange", "analyze declare", "analyze trump",
+                    "analyze tute"):
+        assert command in doc, command
