@@ -24,12 +24,37 @@ A bot has a ``name`` and ``act(observation)``, which returns one element of
      undeclared pair first (fewest points, then the weakest).
 
   ``heuristic`` is deterministic: the same observation gives the same action.
+
+The search bots (their modules say how they decide; docs/tutti.md their
+strength and speed):
+
+- ``pimc`` / ``pimc:SAMPLES`` (``tutti.pimc``): deals the unseen cards
+  ``SAMPLES`` times (default 20) consistently with its observation and
+  plays the action with the best average over the deals searched face up;
+- ``ismcts`` / ``ismcts:ITERATIONS`` (``tutti.ismcts``): information-set
+  Monte Carlo tree search, ``ITERATIONS`` deals and playouts (default 300);
+- ``cheat`` (``tutti.pimc``): the search of ``pimc`` on the true cards. It
+  is the only bot the engine shows the hidden cards (``sees_state``), a
+  cheating reference, always named so.
+
+They decide from the observation alone (``cheat`` excepted), drawing their
+random numbers from a stream seeded by the observation's hash: the same
+observation gives the same action. They play in the reference engine only.
+
+>>> [parse_tutti_bot(s, None).name for s in ("pimc:50", "ISMCTS", "cheat")]
+['pimc:50', 'ismcts', 'cheat']
+>>> parse_tutti_bot("pimc:0", None)
+Traceback (most recent call last):
+...
+tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:20; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), py:MODULE:NAME
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.rng import Stream, stream_start
 
 from .cards import HORSE, KING, N_SUITS, POINTS, bit, card, rank, suit
@@ -108,18 +133,65 @@ class HeuristicBot:
 
 
 def make_bot(name: str, seat: int, seed: int, index: int):
-    """The bot ``name`` for ``seat`` in hand ``index`` of a run with ``seed``."""
+    """The bot ``name`` for ``seat`` in hand ``index`` of a run with ``seed``
+    (a search bot's spec too: :func:`search_bot`)."""
     if name == "random":
         return RandomBot(Stream(stream_start(seed, index), seat + 1))
     if name == "heuristic":
         return HeuristicBot()
-    raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES)}")
+    bot = search_bot(name)
+    if bot is None:
+        raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES + SEARCH_SPECS)}")
+    return bot
+
+
+#: The search bots' specs.
+SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS", "cheat (sees every card)")
+
+
+def _budget(spec: str, arg: str, what: str, top: int, default: int) -> int:
+    kind = spec.partition(":")[0]
+    if not (re.fullmatch(r"[0-9]{1,9}", arg.strip()) and 1 <= int(arg) <= top):
+        raise BotSpecError(f"bot {spec!r}: the {what} must be a whole number 1..{top:,}, "
+                           f"as {kind}:{default}; {VALID_BOTS}")
+    return int(arg)
+
+
+def search_bot(spec: str):
+    """``pimc``, ``pimc:SAMPLES``, ``ismcts``, ``ismcts:ITERATIONS`` or
+    ``cheat`` (any case); None for any other spec, a one-line
+    ``core.bots.BotSpecError`` for a bad budget. The bot is its own
+    ``engine`` (``tutti.game.engine_of``): it keeps nothing between
+    decisions, so one object plays every hand, and the engine can show
+    ``cheat`` the cards."""
+    key = spec.strip().lower()
+    kind, sep, arg = key.partition(":")
+    if kind == "pimc":
+        from .pimc import DEFAULT_SAMPLES, MAX_SAMPLES, PimcBot
+
+        n = _budget(key, arg, "deals per decision", MAX_SAMPLES, DEFAULT_SAMPLES) if sep \
+            else DEFAULT_SAMPLES
+        bot = PimcBot(n, name=f"pimc:{n}" if sep else "pimc")
+    elif kind == "ismcts":
+        from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, IsmctsBot
+
+        n = _budget(key, arg, "iterations per decision", MAX_ITERATIONS, DEFAULT_ITERATIONS) \
+            if sep else DEFAULT_ITERATIONS
+        bot = IsmctsBot(n, name=f"ismcts:{n}" if sep else "ismcts")
+    elif key == "cheat":
+        from .pimc import CheatBot
+
+        bot = CheatBot()
+    else:
+        return None
+    bot.engine = bot
+    return bot
 
 
 # -- bots on the command line (``--bots a,b``) ------------------------------------------------
 
 #: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, "py:MODULE:NAME")
+SPECS = (*BOT_NAMES, *SEARCH_SPECS, "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(SPECS)
 
 
@@ -147,6 +219,9 @@ def parse_tutti_bot(spec: str, rules):
     key = spec.strip().lower()
     if key in BOT_NAMES:
         return BuiltinBot(key)
+    bot = search_bot(key)
+    if bot is not None:
+        return bot
     kind, _, arg = spec.strip().partition(":")
     if kind.lower() == "py":
         return _python_bot(spec.strip(), arg, VALID_BOTS)

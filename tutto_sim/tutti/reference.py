@@ -629,6 +629,8 @@ def play_hand(bots: Sequence, rules: TuttiRules = TuttiRules(), seed: int = 0,
     start = state.copy()
     while not is_over(state):
         seat = state.to_move
+        if getattr(agents[seat], "sees_state", False):  # the cheating bot, labelled so
+            agents[seat].see(state.copy())
         apply(state, ask(agents[seat], observe(state, seat)))
     sc = scores(state)
     pts = [0] * rules.sides

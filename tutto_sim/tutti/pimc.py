@@ -1,0 +1,194 @@
+"""Tutti's sampling bot ``pimc`` and the cheating reference bot ``cheat``.
+
+Perfect-information Monte Carlo (Long, Sturtevant, Buro & Furtak 2010):
+``pimc`` deals the cards it has not seen (``tutti.sampling``, uniformly over
+every deal its observation allows), plays each deal face up with the
+search of ``tutti.search`` and takes the action with the best average.
+``cheat`` runs the same search on the true cards: it is the only bot that
+sees them, a yardstick for what hidden cards cost, and is always labelled a
+cheat.
+
+One decision
+------------
+1. The *own sequences*: the legal action, and when it is an exchange or a
+   declaration (after which the same player moves again), every way of
+   going on with the own exchanges and declarations up to a card (or to
+   the end of a partner's declaration turn).
+2. Each sequence is played on each deal, then ``search``'s playout: every
+   player plays the heuristic bot's card and makes the automatic actions
+   until at most ``endgame`` cards are left to play, then alpha-beta solves
+   the rest exactly.
+3. A deal's result for the bot's side is the margin ``m`` (points of the
+   own side minus the best other side; a Tute ±250) and the bot scores it
+   ``m + WIN_BONUS·sign(m)``: the margin, and a bonus for winning the hand,
+   which is what a match counts.
+4. A sequence's value is its average over the deals; an action's value is
+   the best value of the sequences that start with it (the bot will choose
+   the rest of its turn the same way). The bot plays the action of highest
+   value, the first legal one of equal value.
+
+The deals come from a stream seeded by a hash of the observation
+(``sampling.observation_seed``): the same observation always gives the same
+decision, whatever the hidden cards are, and a game with ``pimc`` replays
+exactly from its seed. :meth:`PimcBot.explain` gives every action's value.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import NamedTuple
+
+import numpy as np
+
+from . import search
+from .reference import DECLARE, Action, Observation
+from .sampling import HiddenDeal, observation_seed
+
+#: Deals per decision of ``pimc`` (``pimc:SAMPLES``).
+DEFAULT_SAMPLES = 20
+MAX_SAMPLES = 10_000
+#: Cards left to play (hands and stock) at which the search turns exact.
+ENDGAME = 12
+#: Cards left at which a playout from further away turns exact.
+TAIL = 8
+#: Points a won hand adds to a deal's margin (a lost one takes away).
+WIN_BONUS = 30
+
+
+class Estimate(NamedTuple):
+    """What the search expects of an action: ``value`` (the bot's score:
+    margin + WIN_BONUS·sign), ``margin`` (mean points margin), ``win``
+    (share of the deals won), over ``deals`` deals."""
+
+    value: float
+    margin: float
+    win: float
+    deals: int
+
+
+def own_sequences(state: np.ndarray) -> list[list[int]]:
+    """Every own sequence of actions from a search state (module docstring,
+    step 1), as action ids; prefixes that reach the same state are kept once."""
+    out: list[list[int]] = []
+    seen: set[bytes] = set()
+    ids = np.empty(96, np.int64)
+
+    def walk(s: np.ndarray, prefix: list[int]) -> None:
+        for a in ids[:search.legal_ids(s, ids)].tolist():
+            if a < search.A_EXCHANGE or a >= search.A_TUTE or s[search.PHASE] == DECLARE:
+                out.append(prefix + [a])
+                continue
+            nxt = s.copy()
+            search.apply_id(nxt, a)
+            key = nxt.tobytes()
+            if key not in seen:
+                seen.add(key)
+                walk(nxt, prefix + [a])
+
+    walk(state, [])
+    return out
+
+
+def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
+             endgame: int = ENDGAME, tail: int = TAIL) -> dict[Action, Estimate]:
+    """Every legal action's :class:`Estimate` over the full deals ``states``
+    (search states, ``weights[i]`` copies of deal ``i``)."""
+    seqs = own_sequences(states[0])
+    width = max(len(q) for q in seqs)
+    table = np.full((len(seqs), width), -1, np.int64)
+    for j, q in enumerate(seqs):
+        table[j, :len(q)] = q
+    margins = np.empty((len(states), len(seqs)), np.int64)
+    side = obs.rules.side(obs.seat)
+    search.evaluate(np.asarray(states), table, side, endgame, tail, margins)
+    w = np.array(weights, np.float64)[:, None]
+    total = w.sum()
+    sign = np.sign(margins)
+    value = ((margins + WIN_BONUS * sign) * w).sum(axis=0) / total
+    mean = (margins * w).sum(axis=0) / total
+    win = ((sign > 0) * w).sum(axis=0) / total
+    best: dict[int, int] = {}
+    for j, q in enumerate(seqs):
+        if q[0] not in best or value[j] > value[best[q[0]]]:
+            best[q[0]] = j
+    deals = int(total)
+    out = {}
+    for a in obs.legal:
+        j = best[search.encode_all([a])[0]]
+        out[a] = Estimate(float(value[j]), float(mean[j]), float(win[j]), deals)
+    return out
+
+
+def distinct(states: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """The distinct rows of ``states`` in order of first appearance, and how
+    often each appears."""
+    counts: dict[bytes, int] = {}
+    first: dict[bytes, int] = {}
+    for i, row in enumerate(states):
+        key = row.tobytes()
+        counts[key] = counts.get(key, 0) + 1
+        first.setdefault(key, i)
+    return states[list(first.values())], list(counts.values())
+
+
+def choose(estimates: dict[Action, Estimate]) -> Action:
+    """The action of highest value; the first in legal order among equals."""
+    top = max(e.value for e in estimates.values())
+    return next(a for a, e in estimates.items() if e.value == top)
+
+
+class PimcBot:
+    """``pimc`` / ``pimc:SAMPLES`` (module docstring)."""
+
+    def __init__(self, samples: int = DEFAULT_SAMPLES, name: str | None = None,
+                 endgame: int = ENDGAME, tail: int = TAIL):
+        self.samples = samples
+        self.endgame = endgame
+        self.tail = tail
+        self.name = name or ("pimc" if samples == DEFAULT_SAMPLES else f"pimc:{samples}")
+
+    def deals(self, obs: Observation) -> tuple[np.ndarray, list[int]]:
+        """The sampled deals as search states, each distinct deal once, with
+        how often it was drawn."""
+        states = HiddenDeal(obs).deal_states(observation_seed(obs), self.samples)
+        return distinct(states)
+
+    def explain(self, obs: Observation) -> dict[Action, Estimate]:
+        """Every legal action's :class:`Estimate`: what ``pimc`` would play and why."""
+        states, weights = self.deals(obs)
+        return evaluate(obs, states, weights, self.endgame, self.tail)
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return choose(self.explain(obs))
+
+
+class CheatBot:
+    """``cheat``: the search of ``pimc`` on the true cards. The engine shows
+    it the state (``see``) before each of its decisions; it is the only bot
+    that is shown anything but its observation. (What it was shown is kept
+    per thread, so one object may play in several games at once.)"""
+
+    name = "cheat"
+    sees_state = True
+
+    def __init__(self, endgame: int = ENDGAME, tail: int = TAIL):
+        self.endgame = endgame
+        self.tail = tail
+        self._shown = threading.local()
+
+    def see(self, state) -> None:
+        self._shown.state = state
+
+    def explain(self, obs: Observation) -> dict[Action, Estimate]:
+        state = getattr(self._shown, "state", None)
+        if state is None or state.to_move != obs.seat:
+            raise RuntimeError("cheat plays only where the engine shows it the cards (see)")
+        return evaluate(obs, [search.from_state(state)], [1], self.endgame, self.tail)
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        return choose(self.explain(obs))
+
