@@ -164,7 +164,6 @@ def test_rutsmieter_flags_are_refused_by_other_games(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("args", [
-    ["optimize", "--game", "rutsmieter"],
     ["export-policy", "--game", "rutsmieter"],
     ["validate", "--game", "rutsmieter"],
     ["analyze", "threshold", "--game", "rutsmieter"],

@@ -14,6 +14,7 @@ import typer
 
 from tutto_sim.core import registry
 from tutto_sim.core.cli import (
+    MAX_GAMES,
     RESULTS_DIR,
     UserError,
     _choice,
@@ -38,32 +39,80 @@ def _hook(rules, what: str):
     return registry.for_rules(rules).hook(what)
 
 
+#: Options of ``optimize`` that only some games take, with their flags: a game's
+#: hooks list the ones it takes in ``OPTIMIZE_OPTIONS``; any other given on the
+#: command line is refused in one line.
+GAME_OPTIMIZE_OPTIONS = {
+    "card": "--card", "method": "--method", "turns": "--turns", "search_turns": "--search-turns",
+    "games": "--games", "search_games": "--search-games", "candidates": "--candidates",
+    "players": "--players", "field": "--field", "out_path": "--out",
+}
+#: The most candidates a search may try (a larger number is a typing error).
+MAX_CANDIDATES = 1_000_000
+
+
+def _given(ctx, name: str) -> bool:
+    """Whether option ``name`` was given (command line or environment), not defaulted."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name != "DEFAULT"
+
+
+def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
+    """One line for the first option given that the game of ``rules`` does not take,
+    naming the games that take it."""
+    for name in GAME_OPTIMIZE_OPTIONS:
+        if name in given and name not in takes:
+            others = [e.name for e in registry.entries()
+                      if name in getattr(e.module(), "OPTIMIZE_OPTIONS", ())]
+            only = f" (only to --game {', '.join(others)})" if others else ""
+            raise UserError(f"{GAME_OPTIMIZE_OPTIONS[name]} does not apply to optimize "
+                            f"--game {game_label(rules)}{only}")
+
+
 @with_rules()
 def optimize(
+    ctx: typer.Context,
     card: Annotated[Optional[str], typer.Option("--card", help="Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.")] = None,
     method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
+    games: Annotated[Optional[int], typer.Option("--games", help="Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.")] = None,
+    search_games: Annotated[Optional[int], typer.Option("--search-games", help="Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.")] = None,
+    candidates: Annotated[Optional[int], typer.Option("--candidates", help="Whole-game searches: weight vectors to try. Default 160.")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.")] = None,
+    field: Annotated[Optional[str], typer.Option("--field", help="Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.")] = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS.json).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables; no progress bar.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV of the results (created if missing).")] = RESULTS_DIR,
     rules=None,
 ) -> None:
-    """Find the best stop-or-continue thresholds for one Tutto card (or for Macke)."""
+    """Find the best stop-or-continue thresholds for one Tutto card (or for Macke); Rutsmieter's move weights."""
     _choice("--method", method, ("monte-carlo", "exact"))
     _positive("--turns", turns)
     _positive("--search-turns", search_turns)
+    for flag, value, ceiling in (("--games", games, MAX_GAMES),
+                                 ("--search-games", search_games, MAX_GAMES),
+                                 ("--candidates", candidates, MAX_CANDIDATES)):
+        if value is not None:
+            _positive(flag, value, ceiling=ceiling)
     _seed(seed)
     handler = _hook(rules, "optimize")
-    check = getattr(registry.for_rules(rules).module(), "check_optimize", None)
+    module = registry.for_rules(rules).module()
+    takes = tuple(getattr(module, "OPTIMIZE_OPTIONS", ()))
+    values = {"card": card, "method": method, "turns": turns, "search_turns": search_turns,
+              "games": games, "search_games": search_games, "candidates": candidates,
+              "players": players, "field": field, "out_path": out_path}
+    _refuse_foreign(rules, {k for k in values if _given(ctx, k)}, takes)
+    own = {k: v for k, v in values.items() if k in takes}
+    check = getattr(module, "check_optimize", None)
     if check is not None:
-        check(rules=rules, card=card, method=method)
+        check(rules=rules, seed=seed, out_dir=out_dir, **own)
     if method == "monte-carlo":
         prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads)
-    handler(rules=rules, card=card, method=method, turns=turns, search_turns=search_turns,
-            seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads)
+    handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
 
 
 @with_rules()

@@ -100,10 +100,14 @@ def report_module():
     return module
 
 
+#: Options of the shared ``optimize`` command that this game takes (``core.commands``).
+OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
+
+
 def optimize(**kw):
     from tutto_sim.macke.cli import macke_optimize
 
-    return macke_optimize(**kw)
+    return macke_optimize(card=None, **kw)  # no cards in Macke: --card is refused before
 
 
 def solve(**kw):

@@ -1,14 +1,16 @@
 """What the shared commands and engines ask of Rutsmieter (``core.registry``):
 names for files and players, the table size, the config, bots, the
 tournament's game kind and words, play at the terminal (``rutsmieter.human``),
-and the exact checks (``solve --solo``, ``solve --duel``).
-A hook Rutsmieter does not have (optimize, reports, ...) makes the
-command say so in one line."""
+the exact checks (``solve --solo``, ``solve --duel``) and the weight search
+(``optimize``). A hook Rutsmieter does not have (export-policy, ...) makes
+the command say so in one line."""
 
 from __future__ import annotations
 
 #: Options of the shared ``solve`` command that Rutsmieter takes.
 SOLVE_OPTIONS = ("solo", "duel")
+#: Options of the shared ``optimize`` command that Rutsmieter takes (the weight search).
+OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
 
 
 def label(rules) -> str:
@@ -129,6 +131,19 @@ def play_bots(rules) -> str:
 def illegal_words(rules) -> str:
     """What the game does with a ``py:`` bot's illegal move (the tournament's warning)."""
     return "each time the first legal move was played instead"
+
+
+def check_optimize(**kw):
+    from tutto_sim.rutsmieter.optimize_cli import check_optimize as check
+
+    return check(**kw)
+
+
+def optimize(**kw):
+    """``optimize --game rutsmieter``: the search for the weights bot's weights."""
+    from tutto_sim.rutsmieter.optimize_cli import rutsmieter_optimize
+
+    return rutsmieter_optimize(**kw)
 
 
 def solve(**kw):

@@ -91,6 +91,10 @@ def report_module():
     return module
 
 
+#: Options of the shared ``optimize`` command that this game takes (``core.commands``).
+OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
+
+
 def optimize(**kw):
     from tutto_sim.tutto.cli import optimize as run
 
