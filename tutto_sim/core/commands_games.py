@@ -101,7 +101,7 @@ def _ci(e) -> str:
 
 @with_rules()
 def tournament(
-    bots: Annotated[str, typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME.")] = "optimal,cautious",
+    bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME. Default: optimal,cautious; Rutsmieter tuned,aggressive; Tutti heuristic,random.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
     games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
@@ -115,6 +115,9 @@ def tournament(
     from tutto_sim.core.tournament import ENGINES, run_tournament
 
     rules = _table_rules(rules, players)
+    if bots is None:  # the game's own default (optional hook tournament_bots)
+        bots = getattr(registry.for_rules(rules).module(), "tournament_bots",
+                       lambda r: "optimal,cautious")(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
@@ -209,7 +212,8 @@ def _print_tournament(res, csv_path: Path) -> None:
 
 @with_rules()
 def play(
-    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated (see tournament --help; default: optimal; Rutsmieter: tuned,tuned,tuned).")] = None,
+    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated (see tournament --help; default: optimal; Rutsmieter: tuned,tuned,tuned; Tutti: pimc, one per other seat).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players at the table, you included (default: you and the bots); without --bots the default bots fill the table.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
@@ -220,9 +224,17 @@ def play(
     from tutto_sim.core.play import QuitGame
 
     game_hooks = registry.for_rules(rules).module()
+    if players is not None:
+        rules = _table_rules(rules, players)
     if bots is None:
         bots = getattr(game_hooks, "play_bots", lambda r: "optimal")(rules)
+        if players is not None:  # the default opponents, as many as the table takes
+            default = [b.strip() for b in bots.split(",")]
+            bots = ",".join((default * players)[:players - 1])
     others = _bots(bots, rules)
+    if players is not None and len(others) != players - 1:
+        raise UserError(f"--players {players} needs {plural(players - 1, 'bot')} in --bots "
+                        f"(you take the other seat), not {len(others)}")
     most = max(getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules)) - 1
     if len(others) > most:
         at = f" at {_title(rules)}" if most != 7 else ""

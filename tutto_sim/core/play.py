@@ -54,3 +54,16 @@ def ask_choice(read: Callable[[str], str], write: Callable[[str], None], prompt:
         if answer.isdigit() and 1 <= int(answer) <= len(choices):
             return choices[int(answer) - 1]
         write(retry)
+
+
+def seat_table(players, human_type: type, engine_of, write: Callable[[str], None],
+               action: str = "action") -> tuple[int, list]:
+    """A table with a human at the terminal: the seat of the one ``human_type``
+    among ``players`` (ValueError if there is not exactly one) and each
+    player's engine, ``engine_of(player, report)``; a ``py:`` bot's illegal
+    answer is a warning line and its first legal ``action`` is played."""
+    humans = [j for j, p in enumerate(players) if isinstance(p, human_type)]
+    if len(humans) != 1:
+        raise ValueError(f"a game at the terminal needs one human player, not {len(humans)}")
+    warn = lambda text: write(f"warning: {text}; the first legal {action} is played")  # noqa: E731
+    return humans[0], [engine_of(p, warn) for p in players]

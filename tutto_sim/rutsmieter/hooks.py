@@ -128,6 +128,12 @@ def play_bots(rules) -> str:
     return "tuned,tuned,tuned"
 
 
+def tournament_bots(rules) -> str:
+    """``tournament``'s bots unless ``--bots`` says otherwise: the tuned policy
+    against the strongest simple rule, both in the kernel."""
+    return "tuned,aggressive"
+
+
 def illegal_words(rules) -> str:
     """What the game does with a ``py:`` bot's illegal move (the tournament's warning)."""
     return "each time the first legal move was played instead"

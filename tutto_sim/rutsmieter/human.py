@@ -32,7 +32,12 @@ from __future__ import annotations
 import string
 from typing import Callable, Sequence
 
-from tutto_sim.core.play import QuitGame, TerminalPlayer, ask_choice  # noqa: F401  (QuitGame: the human left)
+from tutto_sim.core.play import (  # noqa: F401  (QuitGame: the human left)
+    QuitGame,
+    TerminalPlayer,
+    ask_choice,
+    seat_table,
+)
 
 from .bots import engine_of
 from .reference import Board, Bot, Move, Observation, ThrowSeen, play_game
@@ -270,14 +275,9 @@ class InteractiveGame:
         self.rules = config.rules
         self.seed = seed
         self.write = write
-        humans = [j for j, p in enumerate(players) if isinstance(p, HumanPlayer)]
-        if len(humans) != 1:
-            raise ValueError(f"a game at the terminal needs one human player, not {len(humans)}")
-        self.narrator = Narrator(self.rules, [p.name for p in players], humans[0], write)
-        players[humans[0]].narrator = self.narrator
-        self.engines = [engine_of(p, lambda text: write(f"warning: {text}; the first legal "
-                                                        "move is played"))
-                        for p in players]
+        human, self.engines = seat_table(players, HumanPlayer, engine_of, write, "move")
+        self.narrator = Narrator(self.rules, [p.name for p in players], human, write)
+        players[human].narrator = self.narrator
 
     def play(self):
         self.narrator.legend()

@@ -1,9 +1,9 @@
 """What the shared commands and engines ask of Tutti (``core.registry``): names
 for files and players, the table size, the config, bots, the tournament's
 game kind and words, and Tutti's own analyses (``analyze lead``, ``exchange``,
-``declare``, ``trump``, ``tute``; ``tutti.analysis_cli``). A hook Tutti does
-not have (play, optimize, solve, reports, ...) makes the command say so in
-one line."""
+``declare``, ``trump``, ``tute``; ``tutti.analysis_cli``), play at the
+terminal (``tutti.human``) and the report. A hook Tutti does not have
+(optimize, solve, ...) makes the command say so in one line."""
 
 from __future__ import annotations
 
@@ -49,6 +49,13 @@ def table_sizes(rules) -> tuple[int, ...]:
 def default_bot(rules) -> str:
     """The bot of ``analyze seats`` unless ``--bot`` says otherwise."""
     return "heuristic"
+
+
+def tournament_bots(rules) -> str:
+    """``tournament``'s bots unless ``--bots`` says otherwise: the two that play
+    in the kernel (the search bots take a tenth of a second a hand and more,
+    too slow for the default 100,000 games)."""
+    return "heuristic,random"
 
 
 def instant_column(rules) -> None:
@@ -123,6 +130,32 @@ def rules_line(rules) -> str:
         line += f"; must answer a trump lead with a trump {on(rules.must_answer_trump)}"
     tute = f"a Tute wins the {rules.tute_wins}" if rules.allow_tute else "no Tute"
     return f"{line}; {tute}"
+
+
+def human(name, read, write, hints, rules):
+    """The human at ``play --game tutti`` (``tutti.human``), with pimc's advice."""
+    from tutto_sim.tutti.human import Advisor, HumanPlayer
+
+    return HumanPlayer(name, read, write, Advisor(), hints)
+
+
+def interactive_game(players, config, seed, narrate):
+    from tutto_sim.tutti.human import InteractiveGame
+
+    return InteractiveGame(players, config, seed, narrate)
+
+
+def play_intro(rules) -> tuple[str, str]:
+    """``play``'s heading and how to answer."""
+    table = "4 players in pairs" if rules.pairs else f"{rules.players} players"
+    return (f"Tutti, {table}",
+            "at each choice type its number or the card's code (AC = Ace of Cups); "
+            "? shows pimc's advice, q leaves")
+
+
+def play_bots(rules) -> str:
+    """``play``'s opponents unless ``--bots`` says otherwise: ``pimc`` in every other seat."""
+    return ",".join(["pimc"] * (rules.players - 1))
 
 
 def illegal_words(rules) -> str:

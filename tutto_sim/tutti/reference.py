@@ -45,7 +45,7 @@ seed ``stream_start(s, m)``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple, Sequence
+from typing import Callable, NamedTuple, Sequence
 
 from tutto_sim.core.api import ask
 from tutto_sim.core.rng import Stream, stream_start
@@ -620,18 +620,26 @@ def _bots(bots, rules: TuttiRules, seed: int, index: int) -> list:
 
 
 def play_hand(bots: Sequence, rules: TuttiRules = TuttiRules(), seed: int = 0,
-              index: int = 0, leader: int = 0, state: State | None = None) -> HandRecord:
+              index: int = 0, leader: int = 0, state: State | None = None,
+              watch: Callable | None = None) -> HandRecord:
     """Play hand ``index`` of a run with ``seed``; ``bots[p]`` (a name or a bot
     with ``act(observation)``) plays seat ``p``. ``state`` starts from a given
-    position instead of a fresh deal (tests)."""
+    position instead of a fresh deal (tests). ``watch(state, seat, action)``,
+    if given, sees the hand go: once at the start (``seat`` -1, ``action``
+    None), then after each action (the terminal game narrates from it)."""
     agents = _bots(bots, rules, seed, index)
     state = deal(rules, seed, index, leader) if state is None else state.copy()
     start = state.copy()
+    if watch is not None:
+        watch(state, -1, None)
     while not is_over(state):
         seat = state.to_move
         if getattr(agents[seat], "sees_state", False):  # the cheating bot, labelled so
             agents[seat].see(state.copy())
-        apply(state, ask(agents[seat], observe(state, seat)))
+        action = ask(agents[seat], observe(state, seat))
+        apply(state, action)
+        if watch is not None:
+            watch(state, seat, action)
     sc = scores(state)
     pts = [0] * rules.sides
     for p in range(rules.players):
@@ -658,15 +666,16 @@ class MatchRecord:
 
 
 def play_match(bots: Sequence, rules: TuttiRules = TuttiRules(), seed: int = 0,
-               index: int = 0) -> MatchRecord:
+               index: int = 0, watch: Callable | None = None) -> MatchRecord:
     """Play match ``index`` of a run with ``seed`` (module docstring): the first
-    side to win ``rules.hands`` hands wins; ties replay with the same leader."""
+    side to win ``rules.hands`` hands wins; ties replay with the same leader.
+    ``watch`` sees every hand (:func:`play_hand`)."""
     match_seed = stream_start(seed, index)
     wins = [0] * rules.sides
     hands: list[HandRecord] = []
     leader = 0
     while len(hands) < MAX_HANDS:
-        rec = play_hand(bots, rules, match_seed, len(hands), leader)
+        rec = play_hand(bots, rules, match_seed, len(hands), leader, watch=watch)
         hands.append(rec)
         if rec.winner < 0:
             continue  # a tie: replayed with the same leader
