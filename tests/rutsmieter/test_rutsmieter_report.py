@@ -248,9 +248,9 @@ def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
     from tutto_sim.core.report import style
     from tutto_sim.rutsmieter import policy as P
     from tutto_sim.rutsmieter.report_data import sample_choices
-    from tutto_sim.rutsmieter.report_figures import cheat_sheet
+    from tutto_sim.rutsmieter.report_figures import cheat_sheet, weight_sentence
 
-    odd = (2.0, 11.0, -7.25, 0.0, 3.0, 40.0, -1.0)
+    odd = (0.0, 11.0, -7.25, 0.0, 3.0, 40.0, -1.0)
     WeightsPolicy(odd, RULES).write(tmp_path / P.DEFAULT_FILE)
     monkeypatch.setattr(P, "default_policy_path", lambda: tmp_path / P.DEFAULT_FILE)
     policy = P.default_policy(RULES)
@@ -261,10 +261,16 @@ def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
     with style():
         sheet = cheat_sheet(data, 1)
     words = " ".join(t.get_text().replace("\n", " ") for t in sheet.fig.findobj(Text))
-    assert "Prefers moving a piece into the goal lane: +40 for a piece into the goal lane " \
-           "(as much as walking 20 squares)." in words
+    assert "Prefers moving a piece into the goal lane: +40 for a piece into the goal lane." \
+        in words  # no "as much as walking": walking further has no weight
     assert "Avoids landing within reach of opponents: −7.25 per opponent piece" in words
     assert "Ignores landing just behind opponents." in words
+    # the obligations of the default house rules leave no choice about walking further
+    assert "Walking further: no weight, as the house rules leave no choice about it." in words
+    assert weight_sentence("capture", 30.0, 2.0) == (
+        "Prefers capturing a piece: +30 for a capture (as much as walking 15 squares).")
+    assert weight_sentence("progress", 0.0, 0.0, RutsmieterRules(must_leave_house=False)) == \
+        "Ignores walking further."
     assert words.index("+40") < words.index("+11") < words.index("−7.25") < words.index("+3 ")
 
 

@@ -164,11 +164,15 @@ def ranked_features(weights) -> list[str]:
     return sorted(FEATURES, key=lambda f: -abs(weights[FEATURES.index(f)]))
 
 
-def weight_sentence(feature: str, w: float, progress: float) -> str:
+def weight_sentence(feature: str, w: float, progress: float, rules=None) -> str:
     """A weight in players' words: "Prefers capturing a piece: +30 for a capture
-    (as much as walking 30 squares)."; a zero weight is "Ignores ..."."""
+    (as much as walking 30 squares)."; a zero weight is "Ignores ...", or,
+    where the house rules leave no choice about it (:func:`idle_reason`),
+    "Capturing a piece: no weight, ..."."""
     what, unit = FEATURE_WORDS[feature]
     if w == 0:
+        if rules is not None and idle_reason(feature, rules):
+            return f"{sentence(what)}: no weight, as the house rules leave no choice about it."
         return f"Ignores {what}."
     verb = "Prefers" if w > 0 else "Avoids"
     text = f"{verb} {what}: {_fmt_weight(w)} {unit}"
@@ -383,7 +387,7 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
     y -= 24 * line
     for rank, f in enumerate(order, 1):
         k = FEATURES.index(f)
-        text = textwrap.wrap(weight_sentence(f, w[k], progress), 80)
+        text = textwrap.wrap(weight_sentence(f, w[k], progress, data.rules), 80)
         decided = textwrap.wrap(decided_words(data, f), 46)
         fig.text(0.05, y, f"{rank}.", fontsize=8.4, va="top", weight="bold")
         fig.text(0.08, y, "\n".join(text), fontsize=8.4, va="top", linespacing=1.27)
