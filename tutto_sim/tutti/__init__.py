@@ -4,7 +4,8 @@ Data flows one way through the package: ``cards`` (ids, points, codes) →
 ``rules`` (the settings) → ``reference`` (the readable engine: deal, legal
 actions, tricks, declarations, scoring, observations, whole hands and
 matches) → ``bots`` (``random`` and ``heuristic``, which see only an
-observation).
+observation) → ``kernel`` (numba hands and matches between those bots,
+identical to the reference's).
 """
 
 from .rules import TuttiRules

@@ -54,7 +54,7 @@ from tutto_sim.core.streams import below, stream_start
 from .bots import BOT_NAMES
 from .cards import LAST_TRICK, POINTS
 from .reference import MAX_HANDS
-from .rules import HAND_SIZE, STOCK_SIZE, TuttiRules
+from .rules import STOCK_SIZE, TuttiRules
 
 BOT_RANDOM, BOT_HEURISTIC = range(2)
 assert BOT_NAMES == ("random", "heuristic")
