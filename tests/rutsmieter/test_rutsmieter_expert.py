@@ -4,6 +4,7 @@ observation; hand-made positions where the right move is clear; a cheap
 strength check; the bot on the command line."""
 
 import json
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,6 +13,7 @@ from conftest import run_cli as run
 from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.stats import Z95
 from tutto_sim.rutsmieter import expert as E
+from tutto_sim.rutsmieter import kernel as K
 from tutto_sim.rutsmieter.bots import VALID_BOTS, parse_rutsmieter_bot
 from tutto_sim.rutsmieter.policy import WeightsPolicy
 from tutto_sim.rutsmieter.reference import (
@@ -91,10 +93,17 @@ def test_lead_and_decide_on_hand_worked_results(monkeypatch):
     assert E.lead(w, 0) == (0, 0, 0)  # the preferred move leads
     assert E.lead(w[1:], 1) == (1, 0, 0)  # a tie goes to the preferred move
     # paired t of (0,0,1,0,0,1): mean 1/3, sd sqrt(4/15), t = 1.58 -- above 1.5, below 3
-    assert E.clearly_ahead(2, 0, 6, E.Z2_GATE) and not E.clearly_ahead(2, 0, 6, E.Z2_DECIDED)
-    assert not E.clearly_ahead(0, 0, 6, E.Z2_GATE) and not E.clearly_ahead(1, 1, 6, E.Z2_GATE)
+    plain = E.Threshold(9, 4, 0)
+    assert E.clearly_ahead(2, 0, 6, plain) and not E.clearly_ahead(2, 0, 6, E.DECIDED)
+    # the gate's small-sample part: z² = 9/4 + 80/6, z = 3.95 after 6 rollouts
+    assert E.GATE.z2(6) == Fraction(9, 4) + Fraction(80, 6)
+    assert not E.clearly_ahead(2, 0, 6, E.GATE)
+    # 12 times +1, 3 times -1 in 100 rollouts: mean .09, sd .379, t = 2.38; the gate
+    # asks for z = sqrt(9/4 + 80/100) = 1.75 there, the early end for 3
+    assert E.clearly_ahead(12, 3, 100, E.GATE) and not E.clearly_ahead(12, 3, 100, E.DECIDED)
+    assert not E.clearly_ahead(0, 0, 6, plain) and not E.clearly_ahead(1, 1, 6, plain)
     # all differences +1: no spread, clearly ahead from two rollouts on
-    assert E.clearly_ahead(2, 0, 2, E.Z2_DECIDED) and not E.clearly_ahead(1, 0, 1, E.Z2_GATE)
+    assert E.clearly_ahead(2, 0, 2, E.DECIDED) and not E.clearly_ahead(1, 0, 1, plain)
 
     obs = observe(RutsmieterRules(players=2), [[5, 10, H, H], [H] * 4], 0, 2)
     assert len(obs.moves) == 2
@@ -104,8 +113,11 @@ def test_lead_and_decide_on_hand_worked_results(monkeypatch):
         calls.append((start, count))
         return w[:2, start:start + count]
 
-    # one round of 6: t = 1.58 > 1.5 at the budget, move 0 over the preferred move 1
-    assert E.decide(obs, 6, 1, rollouts)[1] == 0 and calls == [(0, 6)]
+    # one round of 6: t = 1.58 is not enough for the gate after 6 rollouts ...
+    assert E.decide(obs, 6, 1, rollouts)[1] == 1 and calls == [(0, 6)]
+    # ... but more than 1.5 without its small-sample part: move 0 over the preferred 1
+    monkeypatch.setattr(E, "GATE", plain)
+    assert E.decide(obs, 6, 1, rollouts)[1] == 0
     # at 3 rollouts the lead (0, 0, 1) is not clear enough: the preferred move stays
     assert E.decide(obs, 3, 1, rollouts)[1] == 1
     # rounds of 2: (0,0) the preferred move leads after the first round -- stop
@@ -181,27 +193,53 @@ def test_escape_the_piece_threatened_from_one_square_behind():
     assert escape.win_share - stay.win_share > escape.ci95 + stay.ci95
 
 
-def _match(expert, other, rules, games, seed):
-    wins = 0
-    for i in range(games):
-        seat = i % 2
-        bots = [expert, other] if seat == 0 else [other, expert]
-        wins += play_game(bots, rules, seed, i).winner == seat
-    p = wins / games
+def _match(budget, other, rules, games, seed):
+    """The expert's win rate against ``other`` (a kernel bot id), both
+    seatings, in the kernel, with its 95% CI."""
+    experts = [E.kernel_row(budget, 0)]
+    lineups = np.array([[K.BOT_EXPERT, other], [other, K.BOT_EXPERT]])
+    res = K.simulate(lineups, rules, seed, games, weights=[E.tuned_policy(rules).weights],
+                     experts=experts, block=4)
+    expert_seat = np.arange(games) % 2  # lineup i % 2, seated as listed in the first L * n games
+    assert np.array_equal(lineups[np.arange(games) % 2, expert_seat], [K.BOT_EXPERT] * games)
+    p = float(np.mean(res.winner == expert_seat))
     return p, Z95 * np.sqrt(p * (1 - p) / games)
 
 
 def test_expert_beats_first_and_is_not_weaker_than_tuned():
-    """A cheap check (a small budget, 200 games each, both seatings): the
-    expert beats ``first`` with the whole 95% interval above one half, and
-    ``tuned`` does not beat it beyond the interval. The strong figures are in
+    """A cheap check (budget 20, 300 games each, both seatings): the expert
+    beats ``first`` with the whole 95% interval above one half, and ``tuned``
+    does not beat it beyond the interval. The strong figures are in
     docs/rutsmieter.md ("The expert bot")."""
     rules = RutsmieterRules(players=2)
-    expert = E.expert_bot(rules, 20)
-    p, ci = _match(expert, "first", rules, 200, 41)
+    p, ci = _match(20, K.BOT_NAMES.index("first"), rules, 300, 41)
     assert p - ci > 0.5, (p, ci)
-    p, ci = _match(expert, E.tuned_policy(rules).bot("tuned"), rules, 200, 42)
+    p, ci = _match(20, K.BOT_WEIGHTS, rules, 300, 42)
     assert p + ci > 0.5, (p, ci)
+
+
+@pytest.mark.parametrize("rules,seed", [(RutsmieterRules(players=2), 1),
+                                        (RutsmieterRules(3, False, True, True, False), 2),
+                                        (RutsmieterRules(4, True, True, False, True), 3)])
+def test_kernel_expert_plays_the_reference_games(rules, seed, monkeypatch):
+    """The kernel's expert (ids from ``BOT_EXPERT``) and the reference
+    engine's ``expert_bot`` play the same games, throw for throw, against
+    ``tuned``; with rounds of 3 rollouts up to 8 (several rounds)."""
+    monkeypatch.setattr(E, "ROUND", 3)
+    n = rules.players
+    tuned = E.tuned_policy(rules)
+    expert = E.expert_bot(rules, 8)
+    for i in range(2):
+        seats = [j % 2 == i % 2 for j in range(n)]
+        rec = play_game([expert if s else tuned.bot() for s in seats], rules, seed, i)
+        ids = [K.BOT_EXPERT if s else K.BOT_WEIGHTS for s in seats]
+        trace = np.full((rec.throws + 1, 4), -9, np.int64)
+        w, t, u, places, stats = K.play_traced(seed, i, K.kernel_params(rules),
+                                               K.kernel_offsets(n), ids, trace,
+                                               wtab=[tuned.weights],
+                                               experts=[E.kernel_row(8, 0)])
+        assert trace[:t].tolist() == [list(x) for x in rec.log]
+        assert (w, t, u, tuple(places)) == (rec.winner, rec.throws, rec.turns, rec.places)
 
 
 def test_bot_specs():
@@ -209,7 +247,7 @@ def test_bot_specs():
     assert parse_rutsmieter_bot("expert", rules).rollouts == E.DEFAULT_ROLLOUTS
     bot = parse_rutsmieter_bot(" Expert:40 ", rules)
     assert (bot.name, bot.rollouts) == ("expert:40", 40)
-    assert not hasattr(bot, "table")  # the reference engine plays it
+    assert bot.table() == E.ExpertTable(40, E.tuned_policy(rules).weights)
     for spec in ("expert:0", "expert:abc", "expert:", "expert:-3", "expert:1e3",
                  f"expert:{E.MAX_ROLLOUTS + 1}", "expert:²"):
         with pytest.raises(BotSpecError) as e:
@@ -218,19 +256,20 @@ def test_bot_specs():
         assert "\n" not in msg and msg.endswith(VALID_BOTS) and "expert:ROLLOUTS" in msg
 
 
-def test_tournament_with_the_expert_on_one_and_two_threads(capsys, tmp_path):
+def test_tournament_with_the_expert_in_both_engines_and_thread_counts(capsys, tmp_path):
     outs = []
-    for threads in ("1", "2"):
+    for engine, threads in (("auto", "1"), ("auto", "2"), ("reference", "1")):
         code, out, err = run(capsys, "tournament", "--game", "rutsmieter", "--bots",
-                             "expert:8,tuned", "--games", "8", "--seed", "4", "--json",
-                             "--threads", threads, "--out-dir", str(tmp_path))
+                             "expert:8,tuned,first", "--games", "12", "--seed", "4", "--json",
+                             "--engine", engine, "--threads", threads, "--out-dir", str(tmp_path))
         assert code == 0, err
         d = json.loads(out)
-        assert d["engine"] == "reference" and set(d["bots"]) == {"expert:8", "tuned"}
-        for k in ("seconds", "threads", "csv"):
+        assert d["engine"] == ("kernel" if engine == "auto" else "reference")
+        assert set(d["bots"]) == {"expert:8", "tuned", "first"}
+        for k in ("seconds", "threads", "csv", "engine"):
             d.pop(k)
         outs.append(d)
-    assert outs[0] == outs[1]
+    assert outs[0] == outs[1] == outs[2]
     code, out, err = run(capsys, "tournament", "--game", "rutsmieter", "--bots", "expert:0,tuned",
                          "--games", "8", "--out-dir", str(tmp_path))
     assert code == 2 and out == "" and len(err.strip().splitlines()) == 1

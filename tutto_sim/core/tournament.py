@@ -449,7 +449,9 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
 
         def work(s, n):
             return kernel_batch(kernel, seed, s, n, lineups)
-        chunk = KERNEL_CHUNK
+        # a kernel of slow games (Rutsmieter's expert) asks for smaller chunks,
+        # so that the progress bar moves and Ctrl-C keeps what finished
+        chunk = getattr(kernel, "chunk", KERNEL_CHUNK)
     else:
         def work(s, n):
             return reference_batch(bots, config, seed, s, n, lineups, errors)

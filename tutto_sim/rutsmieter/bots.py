@@ -8,9 +8,9 @@ tournament of built-in bots runs in the kernel (``core.tournament``).
 ``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
 ``tuned`` (the same with the shipped tuned weights,
 ``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
-``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in the reference
-engine (no ``table()``; a tournament with it uses the reference engine), its
-rollouts running in the kernel.
+``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in both: its
+``table()`` is an ``expert.ExpertTable`` (budget and rollout weights), a row
+of the kernel's experts table.
 
 ``py:MODULE:NAME`` / ``py:FILE.py:NAME`` is ``NAME()`` from a Python module or
 file: an object with ``act(obs)``, which gets the reference engine's
@@ -65,14 +65,21 @@ class WeightsBot:
 
 class ExpertBot:
     """``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``): rollouts with the
-    tuned policy; reference engine only (no ``table()``), its rollouts in the kernel."""
+    tuned policy, in both engines (the kernel's ``BOT_EXPERT`` ids)."""
 
     def __init__(self, name: str, rules, rollouts: int):
-        from .expert import expert_bot
+        from .expert import expert_bot, tuned_policy
 
         self.name = name
         self.rollouts = rollouts
+        self.weights = tuned_policy(rules).weights
         self.engine: Bot = expert_bot(rules, rollouts, name)
+
+    def table(self):
+        """The kernel's expert: its budget and rollout weights (``expert.ExpertTable``)."""
+        from .expert import ExpertTable
+
+        return ExpertTable(self.rollouts, self.weights)
 
 
 def _expert(spec: str, arg: str | None, rules) -> ExpertBot:

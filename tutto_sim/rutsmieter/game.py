@@ -31,6 +31,10 @@ from .rules import RutsmieterRules
 END_KINDS = ("won", "cap")
 #: Per-game counts a tournament reports (``mean_throws``).
 COUNTS = ("throws",)
+#: Games per chunk (progress, Ctrl-C) and per block of parallel work when an
+#: expert plays: its games take a good part of a second each.
+EXPERT_CHUNK = 64
+EXPERT_BLOCK = 4
 
 
 @dataclass(frozen=True)
@@ -84,25 +88,36 @@ def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) 
 class RutsmieterGameKernel:
     """The tournament's games in the numba kernel (built-in bots only).
 
-    ``tables`` are the bots' ``table()``: a built-in bot's kernel id, or a
-    weights bot's weights (a row of the kernel's weights table). Seatings are
+    ``tables`` are the bots' ``table()``: a built-in bot's kernel id, a
+    weights bot's weights (a row of the kernel's weights table), or an
+    expert's ``expert.ExpertTable`` (a row of the experts table, its rollout
+    weights a row of the weights table). Games with an expert are slow: they
+    come in small chunks and blocks (:data:`EXPERT_CHUNK`). Seatings are
     periodic in the game index with period ``L * n`` (``core.tournament.seat_bots``),
     so the kernel gets the ``L * n`` seatings once and game ``i`` plays
     seating ``i mod (L * n)``: the same games as the reference engine."""
 
     def __init__(self, config: RutsmieterConfig, tables: list[int]):
-        from .kernel import BOT_WEIGHTS
+        from .expert import ExpertTable, kernel_row
+        from .kernel import BOT_EXPERT, BOT_WEIGHTS
 
         self.config = config
-        ids, rows = [], []
+        ids, rows, experts = [], [], []
         for t in tables:
             if isinstance(t, (int, np.integer)):
                 ids.append(int(t))
+            elif isinstance(t, ExpertTable):
+                ids.append(BOT_EXPERT + len(experts))
+                experts.append(kernel_row(t.rollouts, len(rows)))
+                rows.append(tuple(float(w) for w in t.weights))
             else:
                 ids.append(BOT_WEIGHTS + len(rows))
                 rows.append(tuple(float(w) for w in t))
         self.ids = np.array(ids, dtype=np.int64)
         self.weights = np.array(rows, dtype=np.float64) if rows else None
+        self.experts = np.array(experts, dtype=np.int64) if experts else None
+        if experts:
+            self.chunk = EXPERT_CHUNK
 
     def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
             threads: int | None = None, block: int | None = None):
@@ -112,8 +127,10 @@ class RutsmieterGameKernel:
         n_lineups, n = lineups.shape
         _check_table(rules, n)
         seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
-        res = K.simulate(seatings, rules, seed, n_games, start, block=block or K.BLOCK,
-                         weights=self.weights)
+        if block is None:
+            block = K.BLOCK if self.experts is None else EXPERT_BLOCK
+        res = K.simulate(seatings, rules, seed, n_games, start, block=block,
+                         weights=self.weights, experts=self.experts)
         share = np.zeros((n_games, n), np.int32)
         won = np.flatnonzero(res.winner >= 0)
         share[won, res.winner[won].astype(np.int64)] = SHARE

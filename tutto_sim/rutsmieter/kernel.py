@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
-from tutto_sim.core.streams import below, stream_start
+from tutto_sim.core.streams import below, mix64, stream_start
 
 from .reference import BOT_NAMES, MAX_THROWS, STAT_NAMES
 from .rules import SEATS, RutsmieterRules
@@ -63,6 +63,9 @@ BOT_RANDOM, BOT_FIRST, BOT_LAST, BOT_AGGRESSIVE, BOT_DEFENSIVE = range(5)
 #: Bot ids from here on are weights bots: id ``BOT_WEIGHTS + w`` plays row ``w``
 #: of the weights table ``wtab`` (``rutsmieter.policy.FEATURES`` order).
 BOT_WEIGHTS = 5
+#: Ids from here on are expert bots (``rutsmieter.expert``): id ``BOT_EXPERT + e``
+#: plays row ``e`` of the experts table (its rollout policy a weights row).
+BOT_EXPERT = 1 << 20
 N_FEATURES = 7
 assert BOT_NAMES == ("random", "first", "last", "aggressive", "defensive")
 ST_THROWS, ST_TURNS, ST_MOVES, ST_CAPTURES, ST_LOST, ST_SIXES, ST_PASSES = range(7)
@@ -473,18 +476,19 @@ def _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, a
     nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six_only)
     return _play_on(seed, index, params, offs, bots, wtab, 0, nfin, state, pos, board, mask, aux,
                     mv_piece, mv_start, mv_end, mv_victim, active, finish, stats, places, six_only,
-                    trace)
+                    trace, None)
 
 
-@njit(cache=True, nogil=True)
-def _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, board, mask, aux,
-             mv_piece, mv_start, mv_end, mv_victim, active, finish, stats, places, six_only,
-             trace):
+def _play_on_py(seed, index, params, offs, bots, wtab, first, nfin, state, pos, board, mask, aux,
+               mv_piece, mv_start, mv_end, mv_victim, active, finish, stats, places, six_only,
+               trace, ex):
     """Play game ``index`` of a run with ``seed`` on from the position that
     :func:`_set_position` built, player ``first`` to throw at the start of a
     run, ``nfin`` players finished already; fills ``stats[j, :]``,
     ``places[j]`` (and ``trace`` rows ``player, die, piece, end`` while it has
-    room). Returns ``(winner, throws, turns)``."""
+    room). Returns ``(winner, throws, turns)``. ``ex``: None, or the expert
+    bots' table and scratch (:func:`_expert_scratch`) when ids from
+    :data:`BOT_EXPERT` on play; numba prunes the expert's code where it is None."""
     n = params[P_PLAYERS]
     must_leave = params[P_MUST_LEAVE] != 0
     must_capture = params[P_MUST_CAPTURE] != 0
@@ -535,7 +539,16 @@ def _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, boa
                             chance = below(state, cnt)
                         if bot >= BOT_WEIGHTS:
                             i = 0
-                            if cnt > 1:
+                            if cnt <= 1:
+                                pass
+                            elif ex is None:
+                                i = _weights_choice(wtab[bot - BOT_WEIGHTS], cnt, pos, board,
+                                                    mask, n, offs, p, mv_start, mv_victim, mv_end)
+                            elif bot >= BOT_EXPERT:
+                                i = _expert_choice(ex, bot - BOT_EXPERT, cnt, nfin, die, pos,
+                                                   board, mask, n, offs, p, active, params, wtab,
+                                                   mv_piece, mv_start, mv_end, mv_victim)
+                            else:
                                 i = _weights_choice(wtab[bot - BOT_WEIGHTS], cnt, pos, board,
                                                     mask, n, offs, p, mv_start, mv_victim, mv_end)
                         else:
@@ -619,6 +632,149 @@ def _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, boa
     return winner, throws, turns
 
 
+#: The game loop (:func:`_play_on_py`), and the same loop compiled apart for
+#: the expert's rollouts, which it calls from inside a game: numba cannot
+#: cache a function that reaches itself, two dispatchers of one loop it can.
+_play_on = njit(cache=True, nogil=True)(_play_on_py)
+_play_rollout = njit(cache=True, nogil=True)(_play_on_py)
+
+
+# -- the expert (rutsmieter.expert) -------------------------------------------------------------
+
+#: Columns of the experts table: rollouts per move, the weights row of its
+#: rollout policy, rollouts per round, the gate's and the early end's
+#: ``expert.Threshold`` (three columns each), and the bot's own seed
+#: (``expert.kernel_row`` fills them).
+X_BUDGET, X_ROW, X_ROUND, X_GATE, X_DONE, X_SEED = 0, 1, 2, 3, 6, 9
+N_EXPERT_COLUMNS = 10
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _hash_step(h, v):
+    # expert.decision_seed: h = mix64((h xor (v + 1)) + golden)
+    return mix64((h ^ np.uint64(v + 1)) + _GOLDEN)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clearly_ahead(a, b, r, expert, col):
+    # expert.clearly_ahead with the Threshold (num, den, small) in columns col..col+2
+    num = expert[col]
+    den = expert[col + 1]
+    z2_den_r = num * r + expert[col + 2] * den
+    d = a - b
+    return d > 0 and d * d * ((r - 1) * den * r + z2_den_r) > z2_den_r * r * (a + b)
+
+
+@njit(cache=True, nogil=True)
+def _expert_choice(ex, e, cnt, nfin, die, pos, board, mask, n, offs, p, active, params, wtab,
+                   mv_piece, mv_start, mv_end, mv_victim):
+    """``expert.decide`` with the rollouts of ``expert.kernel_rollouts``: the
+    same rounds, rollout games, counts and integer tests, so the same move.
+    Rollouts play in the scratch of ``ex``, apart from the game's own."""
+    (experts, rbots, rstate, rpos, rboard, rmask, raux, rmp, rms, rme, rmv, ractive, rfinish,
+     rstats, rplaces, rsix, inits, firsts, wins, no_trace) = ex
+    budget = experts[e, X_BUDGET]
+    row = experts[e, X_ROW]
+    preferred = _weights_choice(wtab[row], cnt, pos, board, mask, n, offs, p, mv_start, mv_victim,
+                                mv_end)
+    # the position after each move and who throws next; a move bringing the
+    # last piece home wins outright (the preferred one if it is such a move)
+    b = 4 * p
+    pick = -1
+    for c in range(cnt):
+        for j in range(4 * n):
+            inits[c, j] = pos[j]
+        if mv_victim[c] >= 0:
+            inits[c, mv_victim[c]] = _HOUSE
+        inits[c, b + mv_piece[c]] = mv_end[c]
+        home = True
+        for k in range(4):
+            if inits[c, b + k] < _FIRST_GOAL:
+                home = False
+        if home and (pick < 0 or c == preferred):
+            pick = c
+        q = p
+        if die != 6:  # else the mover throws again
+            q = p + 1
+            while True:
+                if q >= n:
+                    q = 0
+                if active[q]:
+                    break
+                q += 1
+        firsts[c] = q
+    if pick >= 0:
+        return pick
+    h = mix64(np.uint64(experts[e, X_SEED]))
+    h = _hash_step(h, n)
+    h = _hash_step(h, p)
+    h = _hash_step(h, die)
+    for j in range(4 * n):
+        h = _hash_step(h, pos[j])
+    for j in range(n):
+        rbots[j] = BOT_WEIGHTS + row
+    r = 0
+    while True:
+        count = min(experts[e, X_ROUND], budget - r)
+        for c in range(cnt):
+            for g in range(r, r + count):
+                for j in range(4 * n):
+                    rpos[j] = inits[c, j]
+                nf = _set_position(n, offs, rpos, rboard, rmask, raux, ractive, rfinish, rstats,
+                                   rsix)
+                _play_rollout(h, g, params, offs, rbots, wtab, firsts[c], nf, rstate, rpos, rboard,
+                              rmask, raux, rmp, rms, rme, rmv, ractive, rfinish, rstats, rplaces,
+                              rsix, no_trace, None)
+                wins[c, g] = 1 if rplaces[p] == nfin + 1 else 0
+        r += count
+        # expert.lead: the most wins (first such move), ties to the preferred move
+        best = 0
+        best_total = -1
+        preferred_total = 0
+        for c in range(cnt):
+            t = 0
+            for g in range(r):
+                t += wins[c, g]
+            if t > best_total:
+                best_total = t
+                best = c
+            if c == preferred:
+                preferred_total = t
+        ahead = 0
+        behind = 0
+        if best_total == preferred_total:
+            best = preferred
+        else:
+            for g in range(r):
+                if wins[best, g] > wins[preferred, g]:
+                    ahead += 1
+                elif wins[best, g] < wins[preferred, g]:
+                    behind += 1
+        if best == preferred or r >= budget or _clearly_ahead(ahead, behind, r, experts[e],
+                                                              X_DONE):
+            break
+    if _clearly_ahead(ahead, behind, r, experts[e], X_GATE):
+        return best
+    return preferred
+
+
+@njit(cache=True, nogil=True)
+def _expert_scratch(experts, n):
+    """None without experts; else the experts table and the scratch of their
+    rollouts (a game's own board, bots, moves, counters; the positions after
+    each move, who throws next, the win of every rollout)."""
+    if experts is None:
+        return None
+    longest = 1
+    for e in range(experts.shape[0]):
+        longest = max(longest, experts[e, X_BUDGET])
+    state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
+    return (experts, np.zeros(4, np.int64), state, pos, board, mask, aux, mp, ms, me, mv, active,
+            finish, stats, places, six, np.zeros((4, 16), np.int64), np.zeros(4, np.int64),
+            np.zeros((4, longest), np.uint8), np.zeros((0, 4), np.int64))
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _rank_key(pos, j):
     # pieces in the goal lane first, then progress (-4..166 fits below 1000)
@@ -643,16 +799,25 @@ def _scratch(n):
             np.zeros((4, N_STATS), np.int64), np.zeros(4, np.int64), np.zeros(4, np.int64))
 
 
-def play_traced(seed, index, params, offs, bots, trace, wtab=None, pieces=None, first_player=0):
+def play_traced(seed, index, params, offs, bots, trace, wtab=None, pieces=None, first_player=0,
+                experts=None):
     """One game with its throw log (tests): ``(winner, throws, turns, places, stats)``;
     ``wtab``: the weights table of weights bots (ids from :data:`BOT_WEIGHTS`);
     ``pieces`` (flat, ``4 n``) and ``first_player``: play on from that position
-    (:func:`simulate_from`) instead of the start."""
+    (:func:`simulate_from`) instead of the start; ``experts``: the experts
+    table of expert bots (ids from :data:`BOT_EXPERT`)."""
     n = int(params[P_PLAYERS])
     init = (np.full(4 * n, _HOUSE, np.int64) if pieces is None
             else np.ascontiguousarray(pieces, dtype=np.int64).reshape(-1))
     return _play_traced(np.uint64(seed), index, params, offs, np.asarray(bots, np.int64),
-                        _wtab(wtab), trace, init, first_player, pieces is None)
+                        _wtab(wtab), trace, init, first_player, pieces is None and experts is None,
+                        _experts(experts))
+
+
+def _experts(experts) -> np.ndarray | None:
+    if experts is None or len(experts) == 0:
+        return None
+    return np.ascontiguousarray(experts, dtype=np.int64).reshape(-1, N_EXPERT_COLUMNS)
 
 
 def _wtab(wtab) -> np.ndarray:
@@ -662,9 +827,10 @@ def _wtab(wtab) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def _play_traced(seed, index, params, offs, bots, wtab, trace, init, first, from_start):
+def _play_traced(seed, index, params, offs, bots, wtab, trace, init, first, from_start, experts):
     n = params[P_PLAYERS]
     state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, places, six = _scratch(n)
+    ex = _expert_scratch(experts, n)
     if from_start:
         w, t, u = _play_game(seed, index, params, offs, bots, wtab, state, pos, board, mask, aux,
                              mp, ms, me, mv, active, finish, stats, places, six, trace)
@@ -673,13 +839,13 @@ def _play_traced(seed, index, params, offs, bots, wtab, trace, init, first, from
             pos[j] = init[j]
         nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
         w, t, u = _play_on(seed, index, params, offs, bots, wtab, first, nfin, state, pos, board,
-                           mask, aux, mp, ms, me, mv, active, finish, stats, places, six, trace)
+                           mask, aux, mp, ms, me, mv, active, finish, stats, places, six, trace, ex)
     return w, t, u, places[:n].copy(), stats[:n].copy()
 
 
 @njit(cache=True, nogil=True, parallel=True)
 def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, inits, firsts, winner,
-                places, throws, turns, totals):
+                places, throws, turns, totals, experts):
     """Games ``start .. start + n_games - 1`` from each position ``c`` of
     ``inits`` (rows of ``4 n`` positions) with player ``firsts[c]`` to move:
     game ``i`` plays lineup ``lineups[i % L]``, reads stream ``(seed, i)``
@@ -689,23 +855,23 @@ def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, inits,
     n_blocks = (n_games + block - 1) // block
     for task in prange(inits.shape[0] * n_blocks):
         _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
-                  firsts, winner, places, throws, turns, totals)
+                  firsts, winner, places, throws, turns, totals, experts)
 
 
 @njit(cache=True, nogil=True)
 def _run_serial(seed, start, n_games, block, params, offs, lineups, wtab, inits, firsts, winner,
-                places, throws, turns, totals):
+                places, throws, turns, totals, experts):
     """:func:`_run_blocks` in the calling thread: for many small runs (the
     expert's rollouts), where starting threads would cost more than it saves."""
     n_blocks = (n_games + block - 1) // block
     for task in range(inits.shape[0] * n_blocks):
         _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
-                  firsts, winner, places, throws, turns, totals)
+                  firsts, winner, places, throws, turns, totals, experts)
 
 
 @njit(cache=True, nogil=True)
 def _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
-              firsts, winner, places, throws, turns, totals):
+              firsts, winner, places, throws, turns, totals, experts):
     """One block of :func:`_run_blocks`: position ``task // n_blocks``."""
     n = params[P_PLAYERS]
     n_lineups = lineups.shape[0]
@@ -713,6 +879,7 @@ def _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups
     blk = task - c * n_blocks
     # scratch once per block: the game loop allocates nothing
     state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six = _scratch(n)
+    ex = _expert_scratch(experts, n)
     no_trace = np.zeros((0, 4), np.int64)
     lo = blk * block
     hi = min(n_games, lo + block)
@@ -724,7 +891,7 @@ def _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups
         nfin = _set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
         w, t, u = _play_on(seed, i, params, offs, bots, wtab, firsts[c], nfin, state, pos,
                            board, mask, aux, mp, ms, me, mv, active, finish, stats, pl, six,
-                           no_trace)
+                           no_trace, ex)
         winner[c, g] = w
         throws[c, g] = t
         turns[c, g] = u
@@ -767,19 +934,21 @@ def bot_ids(bots) -> np.ndarray:
 
 def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_games: int = 1000,
              start: int = 0, players: int | None = None, block: int = BLOCK,
-             weights=None) -> RunResult:
+             weights=None, experts=None) -> RunResult:
     """Play games ``start .. start + n_games - 1`` of a run with ``seed``.
 
     ``bots`` is one lineup (a bot name or id per player) or a 2-D array of
     lineups, game ``i`` playing ``lineups[i % L]``. ``players=1`` plays the
     solo analysis (one player at seat 0). ``weights``: rows of feature
-    weights for the weights bots (id ``BOT_WEIGHTS + row``).
+    weights for the weights bots (id ``BOT_WEIGHTS + row``); ``experts``: rows
+    of the experts table (``expert.kernel_row``) for expert bots (id
+    ``BOT_EXPERT + row``).
     """
     params = kernel_params(rules, players)
     n = int(params[P_PLAYERS])
     inits = np.full((1, 4 * n), _HOUSE, np.int64)
     return _simulate(bots, params, inits, np.zeros(1, np.int64), seed, n_games, start, block,
-                     weights)[0]
+                     weights, experts=experts)[0]
 
 
 def simulate_from(pieces, first_player: int, bots, rules: RutsmieterRules = RutsmieterRules(),
@@ -852,16 +1021,24 @@ def _lineups(bots, n: int) -> np.ndarray:
 
 
 def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights,
-              parallel=True) -> list[RunResult]:
+              parallel=True, experts=None) -> list[RunResult]:
     """The games of :func:`simulate` from each row of ``inits``, one
     :class:`RunResult` per position."""
     n = int(params[P_PLAYERS])
     lineups = _lineups(bots, n)
     wtab = _wtab(weights)
     n_weights = 0 if weights is None else len(wtab)
-    if lineups.size and (lineups.min() < 0 or lineups.max() >= BOT_WEIGHTS + n_weights):
+    experts = _experts(experts)
+    n_experts = 0 if experts is None else len(experts)
+    ok = (lineups >= 0) & (lineups < BOT_WEIGHTS + n_weights) | (
+        (lineups >= BOT_EXPERT) & (lineups < BOT_EXPERT + n_experts))
+    if not ok.all():
         raise ValueError(f"bot ids must be 0..{BOT_WEIGHTS + n_weights - 1} "
-                         f"({n_weights} weights rows)")
+                         f"({n_weights} weights rows) or BOT_EXPERT + 0..{n_experts - 1} "
+                         f"({n_experts} experts)")
+    if experts is not None and not ((experts[:, X_ROW] >= 0) & (experts[:, X_ROW] < n_weights)
+                                    & (experts[:, X_BUDGET] >= 1)).all():
+        raise ValueError("each expert needs a budget of 1 or more and a weights row")
     m = inits.shape[0]
     winner = np.zeros((m, n_games), np.int8)
     places = np.zeros((m, n_games, n), np.int8)
@@ -871,7 +1048,7 @@ def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights,
     totals = np.zeros((m * n_blocks, n, N_STATS), np.int64)
     run = _run_blocks if parallel else _run_serial
     run(np.uint64(seed), start, n_games, block, params, kernel_offsets(n), lineups, wtab, inits,
-        firsts, winner, places, throws, turns, totals)
+        firsts, winner, places, throws, turns, totals, experts)
     totals = totals.reshape(m, n_blocks, n, N_STATS).sum(axis=1)
     return [RunResult(winner[c], places[c], throws[c], turns[c], totals[c]) for c in range(m)]
 
