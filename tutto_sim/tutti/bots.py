@@ -41,12 +41,20 @@ They decide from the observation alone (``cheat`` excepted), drawing their
 random numbers from a stream seeded by the observation's hash: the same
 observation gives the same action. They play in the reference engine only.
 
+OpenSpiel's search bots (``tutti.openspiel_bots``, with the optional
+``open_spiel``): ``openspiel-ismcts`` / ``openspiel-ismcts:ITERATIONS``
+(its ISMCTS from the observation) and ``openspiel-mcts`` /
+``openspiel-mcts:SIMULATIONS`` (its MCTS on the true state, shown as
+``openspiel-mcts(cheat)``); seeded from the run's seed and the seat.
+
 >>> [parse_tutti_bot(s, None).name for s in ("pimc:50", "ISMCTS", "cheat")]
 ['pimc:50', 'ismcts', 'cheat']
 >>> parse_tutti_bot("pimc:0", None)
 Traceback (most recent call last):
 ...
-tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:20; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), py:MODULE:NAME
+tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:20; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
+>>> parse_tutti_bot("openspiel-mcts", None).name
+'openspiel-mcts(cheat)'
 """
 
 from __future__ import annotations
@@ -57,6 +65,7 @@ from dataclasses import dataclass, field
 from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.rng import Stream, stream_start
 
+from . import openspiel_bots
 from .cards import HORSE, KING, N_SUITS, POINTS, bit, card, rank, suit
 from .reference import Observation, Pass, Play, beats
 
@@ -139,6 +148,8 @@ def make_bot(name: str, seat: int, seed: int, index: int):
         return RandomBot(Stream(stream_start(seed, index), seat + 1))
     if name == "heuristic":
         return HeuristicBot()
+    if name.startswith("openspiel-"):
+        return openspiel_bots.make(name, seat, seed, index)
     bot = search_bot(name)
     if bot is None:
         raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES + SEARCH_SPECS)}")
@@ -191,7 +202,7 @@ def search_bot(spec: str):
 # -- bots on the command line (``--bots a,b``) ------------------------------------------------
 
 #: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, *SEARCH_SPECS, "py:MODULE:NAME")
+SPECS = (*BOT_NAMES, *SEARCH_SPECS, *openspiel_bots.SPECS, "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(SPECS)
 
 
@@ -220,6 +231,12 @@ def parse_tutti_bot(spec: str, rules):
     if key in BOT_NAMES:
         return BuiltinBot(key)
     bot = search_bot(key)
+    if bot is not None:
+        return bot
+    try:
+        bot = openspiel_bots.parse(key)
+    except ValueError as e:
+        raise BotSpecError(f"{e}; {VALID_BOTS}") from None
     if bot is not None:
         return bot
     kind, _, arg = spec.strip().partition(":")

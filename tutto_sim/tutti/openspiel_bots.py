@@ -1,0 +1,179 @@
+"""OpenSpiel's search bots at our table: ``openspiel-ismcts`` and
+``openspiel-mcts`` (needs the optional ``open_spiel``).
+
+Both are OpenSpiel's own code, used as it comes:
+``open_spiel.python.algorithms.ismcts.ISMCTSBot`` and
+``open_spiel.python.algorithms.mcts.MCTSBot``, each with OpenSpiel's
+``RandomRolloutEvaluator`` (one rollout of uniformly random actions to the
+end of the hand), exploration constant ``UCT_C = 2`` (the default of
+OpenSpiel's MCTS example) and the final choice by most visits. They search
+``tutti.openspiel_game`` with the table's rules and ``hands = 1``: our
+table shows a bot the hand, not the match score, so each hand is played to
+be won (as our own search bots do).
+
+- ``openspiel-ismcts`` / ``openspiel-ismcts:ITERATIONS`` (default 100):
+  information-set MCTS from the observation alone. The root of its search
+  is a state dealt from the observation (``sampling.HiddenDeal``, uniform
+  over the deals it allows) and every iteration deals the hidden cards anew
+  from it (OpenSpiel's ``set_resampler``, the same deals as
+  ``TuttiState.resample_from_infostate``). It never sees another hand.
+- ``openspiel-mcts`` / ``openspiel-mcts:SIMULATIONS`` (default 100):
+  plain MCTS on **the true state**: OpenSpiel's MCTS is for perfect
+  information, so it is given every card (it ``sees_state``, as our
+  ``cheat``) and is named ``openspiel-mcts(cheat)``: a cheating
+  reference, never a fair opponent.
+
+Random numbers: the bot of seat ``p`` in hand ``i`` of a run with seed ``s``
+draws everything (OpenSpiel's ``numpy`` random state, and the deals) from
+the seed ``stream_start(stream_start(s, i), p + 1)``, so a tournament with
+a given seed plays the same hands again. A decision with one legal action is
+made without searching.
+
+>>> from tutto_sim.tutti.reference import deal, observe
+>>> from tutto_sim.tutti.rules import TuttiRules
+>>> state = deal(TuttiRules(), seed=3)
+>>> bot = make("openspiel-ismcts:5", seat=0, seed=3, index=0)
+>>> bot.name, bot.act(observe(state, 0)) in observe(state, 0).legal
+('openspiel-ismcts:5', True)
+>>> parse("openspiel-mcts:8").name
+'openspiel-mcts:8(cheat)'
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from tutto_sim.core.rng import Stream, stream_start
+
+from .reference import Action, Observation, State, decode
+from .rules import TuttiRules
+
+#: Iterations (ISMCTS) and simulations (MCTS) per decision by default, and at most.
+DEFAULT_BUDGET = 100
+MAX_BUDGET = 100_000
+#: OpenSpiel's exploration constant (its MCTS example's default).
+UCT_C = 2.0
+ISMCTS, MCTS = "openspiel-ismcts", "openspiel-mcts"
+#: The specs, for the lists of valid bots.
+SPECS = (ISMCTS, f"{ISMCTS}:ITERATIONS", MCTS, f"{MCTS}:SIMULATIONS (sees every card)")
+CHEAT = "(cheat)"
+INSTALL = "pip install 'tutto-sim[openspiel]'"
+
+
+class Spec:
+    """A parsed ``openspiel-*`` bot: ``name`` as shown, ``engine`` the spec
+    the reference engine turns into one bot per seat and hand
+    (``bots.make_bot`` → :func:`make`); no kernel."""
+
+    def __init__(self, kind: str, budget: int, explicit: bool):
+        self.kind = kind
+        self.budget = budget
+        self.engine = f"{kind}:{budget}"
+        self.name = (f"{kind}:{budget}" if explicit else kind) + (CHEAT if kind == MCTS else "")
+
+
+def parse(spec: str) -> Spec | None:
+    """The :class:`Spec` of ``openspiel-ismcts[:N]`` or
+    ``openspiel-mcts[:N]`` (any case; ``(cheat)`` may follow the latter);
+    None for any other spec. A bad budget, or OpenSpiel missing, is a
+    ``ValueError`` whose one-line text says what is valid."""
+    key = spec.strip().lower()
+    if key.endswith(CHEAT):
+        key = key[:-len(CHEAT)]
+    kind, sep, arg = key.partition(":")
+    if kind not in (ISMCTS, MCTS):
+        return None
+    what = "iterations" if kind == ISMCTS else "simulations"
+    if sep and not (re.fullmatch(r"[0-9]{1,9}", arg.strip())
+                    and 1 <= int(arg) <= MAX_BUDGET):
+        raise ValueError(f"bot {spec.strip()!r}: the {what} per decision must be a whole "
+                         f"number 1..{MAX_BUDGET:,}, as {kind}:{DEFAULT_BUDGET}")
+    try:
+        from . import openspiel_game  # noqa: F401  (is OpenSpiel installed?)
+    except ImportError:
+        raise ValueError(f"bot {spec.strip()!r} needs OpenSpiel: {INSTALL}") from None
+    return Spec(kind, int(arg) if sep else DEFAULT_BUDGET, bool(sep))
+
+
+def make(spec: str, seat: int, seed: int, index: int):
+    """The bot of ``spec`` (:func:`parse`) for ``seat`` in hand ``index`` of
+    a run with ``seed`` (module docstring: its random numbers)."""
+    parsed = parse(spec)
+    if parsed is None:
+        raise ValueError(f"not an OpenSpiel bot: {spec!r}")
+    base = stream_start(stream_start(seed, index), seat + 1)
+    cls = IsmctsBot if parsed.kind == ISMCTS else MctsBot
+    return cls(parsed.budget, parsed.name, base)
+
+
+@lru_cache(maxsize=16)
+def search_game(rules: TuttiRules):
+    """The OpenSpiel game the bots search: the table's rules, one hand."""
+    import pyspiel
+
+    from .openspiel_game import SHORT_NAME, params_of
+
+    return pyspiel.load_game(SHORT_NAME, {**params_of(rules), "hands": 1})
+
+
+class _Bot:
+    def __init__(self, budget: int, name: str, seed: int):
+        self.budget = budget
+        self.name = name
+        self.seed = seed
+        self.random = np.random.RandomState(np.random.MT19937(seed))
+        self.deals = Stream(seed, 1)
+
+    def evaluator(self):
+        from open_spiel.python.algorithms.mcts import RandomRolloutEvaluator
+
+        return RandomRolloutEvaluator(n_rollouts=1, random_state=self.random)
+
+
+class IsmctsBot(_Bot):
+    """``openspiel-ismcts``: OpenSpiel's ISMCTS from the observation alone."""
+
+    sees_state = False
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        from open_spiel.python.algorithms.ismcts import ISMCTSBot
+
+        from .openspiel_game import resample
+        from .sampling import HiddenDeal
+
+        game = search_game(obs.rules)
+        hidden = HiddenDeal(obs)
+        root = resample(game, hidden, self.deals)
+        bot = ISMCTSBot(game, self.evaluator(), UCT_C, self.budget, random_state=self.random)
+        bot.set_resampler(lambda state, player: resample(game, hidden, self.deals))
+        return decode(int(bot.step(root)))
+
+
+class MctsBot(_Bot):
+    """``openspiel-mcts(cheat)``: OpenSpiel's MCTS on the true state, which
+    the engine shows it (``sees_state``)."""
+
+    sees_state = True
+
+    def __init__(self, budget: int, name: str, seed: int):
+        super().__init__(budget, name, seed)
+        self.state: State | None = None
+
+    def see(self, state: State) -> None:
+        self.state = state
+
+    def act(self, obs: Observation) -> Action:
+        if len(obs.legal) == 1:
+            return obs.legal[0]
+        from open_spiel.python.algorithms.mcts import MCTSBot
+
+        if self.state is None or self.state.to_move != obs.seat:
+            raise ValueError("openspiel-mcts plays only where the engine shows it the state")
+        game = search_game(obs.rules)
+        bot = MCTSBot(game, UCT_C, self.budget, self.evaluator(), random_state=self.random)
+        return decode(int(bot.step(game.state_from(self.state))))
