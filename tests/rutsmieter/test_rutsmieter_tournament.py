@@ -167,8 +167,6 @@ def test_rutsmieter_flags_are_refused_by_other_games(capsys, tmp_path):
     ["export-policy", "--game", "rutsmieter"],
     ["validate", "--game", "rutsmieter"],
     ["analyze", "threshold", "--game", "rutsmieter"],
-    ["play", "--game", "rutsmieter", "--bots", "first"],
-    ["report", "--game", "rutsmieter"],
 ])
 def test_commands_rutsmieter_lacks_say_so_in_one_line(capsys, tmp_path, args):
     code, out, err = run(capsys, *args)
