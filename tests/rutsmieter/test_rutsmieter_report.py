@@ -127,6 +127,7 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
     from tutto_sim.core.tournament import run_tournament
     from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
     from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.report_data import expert_games, expert_spec
 
     page = texts["02-bot-win-rates"]
     names = (*BOT_NAMES, "tuned")
@@ -140,6 +141,15 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
             for a, row in res.pairwise().items():
                 for e in row.values():
                     assert f"{100 * e.mean:.0f}" in page, a
+    spec = expert_spec()
+    if spec is not None:  # the expert's short match, replayed in the reference engine
+        two = dataclasses.replace(RULES, players=2)
+        res = run_tournament([parse_rutsmieter_bot(spec, two), parse_rutsmieter_bot("tuned", two)],
+                             2, expert_games(GAMES), SEED, RutsmieterConfig(two),
+                             engine="reference")
+        assert "expert against tuned, 2 players" in page
+        for b in res.bot_stats():
+            assert pm(b.win.mean, b.win.ci95, percent=True) in page, b.name
 
 
 def test_seat_rates_and_game_lengths_are_the_kernels_games(texts):

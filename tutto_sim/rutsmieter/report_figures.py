@@ -478,8 +478,8 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
             " Bottom right: the expert (each allowed move tried out in games of tuned play "
             "to the end from the position after it, the move that wins most often) with a "
             f"small budget of {EXPERT_ROLLOUTS} such games per move (its own default is "
-            f"{DEFAULT_ROLLOUTS:,}) against tuned, {_games(data.expert.games)} at 2 players "
-            "in the reference engine, each bot beginning half of them.")
+            f"{DEFAULT_ROLLOUTS:,}) against tuned, {_games(data.expert.games)} at 2 players, "
+            "each bot beginning half of them.")
     caption = (
         f"Tournaments of the built-in bots and tuned ({bots_words}), "
         f"{_games(data.games)} at each table size in the numba kernel, every lineup of bots "
