@@ -265,3 +265,27 @@ def test_ctrl_c_keeps_the_best_so_far_marked_interrupted(capsys, tmp_path, monke
     assert raw["summary"]["interrupted"] is True
     assert load_weights_policy(path).weights == tuple(d["weights"][f] for f in FEATURES)
     assert "interrupted" in err and str(path) in err
+
+
+# -- the shipped tuned policy -------------------------------------------------------------------
+
+
+def test_tuned_plays_the_shipped_search_result():
+    raw = json.loads((ROOT / "data" / "policies" / "rutsmieter-default.json").read_text())
+    assert raw["created_by"].startswith("tutto-sim optimize --game rutsmieter ")
+    assert raw["summary"]["interrupted"] is False
+    assert set(raw["summary"]["fresh"]["bots"]) >= {"first", "aggressive", "defensive"}
+    assert parse_rutsmieter_bot("tuned", TWO).table() == tuple(
+        float(raw["weights"][f]) for f in raw["features"])
+
+
+@pytest.mark.parametrize("other", ["first", "aggressive", "defensive"])
+def test_tuned_beats_the_built_in_bots_at_two_players(other):
+    """Every seating, 6,000 games: tuned's 95% CI lies entirely above the other's."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.rutsmieter.game import RutsmieterConfig
+
+    res = run_tournament(_field(("tuned", other)), 2, 6_000, 2024, RutsmieterConfig(TWO))
+    win = {b.name: b.win for b in res.bot_stats()}
+    assert res.engine == "kernel" and res.games == 6_000
+    assert win["tuned"].mean - win["tuned"].ci95 > win[other].mean + win[other].ci95
