@@ -1,16 +1,17 @@
 """Regenerate the sample reports committed under ``reports/``.
 
 One directory per game (``reports/tutto/``, ``reports/macke/``,
-``reports/rutsmieter/``): the multi-page PDF, one PNG per figure (150 dpi) and
-a README.md index with every caption, under the game's default rules
-(docs/rules.md, docs/macke.md, docs/rutsmieter.md), seed 1 and the report's
-default Monte Carlo size (for Rutsmieter: games per table): what ``tutto-sim
+``reports/rutsmieter/``, ``reports/tutti/``): the multi-page PDF, one PNG per
+figure (150 dpi) and a README.md index with every caption, under the game's
+default rules (docs/rules.md, docs/macke.md, docs/rutsmieter.md,
+docs/tutti.md), seed 1 and the report's default Monte Carlo size (for
+Rutsmieter: games per table; for Tutti: matches per table): what ``tutto-sim
 report --game GAME --out reports/GAME`` writes. This script is the one that writes into
 ``reports/`` (always into ``--out-root``/GAME, named explicitly); ``tutto-sim
 report`` writes elsewhere unless told ``--out reports/GAME``.
 Usage::
 
-    python scripts/make_reports.py [--game tutto|macke|volle-lotte|rutsmieter] [--seed 1] [--turns N] [--out-root reports]
+    python scripts/make_reports.py [--game tutto|macke|volle-lotte|rutsmieter|tutti] [--seed 1] [--turns N] [--out-root reports]
 
 Without ``--game`` it regenerates the committed ones (``core.report.sample_games()``);
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
@@ -40,7 +41,8 @@ def main() -> None:
                          f"{', '.join(sample_games())})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=None,
-                    help="Monte Carlo turns per point, for Rutsmieter games per table "
+                    help="Monte Carlo turns per point, for Rutsmieter games per table, "
+                         "for Tutti matches per table "
                          "(default: the report's default)")
     ap.add_argument("--out-root", type=Path, default=ROOT / "reports")
     args = ap.parse_args()

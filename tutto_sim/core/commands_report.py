@@ -29,6 +29,7 @@ from tutto_sim.core.cli import (
     with_rules,
 )
 from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core import registry
 from tutto_sim.core.report import report_games
 
 
@@ -36,7 +37,7 @@ from tutto_sim.core.report import report_games
 def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
-    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report).")] = None,
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report; for Tutti: matches per table, the other parts scale with it).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
     rules=None,
@@ -49,10 +50,14 @@ def report(
     from tutto_sim.core.blocks import set_threads
     from tutto_sim.core.report import TournamentFileError, read_tournament, report_module
 
-    key = game_label(rules) if game_label(rules) in report_games() else rules.game
+    key = game_label(rules) if game_label(rules) in report_games() else \
+        getattr(rules, "game", None) or registry.for_rules(rules).name
     module = report_module(key)
     n_turns = module.DEFAULT_TURNS if turns is None else _positive("--turns", turns)
     _seed(seed)
+    check = getattr(module, "check_rules", None)  # a rule the report cannot take: one line
+    if check is not None:
+        check(rules)
     extra = {}
     if tournament is not None:
         try:

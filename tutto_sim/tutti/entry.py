@@ -62,4 +62,5 @@ ENTRY = GameEntry(
     rule_flags=RULE_FLAGS,
     rules_from_flags=tutti_rules,
     hooks="tutto_sim.tutti.hooks",
+    extra={"sample_report": True},
 )

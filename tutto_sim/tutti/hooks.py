@@ -53,7 +53,7 @@ def default_bot(rules) -> str:
 
 def tournament_bots(rules) -> str:
     """``tournament``'s bots unless ``--bots`` says otherwise: the two that play
-    in the kernel (the search bots take a tenth of a second a hand and more,
+    in the kernel (the search bots take a fifth of a second a match or more,
     too slow for the default 100,000 games)."""
     return "heuristic,random"
 
@@ -156,6 +156,20 @@ def play_intro(rules) -> tuple[str, str]:
 def play_bots(rules) -> str:
     """``play``'s opponents unless ``--bots`` says otherwise: ``pimc`` in every other seat."""
     return ",".join(["pimc"] * (rules.players - 1))
+
+
+def report_module():
+    """``report --game tutti`` (``tutti.report``)."""
+    import tutto_sim.tutti.report as module
+
+    return module
+
+
+def words():
+    """The rules in the players' words, for captions and report covers."""
+    import tutto_sim.tutti.words as module
+
+    return module
 
 
 def illegal_words(rules) -> str:

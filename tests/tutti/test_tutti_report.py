@@ -1,0 +1,284 @@
+"""``tutto-sim report --game tutti``: the files and the index, the words on
+the pages, byte-identical output for the same seed, and the numbers on the
+pages against independent recomputations: matches in the reference engine,
+the kernel's own matches and hands, reference hands with a side that never
+exchanges or declares, dealt Tutes counted by falling factorials and in the
+deals themselves.
+
+One small report (288 matches per table) is built in this process and the
+same one in a child process on one numba thread; they must be identical
+byte for byte. That is most of this file's run time.
+"""
+
+import math
+import re
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from matplotlib.image import imread
+from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
+
+from tutto_sim.core.report import pct, pm, report_module, rules_label, sample_games, sentence
+from tutto_sim.tutti import kernel as K
+from tutto_sim.tutti.bots import HeuristicBot
+from tutto_sim.tutti.cards import HORSE, KING, card
+from tutto_sim.tutti.reference import play_hand
+from tutto_sim.tutti.report_figures import _signed
+from tutto_sim.tutti.rules import TuttiRules
+
+MATCHES = 288
+SEED = 3
+PNGS = ["01-bot-win-rates", "02-lead", "03-exchange-and-declaring", "04-trump-card-rank",
+        "05-dealt-tute", "06-points-per-hand"]
+Z = 1.959963984540054
+RULES = TuttiRules()
+TABLES = {"2": TuttiRules(players=2), "3": TuttiRules(players=3), "4": TuttiRules(players=4),
+          "4p": TuttiRules(players=4, pairs=True)}
+WORDS = {"2": "2 players", "3": "3 players", "4": "4 players", "4p": "4 in pairs"}
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    """The same report twice: (in-process, all threads), (child process, 1 thread)."""
+    return build_twice(tmp_path_factory, ["report", "--game", "tutti", "--turns",
+                                          str(MATCHES), "--seed", str(SEED)], "tutti")
+
+
+@pytest.fixture(scope="module")
+def report_dir(reports):
+    return reports[0]
+
+
+@pytest.fixture(scope="module")
+def texts(reports):
+    return reports[2]
+
+
+def _mean_ci(x) -> tuple[float, float]:
+    x = np.asarray(x, dtype=float)
+    return float(x.mean()), Z * float(x.std(ddof=1)) / math.sqrt(len(x))
+
+
+def _page(texts, name) -> str:
+    return " ".join(texts[name])
+
+
+def test_files_pages_and_index(report_dir):
+    from PIL import Image
+
+    assert sorted(p.stem for p in report_dir.glob("*.png")) == PNGS
+    pdf = (report_dir / "tutti-report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF-") and b"/CreationDate" not in pdf
+    assert len(re.findall(rb"/Type\s*/Page(?![a-zA-Z])", pdf)) == 1 + len(PNGS)
+    assert f"rules_sha256={RULES.digest()}".encode() in pdf
+    index = (report_dir / "README.md").read_text(encoding="utf-8")
+    label = sentence(rules_label(RULES))
+    assert label == f"Default Tutti rules (docs/tutti.md), rules fingerprint {RULES.digest()[:12]}"
+    for page, name in enumerate(PNGS, 2):
+        path = report_dir / f"{name}.png"
+        img = imread(path)
+        assert min(img.shape[:2]) >= 1000, name  # 150 dpi
+        grey = img[..., :3].mean(axis=2)
+        assert grey.std() > 0.08 and (grey < 0.3).mean() > 0.005, f"{name} looks blank"
+        with Image.open(path) as im:
+            title, caption = im.text["Title"], im.text["Description"]
+        assert f"## {title}\n\n![{title}]({name}.png)\n\n{caption} (PDF page {page}.)" in index
+        assert label in caption and f"seed {SEED}" in caption, name
+        if name != "05-dealt-tute":  # the other pages name every table's fingerprint
+            assert f"4 in pairs {TABLES['4p'].digest()[:12]}" in caption, name
+
+
+def test_same_seed_same_bytes(reports):
+    here, child, _ = reports
+    for f in sorted(here.iterdir()):
+        assert f.read_bytes() == (child / f.name).read_bytes(), f"{f.name} differs"
+
+
+def test_pages_speak_the_players_language(report_dir, texts):
+    index = (report_dir / "README.md").read_text(encoding="utf-8")
+    assert sorted(texts) == sorted(["cover", *PNGS])
+    command = f"tutto-sim report --game tutti --seed {SEED} --turns {MATCHES} --out DIR"
+    assert command in texts["cover"]
+    for name, found in [("README.md", [index])] + sorted(texts.items()):
+        for t in found:
+            if name == "cover" and t.strip() in command:
+                continue
+            for bad in (CODE_NAMES, SNAKE, ONE_PLURAL, ZERO_CI, BANK_AT_ZERO):
+                assert not bad.search(t), (name, t)
+            assert not re.search(r"must_answer|allow_tute|tute_wins|abstain|4p\b|kernel id",
+                                 t), (name, t)
+    cover = _page(texts, "cover")
+    for words in ("Must answer a trump lead with a trump (2 players, while the stock has "
+                  "cards): off", "Hands to win the match: 1", "Tute: on"):
+        assert words in cover
+
+
+def test_bot_win_rates_are_those_of_reference_matches(texts):
+    """The kernel's tournaments on the page, replayed match by match in the
+    reference engine (2 players and 4 in pairs) and in the shared tournament."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.tutti.bots import parse_tutti_bot
+    from tutto_sim.tutti.game import TuttiConfig
+
+    page = _page(texts, "01-bot-win-rates")
+    ticks = "\n".join(texts["01-bot-win-rates"])
+    for table, rules in TABLES.items():
+        engine = "reference" if table in ("2", "4p") else "kernel"
+        res = run_tournament([parse_tutti_bot(n, rules) for n in ("heuristic", "random")],
+                             rules.players, MATCHES, SEED, TuttiConfig(rules), engine=engine)
+        for b in res.bot_stats():
+            shown = pm(b.win.mean, b.win.ci95, True).replace(" ± ", "\n± ")
+            assert f"{b.name}\n{shown}" in page, (table, b.name)
+        ppt = [res.summary.points_per_hand(i).mean for i in range(2)]
+        assert (f"{WORDS[table]}\npoints per hand:\nheuristic {ppt[0]:.1f}\n"
+                f"random {ppt[1]:.1f}") in ticks, table
+
+
+def test_lead_is_the_kernels_matches(texts):
+    """Heuristic in every seat: the seats' win rates, the leader's advantage and
+    each seat's points per hand from the kernel's own matches."""
+    page = _page(texts, "02-lead")
+    for table, rules in TABLES.items():
+        run = K.simulate(["heuristic"] * rules.players, rules, SEED, MATCHES)
+        for j in range(rules.players):
+            m, c = _mean_ci(run.winner == rules.side(j))
+            assert pm(m, c, True).replace(" ± ", "\n± ") in page, (table, j)
+            side = run.points[:, rules.side(j)].astype(float)
+            assert f"{side.sum() / run.hands.sum():.1f}" in page, (table, j)
+        m, c = _mean_ci(run.winner == 0)
+        fair = 1 / rules.sides
+        assert f"{WORDS[table]}\nleader's advantage\n{_signed(m - fair, c, 100)} points" in page
+
+
+class Never:
+    """Heuristic, except that it never takes the actions of ``kinds``."""
+
+    name = "never"
+
+    def __init__(self, kinds):
+        self.kinds = kinds
+
+    def act(self, obs):
+        legal = tuple(a for a in obs.legal if a.kind not in self.kinds)
+        return HeuristicBot().act(obs._replace(legal=legal))
+
+
+def _option_values(rules, kinds, deals):
+    """Per deal, mean over the sides: points and hands won with the option
+    minus without it (the side never using it), on the same deal."""
+    points, wins = [], []
+    for i in range(deals):
+        full = play_hand(["heuristic"] * rules.players, rules, SEED, i)
+        dp = dw = 0.0
+        for s in range(rules.sides):
+            bots = [Never(kinds) if rules.side(j) == s else "heuristic"
+                    for j in range(rules.players)]
+            without = play_hand(bots, rules, SEED, i)
+            dp += (full.scores[s] - without.scores[s]) / rules.sides
+            dw += ((full.winner == s) - (without.winner == s)) / rules.sides
+        points.append(dp)
+        wins.append(dw)
+    return points, wins
+
+
+def test_exchange_and_declaring_are_paired_reference_hands(texts):
+    page = _page(texts, "03-exchange-and-declaring")
+    checks = [(TABLES["2"], ("exchange",), MATCHES // 50)]
+    checks += [(rules, ("declare", "tute"), MATCHES // 100) for rules in TABLES.values()]
+    for rules, kinds, deals in checks:
+        points, wins = _option_values(rules, kinds, deals)
+        assert _signed(*_mean_ci(points)) in page, (rules, kinds)
+        m, c = _mean_ci(wins)
+        assert _signed(100 * m, 100 * c) in page, (rules, kinds)
+
+
+def test_trump_rank_titles_are_the_kernels_hands(texts):
+    page = _page(texts, "04-trump-card-rank")
+    for table, rules in TABLES.items():
+        run = K.simulate_hands(["heuristic"] * rules.players, rules, SEED, 5 * MATCHES)
+        share = float(np.mean(run.winner == 0))
+        assert f"{WORDS[table]}: the leader's side wins {pct(share)} of hands" in page
+
+
+def test_dealt_tutes_exact_by_falling_factorials_and_counted_in_the_deals(texts):
+    """Per player: four given cards among h of N with h⁽⁴⁾/N⁽⁴⁾, Kings or Horses
+    2·h⁽⁴⁾/N⁽⁴⁾ − h⁽⁸⁾/N⁽⁸⁾; sampled: the deals counted here."""
+    from tutto_sim.tutti.analysis import deals
+
+    page = _page(texts, "05-dealt-tute")
+    kings = sum(1 << card(s, KING) for s in range(4))
+    horses = sum(1 << card(s, HORSE) for s in range(4))
+    n_deals = 50 * MATCHES
+    for players, size, h in ((2, 40, 8), (3, 36, 12), (4, 40, 10)):
+        def fall(a, k):
+            return math.prod(a - i for i in range(k))
+
+        exact = 2 * fall(h, 4) / fall(size, 4) - fall(h, 8) / fall(size, 8)
+        hands, _ = deals(players, SEED, 0, n_deals)
+        tute = ((hands & kings) == kings) | ((hands & horses) == horses)
+        m, c = _mean_ci(tute.mean(axis=1))
+        inside = "within" if abs(m - exact) <= c else "outside"
+        assert (f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\nsampled "
+                f"{pm(m, c, True)}\n{inside} its 95% CI") in page, players
+        m, c = _mean_ci(tute.any(axis=1))
+        assert f"sampled {pm(m, c, True)}" in page, players
+
+
+def test_points_per_hand_are_the_kernels_hands(texts):
+    page = _page(texts, "06-points-per-hand")
+    for table, rules in TABLES.items():
+        run = K.simulate_hands(["heuristic"] * rules.players, rules, SEED, 5 * MATCHES)
+        pts = run.points[:, :rules.sides].astype(np.int64)
+        m, c = _mean_ci(pts.mean(axis=1))
+        assert f"{WORDS[table]}: mean {pm(m, c)}, median {np.median(pts):,.0f}; " in page
+        won = np.array([pts[i, w] for i, w in enumerate(run.winner) if w >= 0])
+        m, c = _mean_ci(won)
+        assert f"{WORDS[table]}: mean {pm(m, c)}, median {np.median(won):,.0f}" in page
+
+
+def test_declared_points_are_what_the_hands_declare():
+    """The page's points declared per hand (a hand's points minus 130) are the
+    declarations of the same hands in the reference engine."""
+    from tutto_sim.tutti.report_data import hand_points
+
+    for table, rules in TABLES.items():
+        hp = hand_points(RULES, table, 40, SEED)
+        for i in range(40):
+            rec = play_hand(["heuristic"] * rules.players, rules, SEED, i)
+            assert hp.tute[i] == (rec.tute >= 0)
+            assert list(hp.points[i]) == list(rec.scores)
+            if rec.tute < 0:
+                assert hp.declared[i] == rec.declared_points
+
+
+def test_tutti_is_a_sample_report_with_matches_per_table():
+    module = report_module("tutti")
+    assert module.STEM == "tutti-report" and module.SIZE_WORDS == "matches per table"
+    assert module.DEFAULT_TURNS % 72 == 0  # every seating equally often at every table
+    assert "tutti" in sample_games()
+
+
+@pytest.mark.parametrize("args, needle", [
+    (("--turns", "0"), "--turns"),
+    (("--pairs", "on"), "--pairs does not apply to report --game tutti"),
+    (("--hands", "9"), "--hands must be 1..5"),
+    (("--x2-scope", "card"), "--x2-scope does not apply"),
+    (("--tournament", "/nonexistent.csv"), "--tournament: no such file"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, tmp_path, args, needle):
+    code, _, err = run_cli(capsys, "report", "--game", "tutti", "--out", str(tmp_path / "r"),
+                           *args)
+    assert code == 2
+    assert err.count("\n") == 1 and needle in err and "Traceback" not in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_tournament_of_another_game_is_refused_before_computing(tmp_path):
+    from tutto_sim.core.report import TournamentFileError
+
+    csv = tmp_path / "t.csv"
+    csv.write_text("game,kind,name,win_rate,ci95\nmacke,bot,a,0.5,0.01\n", encoding="utf-8")
+    with pytest.raises(TournamentFileError, match="this report is about Tutti"):
+        report_module("tutti").build(tmp_path / "r", RULES, tournament=csv)
+    assert not (tmp_path / "r").exists()

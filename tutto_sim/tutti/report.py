@@ -1,0 +1,77 @@
+"""The Tutti report: compute (``report_data``), draw (``report_figures``), write.
+
+:func:`build` writes ``tutti-report.pdf`` (a cover page and one page per
+figure), one PNG per figure and a ``README.md`` index with every caption into
+``out_dir``; docs/reports.md describes the pages. ``tournament`` adds a page
+of win rates from a tournament CSV. ``turns`` (the report command's
+``--turns``) means **matches per table** here: every kernel tournament plays
+that many matches at each table, and the other parts a fixed share or
+multiple of it (``report_data.sizes``; :data:`SIZE_WORDS`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tutto_sim.core.report import (
+    ReportFiles,
+    Tournament,
+    count,
+    report_tournament,
+    rules_label,
+    write_report,
+)
+
+from . import report_figures as figs
+from .report_data import PhaseHook, compute, report_rules
+from .rules import TuttiRules
+
+#: Matches per table (each kernel tournament; the other parts scale with it):
+#: about a minute and a half for the whole report on 2 cores.
+DEFAULT_TURNS = 21_600
+
+STEM = "tutti-report"
+
+#: What ``--turns`` counts in this report (the report command says so).
+SIZE_WORDS = "matches per table"
+
+
+def check_rules(rules: TuttiRules) -> None:
+    """The report plays every table itself, pairs included: ``--pairs on`` is
+    refused in one line (``core.cli.UserError``) before anything is written."""
+    from tutto_sim.core.cli import UserError
+
+    if rules.pairs:
+        raise UserError("--pairs does not apply to report --game tutti: the report plays "
+                        "every table, 2, 3 and 4 players and 4 in pairs")
+
+
+def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
+          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          tournament: Tournament | Path | str | None = None) -> ReportFiles:
+    """Compute and write the Tutti report; ``turns`` matches per table. The
+    options come from ``rules``; the tables are the report's own (2, 3, 4
+    players and 4 in pairs). ``tournament`` (a CSV of ``tutto-sim tournament
+    --game tutti``) adds its page of win rates; one of another game is refused
+    (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
+    if turns < 1:
+        raise ValueError(f"turns must be a positive number, not {turns}")
+    rules = report_rules(rules)
+    tournament = report_tournament(tournament, rules)
+    phase = phase or (lambda label, total: (lambda n: None))
+    data = compute(rules, seed, turns, phase)
+    data.tournament = tournament
+
+    makers = [figs.bot_win_rates, figs.lead_advantage, figs.options_value, figs.trump_rank,
+              figs.dealt_tute, figs.points_per_hand]
+    if tournament is not None:
+        makers.append(figs.tournament)
+    intro = (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
+             f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
+             f"a hand, simulated ({count(turns, 'match', 'matches')} per table, seed {seed}) "
+             f"and, for the Tutes, exact; {rules_label(rules)}. "
+             "What each page shows: docs/reports.md.")
+    return write_report(out_dir, STEM, "Tutti: bots, lead, exchange, declaring",
+                        rules, seed, f"matches_per_table={turns}",
+                        [lambda n, m=m: m(data, n) for m in makers],
+                        lambda titles: figs.cover(data, titles), intro, phase)

@@ -1,0 +1,520 @@
+"""The pages of the Tutti report, drawn from ``report_data``'s numbers.
+
+Every page has a title, axis labels, a legend where series differ, and a
+caption naming the rules, the seed and the sample (docs/reports.md, "Tutti").
+Series differ by hatching, line style and marker, so the pages read in black
+and white.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+
+from tutto_sim import __version__
+from tutto_sim.core.report import (
+    BLUE,
+    GREY,
+    HATCHES,
+    INK,
+    LIGHT,
+    ORANGE,
+    Sheet,
+    count,
+    cover_sheet,
+    new_figure,
+    pct,
+    pm,
+    rules_flags,
+    rules_label,
+    sentence,
+    tournament_sheet,
+)
+
+from .analysis import table_words
+from .cards import RANK_NAMES
+from .report_data import KERNEL_BOTS, TABLES, TuttiReportData
+
+LANDSCAPE = (10.5, 7.0)
+#: The bots in a few words, for captions.
+BOT_WORDS = {
+    "random": "any allowed action at random",
+    "heuristic": ("rules of thumb: exchange and declare whenever allowed, lead cheap cards, "
+                  "win a trick with the cheapest card that wins, keep trumps for Aces and Threes"),
+    "pimc": ("deals the cards it cannot see as its observation allows, plays each deal out "
+             "face up and takes the best average"),
+    "ismcts": "runs a tree search over deals of the unseen cards, one deal per playout",
+}
+#: Line styles of the sides (leader first) that stay apart in black and white.
+SIDE_STYLE = (dict(ls="-", marker="o", color=INK), dict(ls="--", marker="s", color=BLUE),
+              dict(ls="-.", marker="^", color=ORANGE), dict(ls=":", marker="D", color=GREY))
+TABLE_STYLE = dict(zip(TABLES, SIDE_STYLE))
+#: The dealer's hatching on the seat pages, at every table.
+DEALER_HATCH = HATCHES[3]
+
+
+def _source(data: TuttiReportData, sample: str | None = None) -> str:
+    """The end of a caption: rules, and for simulations the seed and sample size."""
+    tail = sentence(rules_label(data.rules))
+    if sample:
+        tail = f"{tail}; seed {data.seed}, {sample}"
+    return f"{tail}; tutto-sim {__version__}."
+
+
+def table_prints(data: TuttiReportData, tables=TABLES) -> str:
+    """The fingerprints of the report's options at the other tables."""
+    items = [f"{table_words(t)} {data.at(t).digest()[:12]}" for t in tables if t != "2"]
+    return ("Rules fingerprints of the same options at " + "; ".join(items) + ". ") if items \
+        else ""
+
+
+def _matches(n: int) -> str:
+    return count(n, "match", "matches")
+
+
+def spec_words(spec: str) -> str:
+    """A search bot with its budget: "pimc with 10 deals per decision"."""
+    kind, _, n = spec.partition(":")
+    what = {"pimc": "deal", "ismcts": "iteration"}[kind]
+    return f"{kind} with {count(int(n), what)} per decision"
+
+
+def seat_word(table: str, j: int) -> str:
+    """A seat by its part in the first hand: the leader, 2nd, ..., the dealer."""
+    n = int(table[0])
+    if j == 0:
+        return "leader"
+    if j == n - 1:
+        return "dealer"
+    return {1: "2nd", 2: "3rd"}[j]
+
+
+def side_word(table: str, s: int) -> str:
+    if table == "4p":
+        return "the leader's pair" if s == 0 else "the dealer's pair"
+    return seat_word(table, s)
+
+
+def _signed(mean: float, ci: float, scale: float = 1.0) -> str:
+    """A difference with its sign: "+12.7 ± 1.2", never "−0"."""
+    text = pm(abs(mean) * scale, ci * scale)
+    if float(text.split(" ± ")[0].replace(",", "")) == 0:
+        return text
+    return ("+" if mean > 0 else "−") + text
+
+
+def reproduce_command(data: TuttiReportData) -> str:
+    flags = "".join(" " + f for f in rules_flags(data.rules))
+    if data.tournament is not None:
+        flags += f" --tournament {data.tournament.file}"
+    return (f"tutto-sim report --game tutti --seed {data.seed} --turns {data.matches}"
+            f"{flags} --out DIR")
+
+
+# --------------------------------------------------------------------------
+# the cover (PDF only)
+# --------------------------------------------------------------------------
+
+
+def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
+    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+               f"({_matches(data.matches)} per table, seed {data.seed}) and the reference "
+               "engine (the search bots, the exchange and declaring); the chance of a dealt "
+               f"Tute is also exact, by counting. {sentence(rules_label(data.rules))}.")
+    two = {b.name: b for b in data.bots["2"].bot_stats()}["heuristic"]
+    lead = {r.table: r for r in data.lead.rows}
+    ex = data.exchange.rows[0]
+    de = {r.table: r for r in data.declare.rows}["2"]
+    tute = {r.players: r for r in data.tute.rows}[2]
+    summary = (f"At 2 players the heuristic bot wins {pm(two.win.mean, two.win.ci95, True)} of "
+               f"its matches against random. The player who leads the first hand wins "
+               f"{pm(lead['2'].seats[0].mean, lead['2'].seats[0].ci95, True)} at 2 players and "
+               f"{pm(lead['4'].seats[0].mean, lead['4'].seats[0].ci95, True)} at 4 (fair share "
+               f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
+               f"shows trumps, does best. The trump exchange is worth "
+               f"{_signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
+               f"{_signed(de.points_value.mean, de.points_value.ci95)} at 2 players. A given "
+               f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
+               "players (exact).")
+    return cover_sheet("Tutti: bots, lead, exchange, declaring", summary, contents,
+                       data.rules, "docs/tutti.md", reproduce_command(data), caption,
+                       "Tutti report")
+
+
+# --------------------------------------------------------------------------
+# bots
+# --------------------------------------------------------------------------
+
+
+def _bar_group(ax, x0: float, entries, fair: float, width: float = 0.36) -> None:
+    """Vertical bars of win rates (per cent) with 95% CIs, side by side from
+    ``x0``, each labelled; the fair share dotted across the group.
+    ``entries``: (label, Estimate, hatch)."""
+    xs = x0 + (np.arange(len(entries)) - (len(entries) - 1) / 2) * width
+    for x, (label, e, hatch) in zip(xs, entries):
+        ax.bar(x, 100 * e.mean, width * 0.9, color=LIGHT if not hatch else "white",
+               edgecolor=INK, hatch=hatch, lw=0.7)
+        lo, hi = max(0.0, e.mean - e.ci95), min(1.0, e.mean + e.ci95)  # a share stays in 0..1
+        ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - lo)], [100 * (hi - e.mean)]],
+                    fmt="none", color=INK, capsize=3, lw=1.0)
+        ax.text(x, 100 * hi + 1.2, f"{label}\n" + pm(e.mean, e.ci95, True)
+                .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8)
+    ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":", color=GREY,
+            lw=1.6)
+
+
+def _evenly(data: TuttiReportData) -> str:
+    """How evenly the tournaments' matches cover the seatings."""
+    if all(data.matches % (len(r.lineups) * r.players) == 0 for r in data.bots.values()):
+        return "equally often"
+    return "as evenly as the number of matches allows"
+
+
+def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
+    n = data.sizes
+    specs = list(data.search)
+    title = "Bot win rates"
+    search_part = ""
+    if specs:
+        search_part = (
+            " Right: the search bots with small budgets ("
+            + "; ".join(f"{spec_words(s)}: it {BOT_WORDS[s.split(':')[0]]}" for s in specs)
+            + f") against heuristic, {_matches(n['search'])} each at 2 players in the "
+            "reference engine (they play only there), each bot leading the first hand of "
+            "half of them; their CIs are wide.")
+    caption = (
+        f"Matches of heuristic ({BOT_WORDS['heuristic']}) against random "
+        f"({BOT_WORDS['random']}), {_matches(data.matches)} at each table in the numba "
+        f"kernel, every seating of the two bots {_evenly(data)} (in pairs a bot partners "
+        "either bot, itself included, and a pair's win counts for both partners). Win rate: "
+        "the share of the matches a bot won per seat it held, with its 95% CI as bars; "
+        "dotted: the fair share (1/players, 1/2 in pairs). Under each table the points a "
+        "bot's side scores per hand." + search_part + " " + table_prints(data)
+        + _source(data, f"{_matches(data.matches)} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    ax = fig.subplots(1, 1)
+    ticks, labels = [], []
+    hatches = {"heuristic": "", "random": HATCHES[1]}
+    for g, table in enumerate(TABLES):
+        res = data.bots[table]
+        stats = {b.name: b for b in res.bot_stats()}
+        _bar_group(ax, g, [(name, stats[name].win, hatches[name]) for name in KERNEL_BOTS],
+                   res.fair_share())
+        ppt = [res.summary.points_per_hand(res.names.index(name)) for name in KERNEL_BOTS]
+        ticks.append(g)
+        labels.append(f"{table_words(table)}\npoints per hand:\n"
+                      + "\n".join(f"{name} {e.mean:.1f}" for name, e in zip(KERNEL_BOTS, ppt)))
+    for k, spec in enumerate(specs):
+        g = len(TABLES) + k + 0.3
+        res = data.search[spec]
+        stats = {b.name: b for b in res.bot_stats()}
+        kind = spec.split(":")[0]
+        name = next(b for b in stats if b != "heuristic")
+        _bar_group(ax, g, [(kind, stats[name].win, HATCHES[2]),
+                           ("heuristic", stats["heuristic"].win, "")], 0.5)
+        ticks.append(g)
+        labels.append(spec_words(spec).replace(" with ", ",\n", 1) + ",\n2 players")
+    if specs:
+        ax.axvline(len(TABLES) - 0.35, color=GREY, lw=0.8)
+    ax.set_xticks(ticks, labels, fontsize=7.8)
+    ax.set_ylabel("win rate (% of matches won per seat held)")
+    ax.set_ylim(0, 130)
+    ax.set_yticks(range(0, 101, 20))
+    ax.grid(axis="x", visible=False)
+    ax.set_axisbelow(True)
+    ax.legend(handles=[Patch(fc=LIGHT, ec=INK, label="heuristic"),
+                       Patch(fc="white", ec=INK, hatch=HATCHES[1], label="random")]
+              + ([Patch(fc="white", ec=INK, hatch=HATCHES[2], label="search bot")]
+                 if specs else [])
+              + [Line2D([], [], ls=":", color=GREY, lw=1.6, label="fair share")],
+              loc="upper right", ncols=4, fontsize=8)
+    return Sheet(fig, f"{number:02d}-bot-win-rates", title, caption)
+
+
+# --------------------------------------------------------------------------
+# the lead
+# --------------------------------------------------------------------------
+
+
+def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
+    rows = {r.table: r for r in data.lead.rows}
+    title = "The lead: who wins, by seat"
+    caption = (
+        f"Heuristic in every seat, {_matches(data.matches)} at each table (numba kernel). "
+        "Seats are named by their part in the first hand of a match: the leader plays the "
+        "first card, the dealer (the seat before him) plays last to the first trick and, at "
+        "3 and 4 players, keeps the card that shows trumps; the next hand is led by the next "
+        "seat, a tied hand is replayed with the same leader. Top: the share of matches each "
+        "seat won (in pairs its pair), with 95% CIs as bars, and the fair share dotted; "
+        "under each table the leader's advantage, his win rate minus the fair share, in "
+        "points of win rate. Bottom: the points each seat's side scored per hand dealt. "
+        + table_prints(data) + _source(data, f"{_matches(data.matches)} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    top, bottom = fig.subplots(2, 1, height_ratios=[1.6, 1])
+    width = 0.2
+    ticks, labels = [], []
+    for g, table in enumerate(TABLES):
+        r = rows[table]
+        n = len(r.seats)
+        xs = g + (np.arange(n) - (n - 1) / 2) * width
+        for j, (x, e, p) in enumerate(zip(xs, r.seats, r.points)):
+            hatch = "" if j == 0 else DEALER_HATCH if j == n - 1 else HATCHES[j]
+            style = dict(color=LIGHT if j == 0 else "white", edgecolor=INK, hatch=hatch, lw=0.7)
+            top.bar(x, 100 * e.mean, width * 0.9, **style)
+            top.errorbar(x, 100 * e.mean, yerr=100 * e.ci95, fmt="none", color=INK, capsize=3,
+                         lw=1.0)
+            top.text(x, 100 * (e.mean + e.ci95) + 1, pm(e.mean, e.ci95, True)
+                     .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.5)
+            bottom.bar(x, p.mean, width * 0.9, **style)
+            bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
+            bottom.text(x, p.mean + p.ci95 + 2, f"{p.mean:.1f}", ha="center", va="bottom",
+                        fontsize=6.5)
+        top.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * r.fair] * 2, ls=":",
+                 color=GREY, lw=1.6)
+        adv = r.advantage
+        ticks.append(g)
+        labels.append(f"{table_words(table)}\nleader's advantage\n"
+                      f"{_signed(adv.mean, adv.ci95, 100)} points")
+    top.set_xticks(ticks, labels, fontsize=8)
+    top.set_ylabel("win rate (%)")
+    top.set_ylim(0, 75)
+    bottom.set_xticks(ticks, [table_words(t) for t in TABLES], fontsize=8)
+    bottom.set_ylabel("points per hand")
+    bottom.set_ylim(0, max(p.mean for r in rows.values() for p in r.points) * 1.3)
+    for ax in (top, bottom):
+        ax.grid(axis="x", visible=False)
+        ax.set_axisbelow(True)
+    top.legend(handles=[Patch(fc=LIGHT, ec=INK, label="leader"),
+                        Patch(fc="white", ec=INK, hatch=HATCHES[1], label="2nd"),
+                        Patch(fc="white", ec=INK, hatch=HATCHES[2], label="3rd"),
+                        Patch(fc="white", ec=INK, hatch=DEALER_HATCH, label="dealer"),
+                        Line2D([], [], ls=":", color=GREY, lw=1.6, label="fair share")],
+               loc="upper right", ncols=5, fontsize=7.5)
+    return Sheet(fig, f"{number:02d}-lead", title, caption)
+
+
+# --------------------------------------------------------------------------
+# the exchange and declaring
+# --------------------------------------------------------------------------
+
+
+def options_value(data: TuttiReportData, number: int) -> Sheet:
+    n = data.sizes
+    rows = ([("the trump exchange, 2 players", data.exchange.rows[0])]
+            + [(f"declaring, {table_words(r.table)}", r) for r in data.declare.rows])
+    title = "What the trump exchange and declaring are worth"
+    caption = (
+        "Common random numbers: every deal is played once with heuristic in every seat, and "
+        "once more for each side with that side never exchanging the trump 7 or 2 for the "
+        "trump card (2 players only: there is no stock at 3 and 4), or never declaring (no "
+        "20, 40 or Tute; a partner asked to declare passes). The same cards and the same "
+        "random numbers, so the difference is what the option is worth to the side that "
+        "uses it: left in points per hand, right in hands won (a tied hand is not won), per "
+        "deal the mean over the sides, with 95% CIs over the deals. Beside each table: how "
+        "often a side exchanged or declared per hand. "
+        f"{count(n['exchange'], 'deal')} for the exchange, {count(n['declare'], 'deal')} per "
+        "table for declaring (reference engine). " + table_prints(data)
+        + _source(data, f"{count(n['exchange'], 'deal')} and {count(n['declare'], 'deal')} "
+                        "per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    axes = fig.subplots(1, 2, sharey=True)
+    y = np.arange(len(rows))[::-1]
+    for ax, what, scale, xlabel in ((axes[0], "points_value", 1, "points per hand"),
+                                     (axes[1], "wins_value", 100,
+                                      "hands won (points of win rate)")):
+        vals = [getattr(r, what) for _, r in rows]
+        mean = np.array([v.mean * scale for v in vals])
+        ci = np.array([v.ci95 * scale for v in vals])
+        for k, (yi, m) in enumerate(zip(y, mean)):
+            ax.barh(yi, m, color=LIGHT if k == 0 else "white", edgecolor=INK, lw=0.7,
+                    height=0.6, hatch="" if k == 0 else HATCHES[1])
+        ax.errorbar(mean, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+        right = max(float(np.max(mean + ci)), 0.0)
+        for yi, m, c in zip(y, mean, ci):
+            ax.text(right * 1.04 + 0.01, yi, _signed(m, c), va="center", fontsize=7.8)
+        left = min(float(np.min(mean - ci)), 0.0)
+        ax.set_xlim(left * 1.2 - 0.01, right * 1.5 + 0.05)
+        ax.axvline(0, color=INK, lw=0.8)
+        ax.set_xlabel(xlabel)
+        ax.grid(axis="y", visible=False)
+        ax.set_axisbelow(True)
+    axes[0].set_yticks(y, [f"{label}\nused {r.uses.mean:.2f} times a hand"
+                           for label, r in rows], fontsize=8)
+    axes[0].set_title("value in points", loc="left")
+    axes[1].set_title("value in hands won", loc="left")
+    axes[0].legend(handles=[Patch(fc=LIGHT, ec=INK, label="the trump exchange"),
+                            Patch(fc="white", ec=INK, hatch=HATCHES[1], label="declaring")],
+                   loc="lower right", fontsize=8)
+    return Sheet(fig, f"{number:02d}-exchange-and-declaring", title, caption)
+
+
+# --------------------------------------------------------------------------
+# the trump card's rank
+# --------------------------------------------------------------------------
+
+
+def trump_rank(data: TuttiReportData, number: int) -> Sheet:
+    n = data.sizes
+    by_table: dict = {}
+    for r in data.trump.rows:
+        by_table.setdefault(r.table, []).append(r)
+    title = "Points by the rank of the card that shows trumps"
+    caption = (
+        f"Single hands with heuristic in every seat, {count(n['hands'], 'hand')} at each "
+        "table (numba kernel), grouped by the rank of the card that shows the trump suit: "
+        "at 2 players the trump card face up under the stock (the last card drawn, by the "
+        "player who loses the 12th trick, or taken earlier by an exchange); at 3 and 4 "
+        "players the dealer's last card, which he shows and keeps. Each side's mean points "
+        "per hand, with 95% CIs as bars; the sides are named by their part in the hand "
+        "(the leader plays first, the dealer last). Each panel's title gives the share "
+        "of hands the leader's side won over all ranks. " + table_prints(data)
+        + _source(data, f"{count(n['hands'], 'hand')} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    axes = fig.subplots(2, 2, sharex=True).ravel()
+    for ax, table in zip(axes, TABLES):
+        rows = sorted(by_table.get(table, []), key=lambda r: r.rank)
+        if not rows:
+            ax.set_axis_off()
+            continue
+        x = np.arange(len(rows))
+        for s in range(len(rows[0].points)):
+            st = SIDE_STYLE[s]
+            mean = np.array([r.points[s].mean for r in rows])
+            ci = np.array([r.points[s].ci95 for r in rows])
+            ax.errorbar(x, mean, yerr=ci, ls=st["ls"], marker=st["marker"], color=st["color"],
+                        ms=4, mfc="white", capsize=2, lw=1.3, label=side_word(table, s))
+        wins = sum(r.leader_wins.mean * r.leader_wins.n for r in rows) / \
+            max(1, sum(r.leader_wins.n for r in rows))
+        ax.set_xticks(x, [RANK_NAMES[r.rank] for r in rows], fontsize=7.5, rotation=30)
+        ax.set_title(f"{table_words(table)}: the leader's side wins {pct(wins)} of hands",
+                     loc="left", fontsize=9)
+        ax.set_ylabel("points per hand")
+        ax.legend(loc="upper right", fontsize=7, ncols=2)
+        lo = min(r.points[s].mean for r in rows for s in range(len(r.points)))
+        hi = max(r.points[s].mean for r in rows for s in range(len(r.points)))
+        ax.set_ylim(lo - 5, hi + (hi - lo) * 0.6 + 8)
+    return Sheet(fig, f"{number:02d}-trump-card-rank", title, caption)
+
+
+# --------------------------------------------------------------------------
+# dealt Tutes
+# --------------------------------------------------------------------------
+
+
+def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
+    n = data.sizes
+    rows = sorted(data.tute.rows, key=lambda r: r.players)
+    title = "The chance of a dealt Tute: exact and sampled"
+    caption = (
+        "A Tute is all four Kings or all four Horses in one hand; here: dealt so (at 2 "
+        "players among the 8 cards dealt, before any draw). Exact by counting hands: with N "
+        "cards and hands of h, one player holds four given cards with C(N−4, h−4)/C(N, h); "
+        "Kings or Horses by inclusion–exclusion, and at the table (some player has one) "
+        "likewise over the players. Beside each, the share in "
+        f"{count(n['deals'], 'deal')} per table size (the engines' own deals): per player "
+        "the mean over the seats of a deal (its CI over the deals), at the table the share "
+        "of deals. Thick line: exact; circle and bars: sampled mean and 95% CI. "
+        + _source(data, f"{count(n['deals'], 'deal')} per table size"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    axes = fig.subplots(1, 2)
+    for ax, what, label in ((axes[0], "player", "a given player is dealt a Tute"),
+                            (axes[1], "table", "some player at the table is dealt a Tute")):
+        tops = []
+        for i, r in enumerate(rows):
+            exact = float(r.exact_player if what == "player" else r.exact_table)
+            est = r.player if what == "player" else r.table
+            ax.plot([i - 0.3, i + 0.3], [100 * exact] * 2, color=INK, lw=2.2)
+            ax.errorbar(i, 100 * est.mean, yerr=100 * est.ci95, fmt="o", color=BLUE,
+                        mfc="white", ms=6, capsize=5, lw=1.3)
+            inside = abs(est.mean - exact) <= est.ci95
+            ax.annotate(f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\nsampled "
+                        f"{pm(est.mean, est.ci95, True)}\n"
+                        f"{'within' if inside else 'outside'} its 95% CI",
+                        (i, 100 * max(exact, est.mean + est.ci95)), xytext=(0, 8),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
+            tops.append(100 * max(exact, est.mean + est.ci95))
+        ax.set_xticks(range(len(rows)), [f"{r.players} players" for r in rows])
+        ax.set_xlim(-0.6, len(rows) - 0.4)
+        ax.set_ylim(0, max(tops) * 1.6)
+        ax.set_ylabel("chance per hand (%)")
+        ax.set_title(label, loc="left", fontsize=9.5)
+        ax.grid(axis="x", visible=False)
+    axes[0].legend(handles=[Line2D([], [], color=INK, lw=2.2, label="exact"),
+                            Line2D([], [], color=BLUE, marker="o", mfc="white", ls="none",
+                                   label="sampled, 95% CI")], loc="upper left", fontsize=8)
+    return Sheet(fig, f"{number:02d}-dealt-tute", title, caption)
+
+
+# --------------------------------------------------------------------------
+# points per hand
+# --------------------------------------------------------------------------
+
+
+def _est(values) -> tuple[float, float]:
+    """Mean and 95% CI of a sample."""
+    v = np.asarray(values, dtype=np.float64)
+    return float(v.mean()), 1.959963984540054 * float(v.std(ddof=1)) / np.sqrt(len(v))
+
+
+def points_per_hand(data: TuttiReportData, number: int) -> Sheet:
+    n = data.sizes
+    title = "Points per hand"
+    caption = (
+        f"Single hands with heuristic in every seat, {count(n['hands'], 'hand')} at each "
+        "table (numba kernel). A side (a player, or a pair) scores the card points of the "
+        "tricks it won, 10 for the last trick and its declarations; a hand holds 130 points "
+        "besides the declarations. Left: every side of every hand, share per bin of 10 "
+        "points; the legend gives each table's mean with its 95% CI (over the hands, of the "
+        "mean over the sides), the median, and the points declared per hand (hands a Tute "
+        "ended left out). Right: the points of the side that won the hand (tied hands left "
+        "out): what it takes to win, with its mean and median. " + table_prints(data)
+        + _source(data, f"{count(n['hands'], 'hand')} per table"))
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    left, right = fig.subplots(1, 2, sharey=True)
+    hi = max(int(hp.points.max()) for hp in data.points.values())
+    bins = np.arange(0, hi + 20, 10)
+    mid = (bins[:-1] + bins[1:]) / 2
+    for table in TABLES:
+        hp = data.points[table]
+        st = dict(ls=TABLE_STYLE[table]["ls"], marker=TABLE_STYLE[table]["marker"],
+                  color=TABLE_STYLE[table]["color"], ms=3.5, mfc="white", lw=1.4)
+        m, c = _est(hp.points.mean(axis=1))
+        d = float(hp.declared[~hp.tute].mean())
+        left.plot(mid, 100 * np.histogram(hp.points.ravel(), bins=bins)[0] / hp.points.size,
+                  label=f"{table_words(table)}: mean {pm(m, c)}, median "
+                        f"{np.median(hp.points):,.0f}; {d:.1f} declared", **st)
+        won = hp.winners_points()
+        m, c = _est(won)
+        right.plot(mid, 100 * np.histogram(won, bins=bins)[0] / len(won),
+                   label=f"{table_words(table)}: mean {pm(m, c)}, median {np.median(won):,.0f}",
+                   **st)
+    for ax, what in ((left, "a side's points in a hand"), (right, "the winner's points")):
+        ax.set_xlim(0, bins[-1])
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel(f"{what} (bins of 10)")
+        ax.legend(loc="upper right", fontsize=7.3)
+    left.set_ylabel("share (%)")
+    left.set_title("every side", loc="left")
+    right.set_title("the side that won the hand", loc="left")
+    return Sheet(fig, f"{number:02d}-points-per-hand", title, caption)
+
+
+# --------------------------------------------------------------------------
+# a tournament CSV (--tournament)
+# --------------------------------------------------------------------------
+
+
+def tournament(data: TuttiReportData, number: int) -> Sheet:
+    """The shared tournament page; its rules are compared with the report's
+    options at the tournament's table (the 2-player table if the file does not say)."""
+    t = data.tournament
+    rules = data.at({3: "3", 4: "4"}.get(t.players, "2"))
+    return tournament_sheet(t, rules, number,
+                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
