@@ -422,7 +422,9 @@ class HumanPlayer(TerminalPlayer):
             self._advise(obs, face)
         answers = self.answers(obs)
         codes = [code(a.card) for a in legal if a.kind == "play"]
-        valid = f"1-{len(legal)}" + (f" or a card code ({', '.join(codes)})" if codes else "")
+        extra = [w for w in ("x", "40", "20", "tute", "p") if w in answers]
+        valid = f"1-{len(legal)}" + (f", a card code ({', '.join(codes)})" if codes else "") \
+            + "".join(f", {w}" for w in extra)
         while True:
             choice = ask_choice(self.read, self.write, f"choose {valid} (? advice, q quit): ",
                                 legal, answers, lambda: self._advise(obs, face),
