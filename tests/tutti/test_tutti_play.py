@@ -13,13 +13,12 @@ from conftest import run_cli
 
 from tutto_sim.tutti.cards import code, parse
 from tutto_sim.tutti.human import (
-    ADVICE_SAMPLES,
     HumanPlayer,
     Narrator,
     card_words,
     hand_lines,
 )
-from tutto_sim.tutti.pimc import PimcBot, choose
+from tutto_sim.tutti.pimc import DEFAULT_SAMPLES, PimcBot, choose
 from tutto_sim.tutti.reference import Play, apply, deal_cards, observe, play_match
 from tutto_sim.tutti.rules import TuttiRules
 
@@ -124,7 +123,8 @@ def test_the_answers_are_the_actions_of_the_match(capsys, monkeypatch):
 
     # the advice at the first choice: pimc's averages for that observation
     block = out[out.index("advice: "):].splitlines()
-    est = PimcBot(ADVICE_SAMPLES).explain(first)
+    est = PimcBot(DEFAULT_SAMPLES).explain(first)  # the advice is the default pimc's
+    assert f"pimc deals the cards you cannot see {DEFAULT_SAMPLES} times" in out
     lines = block[1:1 + len(first.legal)]
     for i, (a, line) in enumerate(zip(first.legal, lines), 1):
         m = re.match(r"^ +(\d+)\) .+  value +([-+][\d.]+)  margin +([-+][\d.]+)  won +(\d+)%",

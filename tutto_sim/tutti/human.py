@@ -78,8 +78,6 @@ from .rules import TuttiRules
 SUIT_WORDS = ("Coins", "Cups", "Swords", "Batons")
 #: Answers that ask for advice.
 ADVICE_WORDS = ("?", "advice", "h", "help")
-#: Deals per decision of the advice (``pimc``'s default).
-ADVICE_SAMPLES = 20
 
 
 def card_name(c: int) -> str:
@@ -301,17 +299,18 @@ def duty_words(obs: Observation) -> str:
 class Advisor:
     """The advice at a choice: for each legal action ``pimc``'s average over
     its deals (``pimc.PimcBot.explain``: it deals the cards the human cannot
-    see, :data:`ADVICE_SAMPLES` times as the observation allows, and plays
+    see as the observation allows, ``samples`` times, by default as often as
+    the bot ``pimc``, the default opponent, does, and plays
     each deal out face up): its value (the points margin plus a bonus for
     winning the hand, what it maximises), the mean margin in points and the
     share of the deals won; the action ``pimc`` takes is marked. The
     heuristic bot's choice is named too."""
 
-    def __init__(self, samples: int = ADVICE_SAMPLES):
-        from .pimc import PimcBot
+    def __init__(self, samples: int | None = None):
+        from .pimc import DEFAULT_SAMPLES, PimcBot
 
-        self.bot = PimcBot(samples)
-        self.samples = samples
+        self.samples = DEFAULT_SAMPLES if samples is None else samples
+        self.bot = PimcBot(self.samples)
 
     def lines(self, obs: Observation, narrator: Narrator, face: int = -1) -> list[str]:
         from .bots import HeuristicBot
