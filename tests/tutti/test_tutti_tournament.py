@@ -198,8 +198,6 @@ def test_a_python_bot_plays_in_the_reference_engine(capsys, tmp_path):
 
 @pytest.mark.parametrize("args", [
     ["optimize", "--game", "tutti"],
-    ["play", "--game", "tutti", "--bots", "heuristic"],
-    ["report", "--game", "tutti"],
     ["analyze", "threshold", "--game", "tutti"],
     ["analyze", "pieces", "--game", "tutti"],
 ])
