@@ -26,13 +26,13 @@ from test_tutti_search import Minimax
 def test_specs_and_one_line_refusals():
     bots = [parse_tutti_bot(s, TuttiRules()) for s in ("pimc", "PIMC:7", " ismcts:40 ", "cheat")]
     assert [b.name for b in bots] == ["pimc", "pimc:7", "ismcts:40", "cheat"]
-    assert (bots[0].samples, bots[1].samples, bots[2].iterations) == (20, 7, 40)
+    assert (bots[0].samples, bots[1].samples, bots[2].iterations) == (200, 7, 40)
     assert all(b.engine is b for b in bots)
     assert make_bot("pimc:3", 0, 1, 2).samples == 3
     for spec, what in (("pimc:0", "the deals per decision must be a whole number 1..10,000, "
-                                  "as pimc:20"),
+                                  "as pimc:200"),
                        ("pimc:x", "the deals per decision must be a whole number 1..10,000, "
-                                  "as pimc:20"),
+                                  "as pimc:200"),
                        ("ismcts:100001", "the iterations per decision must be a whole number "
                                          "1..100,000, as ismcts:300")):
         with pytest.raises(BotSpecError) as e:

@@ -29,7 +29,7 @@ The search bots (their modules say how they decide; docs/tutti.md their
 strength and speed):
 
 - ``pimc`` / ``pimc:SAMPLES`` (``tutti.pimc``): deals the unseen cards
-  ``SAMPLES`` times (default 20) consistently with its observation and
+  ``SAMPLES`` times (default 200) consistently with its observation and
   plays the action with the best average over the deals searched face up;
 - ``ismcts`` / ``ismcts:ITERATIONS`` (``tutti.ismcts``): information-set
   Monte Carlo tree search, ``ITERATIONS`` deals and playouts (default 300);
@@ -52,7 +52,7 @@ OpenSpiel's search bots (``tutti.openspiel_bots``, with the optional
 >>> parse_tutti_bot("pimc:0", None)
 Traceback (most recent call last):
 ...
-tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:20; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
+tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
 >>> parse_tutti_bot("openspiel-mcts", None).name
 'openspiel-mcts(cheat)'
 """

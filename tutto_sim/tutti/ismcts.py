@@ -52,7 +52,7 @@ from .sampling import HiddenDeal, observation_seed
 DEFAULT_ITERATIONS = 300
 MAX_ITERATIONS = 100_000
 #: The exploration constant C of the selection (rewards in [0, 1]).
-EXPLORATION = 0.7
+EXPLORATION = 0.25
 
 
 class _Node:

@@ -14,10 +14,12 @@ One decision
    declaration (after which the same player moves again), every way of
    going on with the own exchanges and declarations up to a card (or to
    the end of a partner's declaration turn).
-2. Each sequence is played on each deal, then ``search``'s playout: every
-   player plays the heuristic bot's card and makes the automatic actions
-   until at most ``endgame`` cards are left to play, then alpha-beta solves
-   the rest exactly.
+2. Each sequence is played on each deal, then the rest of the hand by
+   ``tutti.search``: exactly (alpha-beta) when at most ``ENDGAME`` cards
+   are left to play in the hands and the stock (16 with 2 players, where
+   every card is known once the stock is empty; 12 with 3 or 4, where an
+   exact search per deal costs more), else by a playout in which every
+   player plays the heuristic bot's card and makes the automatic actions.
 3. A deal's result for the bot's side is the margin ``m`` (points of the
    own side minus the best other side; a Tute ±250) and the bot scores it
    ``m + WIN_BONUS·sign(m)``: the margin, and a bonus for winning the hand,
@@ -45,12 +47,14 @@ from .reference import DECLARE, Action, Observation
 from .sampling import HiddenDeal, observation_seed
 
 #: Deals per decision of ``pimc`` (``pimc:SAMPLES``).
-DEFAULT_SAMPLES = 20
+DEFAULT_SAMPLES = 200
 MAX_SAMPLES = 10_000
-#: Cards left to play (hands and stock) at which the search turns exact.
-ENDGAME = 12
-#: Cards left at which a playout from further away turns exact.
-TAIL = 8
+#: Cards left to play (hands and stock) at which the search turns exact, by
+#: table size: with 2 players every card is known once the stock is empty
+#: (16 left), with 3 or 4 an exact search per deal of many costs more.
+ENDGAME = {2: 16, 3: 12, 4: 12}
+#: Cards left at which a heuristic playout turns exact (0: never).
+TAIL = 0
 #: Points a won hand adds to a deal's margin (a lost one takes away).
 WIN_BONUS = 30
 
@@ -90,7 +94,7 @@ def own_sequences(state: np.ndarray) -> list[list[int]]:
 
 
 def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
-             endgame: int = ENDGAME, tail: int = TAIL) -> dict[Action, Estimate]:
+             endgame: int | None = None, tail: int = TAIL) -> dict[Action, Estimate]:
     """Every legal action's :class:`Estimate` over the full deals ``states``
     (search states, ``weights[i]`` copies of deal ``i``)."""
     seqs = own_sequences(states[0])
@@ -100,6 +104,8 @@ def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
         table[j, :len(q)] = q
     margins = np.empty((len(states), len(seqs)), np.int64)
     side = obs.rules.side(obs.seat)
+    if endgame is None:
+        endgame = ENDGAME[obs.rules.players]
     search.evaluate(np.asarray(states), table, side, endgame, tail, margins)
     w = np.array(weights, np.float64)[:, None]
     total = w.sum()
@@ -141,7 +147,7 @@ class PimcBot:
     """``pimc`` / ``pimc:SAMPLES`` (module docstring)."""
 
     def __init__(self, samples: int = DEFAULT_SAMPLES, name: str | None = None,
-                 endgame: int = ENDGAME, tail: int = TAIL):
+                 endgame: int | None = None, tail: int = TAIL):
         self.samples = samples
         self.endgame = endgame
         self.tail = tail
@@ -173,7 +179,7 @@ class CheatBot:
     name = "cheat"
     sees_state = True
 
-    def __init__(self, endgame: int = ENDGAME, tail: int = TAIL):
+    def __init__(self, endgame: int | None = None, tail: int = TAIL):
         self.endgame = endgame
         self.tail = tail
         self._shown = threading.local()
