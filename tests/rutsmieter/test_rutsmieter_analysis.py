@@ -254,8 +254,8 @@ def test_rules_out_dir_is_checked_before_computing(capsys, tmp_path, monkeypatch
 
 # -- analyze pieces --------------------------------------------------------------------------
 
-PIECES_ARGS = ("analyze", "pieces", "--players", "2", "--bot", "first", "--games", "20000",
-               "--positions", "300", "--position-games", "16", "--seed", "5", "--json")
+PIECES_ARGS = ("analyze", "pieces", "--players", "2", "--bot", "first", "--games", "10000",
+               "--positions", "200", "--position-games", "16", "--seed", "5", "--json")
 
 
 @pytest.fixture(scope="module")
@@ -278,9 +278,9 @@ def test_pieces_json_keys_and_same_on_one_and_two_threads(pieces_json):
     # without the piece both start from the plain start: seat rates add up to 1
     assert sum(s["win_rate_all_in_house"] for s in out["seats"]) == pytest.approx(1.0)
     cap = d["capture"]
-    assert cap["positions_done"] == 300 == sum(b["positions"] for b in cap["bands"])
+    assert cap["positions_done"] == 200 == sum(b["positions"] for b in cap["bands"])
     assert [b["squares"] for b in cap["bands"]] == ["0-9", "10-19", "20-29", "30-39"]
-    assert cap["sample_games"] >= 300
+    assert cap["sample_games"] >= 200
 
 
 def test_the_first_piece_out_is_worth_something(pieces_json):
@@ -398,3 +398,29 @@ def test_pieces_bad_input_is_one_line(capsys, tmp_path, monkeypatch, args, messa
     assert code == 2 and out == ""
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"tutto-sim: error: {message}"), err
+
+
+def test_rules_with_a_small_expert_is_a_direct_tournament(capsys, tmp_path):
+    """The default strong bot is the expert; with a small rollout budget the
+    skill figures of the defaults are those of a direct tournament."""
+    code, out, err = run(capsys, "analyze", "rules", "--players", "2", "--games", "20",
+                         "--strong", "expert:8", "--skill-games", "6", "--seed", "4", "--json",
+                         "--out-dir", str(tmp_path))
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["strong"] == "expert:8" and d["weak"] == "random"
+    rules = RutsmieterRules(players=2)
+    res = run_tournament(parse_bots("expert:8,random", rules), 2, 6, 4, RutsmieterConfig(rules))
+    win = {b.name: b.win for b in res.bot_stats()}
+    r = d["rule_sets"]["defaults"]
+    assert r["strong_win_rate"] == pytest.approx(win["expert:8"].mean, abs=1e-12)
+    assert r["weak_win_rate"] == pytest.approx(win["random"].mean, abs=1e-12)
+
+
+def test_the_strong_bot_is_the_expert_by_default():
+    import inspect
+
+    from tutto_sim.rutsmieter.analysis_cli import analyze_rules
+
+    assert inspect.signature(analyze_rules).parameters["strong"].default == "expert"
+    assert inspect.signature(A.rule_effects).parameters["strong"].default == "expert"

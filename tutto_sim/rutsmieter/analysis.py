@@ -221,7 +221,7 @@ def _tournament(bots, players, games, seed, rules, label, phase):
 
 
 def rule_effects(rules: RutsmieterRules = RutsmieterRules(), players: int = 4,
-                 games: int = 20_000, skill_games: int = 400, seed: int = 1,
+                 games: int = 20_000, skill_games: int = 100, seed: int = 1,
                  bot: str = "tuned", strong: str = "expert", weak: str = "random",
                  skill_players: int = 2, phase: Phase = _no_phase) -> RuleEffects:
     """Game length and skill spread for ``rules`` and each house rule switched

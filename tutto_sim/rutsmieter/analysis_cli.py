@@ -97,7 +97,7 @@ def analyze_rules(
     games: Annotated[int, typer.Option("--games", help="Games per rule set for the game length.")] = 20_000,
     bot: Annotated[str, typer.Option("--bot", help="The bot in every seat for the game length.")] = "tuned",
     skill_players: Annotated[int, typer.Option("--skill-players", help="Table size of the skill tournament: 2, 3 or 4.")] = 2,
-    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the strong bot may be slow).")] = 400,
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the expert is slow: the default takes a few minutes).")] = 100,
     strong: Annotated[str, typer.Option("--strong", help="The strong bot of the skill spread.")] = "expert",
     weak: Annotated[str, typer.Option("--weak", help="The weak bot of the skill spread.")] = "random",
     seed: Seed = 1,
