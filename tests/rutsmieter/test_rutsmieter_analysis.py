@@ -67,6 +67,14 @@ def test_seats_mean_throws_are_the_reference_engines(capsys, tmp_path):
         assert row["seat_win_rates"] == pytest.approx(wins.tolist(), abs=1e-9)
 
 
+def test_seats_text_shows_throws_and_no_instant_column(capsys, tmp_path):
+    code, out, err = run(capsys, "analyze", "seats", "--game", "rutsmieter", "--bot", "first",
+                         "--players", "2", "--games", "30", "--out-dir", str(tmp_path))
+    assert code == 0, err
+    assert "throws per game" in out and "first in every seat" in out
+    assert "instant" not in out and "Kleeblatt" not in out
+
+
 @pytest.mark.parametrize("args,message", [
     (["--players", "2-5"], "--players must be a range like 2-4 or a list like 2,3 of sizes "
                            "2..4 for Rutsmieter, not '2-5'"),

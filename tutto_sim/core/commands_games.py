@@ -352,6 +352,7 @@ def analyze_seats(
         if interrupted:
             raise typer.Exit(130)
         return
+    counted = list(rows[0].counts) if rows else []
     t = Table("players", "seat 0 (first)", "fair share", "seat 0 − fair", "last seat",
               "last − fair", "rounds", *([instant[0]] if instant else ()),
               *(f"{c} per game" for c in counted),
@@ -366,7 +367,6 @@ def analyze_seats(
                   *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
                   *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)
-    counted = list(rows[0].counts) if rows else []
     out.print(f"seed {seed}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
@@ -454,7 +454,6 @@ def mount_play(app) -> None:
 
 
 def mount_analyze(app) -> None:
-    app.add_typer(analyze_app, name="analyze")
     """Put ``analyze`` on the root app, with each game's own analyses (optional
     hook ``analyze_commands()``: ``(name, function)`` pairs; the function takes
     typer options and ``rules``). A game's analysis takes every ``--game`` and
@@ -468,6 +467,7 @@ def mount_analyze(app) -> None:
                 raise ValueError(f"analyze {name}: the name is taken ({entry.title})")
             _GAME_ANALYSES[name] = entry.name
             analyze_app.command(name)(with_rules(default_game=entry.name)(_only_for(entry, name, fn)))
+    app.add_typer(analyze_app, name="analyze")
 
 
 #: The games' own analyses on ``analyze_app``: name -> the game's name.
