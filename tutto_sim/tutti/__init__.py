@@ -5,7 +5,10 @@ Data flows one way through the package: ``cards`` (ids, points, codes) →
 actions, tricks, declarations, scoring, observations, whole hands and
 matches) → ``bots`` (``random`` and ``heuristic``, which see only an
 observation) → ``kernel`` (numba hands and matches between those bots,
-identical to the reference's).
+identical to the reference's). The search bots: ``sampling`` (deals of the
+unseen cards, uniform over what an observation allows) and ``search`` (a
+numba face-up engine: playouts, exact alpha-beta) → ``pimc`` (``pimc`` and
+the cheating ``cheat``) and ``ismcts``.
 """
 
 from .rules import TuttiRules
