@@ -4,10 +4,11 @@ nobody here wrote").
 Plays exactly the matches of ``tutto-sim tournament --game tutti --players
 N --bots A,B --games G --seed S`` (every seating, the reference engine) and
 times every decision with two or more legal actions (a decision with one
-takes no search), per bot, in the same run: so the time per decision of
-both bots is measured under the same load. Prints and, with ``--json``,
+takes no search), per bot, in CPU time (``time.process_time``: other work
+on a shared machine does not inflate it; the bots and OpenSpiel's C++ run
+on this one thread). Prints and, with ``--json``,
 writes each bot's win rate with its 95% CI, its points per hand, and its
-median and mean milliseconds per decision. Usage::
+median and mean CPU milliseconds per decision. Usage::
 
     python scripts/bench_tutti_openspiel.py --bots ismcts:20,openspiel-ismcts:20 --games 200 --seed 1
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections import defaultdict
 
@@ -34,15 +36,15 @@ from tutto_sim.tutti.rules import TuttiRules
 
 
 def timed(bot, log: list[float]):
-    """``bot`` with its ``act`` logging the seconds of each decision with a
-    choice in ``log`` (its actions are unchanged)."""
+    """``bot`` with its ``act`` logging the CPU seconds of each decision with
+    a choice in ``log`` (its actions are unchanged)."""
     act = bot.act
 
     def timed_act(obs):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         action = act(obs)
         if len(obs.legal) > 1:
-            log.append(time.perf_counter() - t0)
+            log.append(time.process_time() - t0)
         return action
 
     bot.act = timed_act
@@ -96,9 +98,11 @@ def main() -> None:
             "median_ms": float(np.median(t)) if t.size else None,
             "mean_ms": float(t.mean()) if t.size else None,
         }
-    print(f"{out['command']}: {res.games} matches, {res.seconds:.0f} s")
+    out["load_average"] = os.getloadavg()[0]
+    print(f"{out['command']}: {res.games} matches, {res.seconds:.0f} s, "
+          f"load average {out['load_average']:.1f}")
     for name, b in out["bots"].items():
-        speed = (f"median {b['median_ms']:.1f} ms, mean {b['mean_ms']:.1f} ms per decision "
+        speed = (f"median {b['median_ms']:.1f} ms, mean {b['mean_ms']:.1f} ms CPU per decision "
                  f"({b['decisions']} decisions)" if b["decisions"] else "not timed")
         print(f"  {name}: wins {b['win_rate']:.3f} ± {b['ci95']:.3f} of {b['seats']} seats, "
               f"{b['points_per_hand']:.1f} ± {b['points_per_hand_ci95']:.1f} points per hand; "

@@ -54,9 +54,12 @@ a perfect-recall history: the order in which a player drew his own cards
 (2 players), when an exchange was made and a partner's passes are not in
 it. None of them bears on what anyone may still do or win, nor, with
 hidden cards dealt uniformly over what the observation allows
-(``tutti.sampling``), on where the hidden cards are; earlier hands are
-summed up by the match score, as the next hand is shuffled afresh. The
-observation string and tensor are the same as the information state's.
+(``tutti.sampling``), on where the hidden cards are. One thing it forgets
+does: at 2 players with ``must_answer_trump``, a void in trumps shown
+before a draw is dropped at the draw (docs/tutti.md, Information).
+Earlier hands are summed up by the match score, as the next hand is
+shuffled afresh. The observation string and tensor are the same as the
+information state's.
 
 *Resampling* (``state.resample_from_infostate(player, sampler)``, what
 OpenSpiel's ISMCTS asks for): a state whose hidden cards — the other hands
