@@ -31,6 +31,9 @@ or more moves, ``below(len(moves))``. Bots are ids into
 :data:`BOT_WEIGHTS` on are ``weights:FILE`` bots (``rutsmieter.policy``): id
 ``BOT_WEIGHTS + w`` scores the moves with row ``w`` of the weights table,
 features and sums in the reference's order, so the floats are the same.
+Ids from :data:`BOT_EXPERT` on are expert bots (``rutsmieter.expert``): id
+``BOT_EXPERT + e`` plays row ``e`` of the experts table, its rollouts being
+games of the same loop (:func:`_play_rollout`) in scratch of their own.
 
 :func:`simulate_from` plays games from a given position with a given player
 to move (the reference's ``play_game(board=..., first_player=...)``): game
