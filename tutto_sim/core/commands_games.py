@@ -36,6 +36,9 @@ from tutto_sim.core.cli import (
 from tutto_sim.core.cli import seed as _seed
 
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
+#: The options of the games' own analyses (``analyze_commands`` hooks).
+AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
+OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
 
 
 def _hook(rules, what: str):

@@ -130,6 +130,31 @@ def seat_bots(start: int, n_games: int, lineups: np.ndarray) -> np.ndarray:
 
 
 @dataclass
+class TournamentRecord:
+    """One reference game as :func:`reference_batch` reads it, for games whose
+    reference engine keeps its own record (Rutsmieter, Tutti): the winning
+    seats, points and banked points per seat (zeros for a game without
+    points), turns, the end kind, the game's counts (``GameKind.counts``), its
+    per-game ``extra`` data and the ``(seat, message)`` of illegal actions."""
+
+    winners: tuple[int, ...]
+    scores: list[int]
+    banked: list[int]
+    banked_sq: list[int]
+    turns: int
+    end: str
+    counts: dict = field(default_factory=dict)
+    extra: dict = field(default_factory=dict)
+    errors: list = field(default_factory=list)
+
+
+def check_table(rules, players: int) -> None:
+    """A table of ``players`` for rules that hold the table size (``rules.players``)."""
+    if players != rules.players:
+        raise ValueError(f"the rules are for {rules.players} players, the table has {players}")
+
+
+@dataclass
 class GameBatch:
     """Per-game results of consecutive games (units of 50)."""
 

@@ -30,13 +30,11 @@ from tutto_sim.core.cli import (
     progress_phases,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import Threads
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads
 
 from .rules import PLAYER_CHOICES, RutsmieterRules
 
 Seed = Annotated[int, typer.Option("--seed", help="Seed: every game reads stream (seed, its number); the same for every side of a comparison.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
-OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
 
 
 def _table(flag: str, players: int) -> int:

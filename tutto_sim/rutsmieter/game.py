@@ -16,12 +16,12 @@ played instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from tutto_sim.core.blocks import SHARE
-from tutto_sim.core.tournament import seat_bots
+from tutto_sim.core.tournament import TournamentRecord, check_table, seat_bots
 
 from .bots import engine_of
 from .reference import play_game
@@ -48,30 +48,13 @@ class RutsmieterConfig:
             raise TypeError("RutsmieterConfig needs RutsmieterRules")
 
 
-@dataclass
-class TournamentRecord:
-    """One reference game as ``core.tournament.reference_batch`` reads it."""
-
-    winners: tuple[int, ...]
-    scores: list[int]
-    banked: list[int]
-    banked_sq: list[int]
-    turns: int
-    end: str
-    counts: dict
-    errors: list = field(default_factory=list)
-
-
-def _check_table(rules: RutsmieterRules, players: int) -> None:
-    if players != rules.players:
-        raise ValueError(f"the rules are for {rules.players} players, the table has {players}")
 
 
 def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) -> TournamentRecord:
     """Game ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
     (parsed bots, ``rutsmieter.bots``) plays for player j."""
     rules = config.rules
-    _check_table(rules, len(bots))
+    check_table(rules, len(bots))
     errors: list = []  # (seat, message) of each illegal move of a py: bot
     engines = [engine_of(b, lambda text, seat=j: errors.append((seat, text)))
                for j, b in enumerate(bots)]
@@ -125,7 +108,7 @@ class RutsmieterGameKernel:
 
         rules = self.config.rules
         n_lineups, n = lineups.shape
-        _check_table(rules, n)
+        check_table(rules, n)
         seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
         if block is None:
             block = K.BLOCK if self.experts is None else EXPERT_BLOCK

@@ -30,12 +30,10 @@ from tutto_sim.core.cli import (
     progress_phases,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import Threads, _threads
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads
 
 ALL_TABLES = "2,3,4,4p"
 Seed = Annotated[int, typer.Option("--seed", help="Seed: hand (or match) i is dealt from stream (seed, i), the same for every side of a comparison.")]
-AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
-OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
 Tables = Annotated[str, typer.Option("--tables", help="Tables, comma-separated: 2, 3, 4 (each for himself), 4p (four in pairs).")]
 Bot = Annotated[str, typer.Option("--bot", help="The bot in every seat: heuristic | random.")]
 

@@ -26,13 +26,13 @@ tournament's warning) and the first legal action is played instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.stats import Estimate
-from tutto_sim.core.tournament import seat_bots
+from tutto_sim.core.tournament import TournamentRecord, check_table, seat_bots
 
 from .reference import play_match
 from .rules import TuttiRules
@@ -53,20 +53,6 @@ class TuttiConfig:
         if not isinstance(self.rules, TuttiRules):
             raise TypeError("TuttiConfig needs TuttiRules")
 
-
-@dataclass
-class TournamentRecord:
-    """One reference match as ``core.tournament.reference_batch`` reads it."""
-
-    winners: tuple[int, ...]
-    scores: list[int]
-    banked: list[int]
-    banked_sq: list[int]
-    turns: int
-    end: str
-    counts: dict
-    extra: dict  # points: per seat, its side's points summed over the hands dealt
-    errors: list = field(default_factory=list)
 
 
 class _Checked:
@@ -98,17 +84,13 @@ def engine_of(bot, report):
     return engine if engine is not None else _Checked(bot, report)
 
 
-def _check_table(rules: TuttiRules, players: int) -> None:
-    if players != rules.players:
-        raise ValueError(f"the rules are for {rules.players} players, the table has {players}")
-
 
 def play_tournament_game(bots, config: TuttiConfig, seed: int, index: int) -> TournamentRecord:
     """Match ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
     (parsed bots, ``tutti.bots.parse_tutti_bot``) plays seat j."""
     rules = config.rules
     n = len(bots)
-    _check_table(rules, n)
+    check_table(rules, n)
     errors: list = []  # (seat, message) of each illegal action of a py: bot
     engines = [engine_of(b, lambda text, seat=j: errors.append((seat, text)))
                for j, b in enumerate(bots)]
@@ -144,7 +126,7 @@ class TuttiGameKernel:
 
         rules = self.config.rules
         n_lineups, n = lineups.shape
-        _check_table(rules, n)
+        check_table(rules, n)
         seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
         res = K.simulate(seatings, rules, seed, n_games, start, block=block or K.BLOCK)
         sides = np.array([rules.side(j) for j in range(n)], dtype=np.int64)

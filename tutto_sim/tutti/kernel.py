@@ -175,9 +175,23 @@ def _declarable(sa, seat, fresh, trump, allow_tute):
     """``reference.legal_declarations`` of ``seat`` as two masks: Tutes (bit 0
     Kings, bit 1 Horses) and pairs (bit = suit; only the trump suit's while
     the 40 can be declared). The caller has checked the moment."""
-    hand = sa[_H, seat]
+    declared = 0
+    for s in range(4):
+        if sa[_DECL, s] >= 0:
+            declared |= 1 << s
+    return _declarable_masks(sa[_H, seat], sa[_MADE, seat] != 0, allow_tute, fresh, declared,
+                             trump)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _declarable_masks(hand, made, allow_tute, fresh, declared, trump):
+    """The declarations of a ``hand`` (the face-up search shares this):
+    Tutes (bit 0 Kings, bit 1 Horses; only after an own declaration, ``made``)
+    and pairs (bit = suit, suits in ``declared`` excluded, only the trump
+    suit's while the 40 can be declared); cards in ``fresh`` (just drawn)
+    take no part."""
     tutes = 0
-    if allow_tute and sa[_MADE, seat]:
+    if allow_tute and made:
         if hand & _KINGS == _KINGS and not _KINGS & fresh:
             tutes |= 1
         if hand & _HORSES == _HORSES and not _HORSES & fresh:
@@ -185,7 +199,7 @@ def _declarable(sa, seat, fresh, trump, allow_tute):
     pairs = 0
     for s in range(4):
         both = np.int64(3) << (10 * s + 2)
-        if sa[_DECL, s] < 0 and hand & both == both and not both & fresh:
+        if not declared >> s & 1 and hand & both == both and not both & fresh:
             pairs |= 1 << s
     if pairs >> trump & 1:
         pairs = 1 << trump

@@ -54,7 +54,7 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from tutto_sim.core.streams import mix64
 
 from .cards import POINTS
-from .kernel import _beats, _cheapest, _legal_cards, _stronger, _suit_mask
+from .kernel import _beats, _cheapest, _declarable_masks, _legal_cards, _stronger, _suit_mask
 from .reference import DECLARE, OVER, PLAY, Observation, encode
 
 # layout
@@ -190,24 +190,11 @@ def _declarable(s, seat):
     two = s[N] == 2
     if two and s[STOCKN] == s[DRAWN]:
         return 0, 0
-    hand = s[H + seat]
     fresh = np.int64(0)
     if two and s[JD + seat] >= 0:
         fresh = np.int64(1) << s[JD + seat]
-    tutes = 0
-    if s[ALLOW_TUTE] and s[MADE + seat]:
-        if hand & _KINGS == _KINGS and not _KINGS & fresh:
-            tutes |= 1
-        if hand & _HORSES == _HORSES and not _HORSES & fresh:
-            tutes |= 2
-    pairs = 0
-    for su in range(4):
-        both = np.int64(3) << (10 * su + 2)
-        if not s[DECL] >> su & 1 and hand & both == both and not both & fresh:
-            pairs |= 1 << su
-    if pairs >> s[TRUMP] & 1:
-        pairs = 1 << s[TRUMP]
-    return tutes, pairs
+    return _declarable_masks(s[H + seat], s[MADE + seat] != 0, s[ALLOW_TUTE] != 0, fresh,
+                             s[DECL], s[TRUMP])
 
 
 @njit(cache=True)
