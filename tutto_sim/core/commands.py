@@ -121,9 +121,25 @@ def solve(
     cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
     solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
     duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
+    objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET.json).")] = None,
     rules=None,
 ) -> None:
-    """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too)."""
+    """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too); --objective win: play to win."""
+    _choice("--objective", objective, ("ev", "win"))
+    if objective == "win":
+        if solo or duel or cap is not None:
+            raise UserError("--objective win does not take --solo, --duel or --cap")
+        takes = [e.name for e in registry.entries() if hasattr(e.module(), "solve_win")]
+        module = registry.for_rules(rules).module()
+        if not hasattr(module, "solve_win"):
+            raise UserError(f"--objective win does not apply to --game {game_label(rules)} "
+                            f"(only to --game {', '.join(takes)})" if takes else
+                            f"--objective win does not apply to --game {game_label(rules)}")
+        module.solve_win(rules=rules, as_json=as_json, out_path=out_path)
+        return
+    if out_path is not None:
+        raise UserError("--out applies to solve --objective win only")
     handler = _hook(rules, "solve")
     extra = {}
     for name, given in (("solo", solo), ("duel", duel)):
