@@ -78,6 +78,8 @@ def test_the_answers_are_the_moves_of_the_game(capsys, monkeypatch):
         share = re.search(r"([\d.]+)% ± ([\d.]+)%", lines[a.index])
         assert float(share.group(1)) == pytest.approx(100 * a.win_share, abs=0.05)
         assert float(share.group(2)) == pytest.approx(100 * a.ci95, abs=0.05)
+        if a.rollouts:  # the games actually played for this move (the expert may stop early)
+            assert f"({a.rollouts:,} games)" in lines[a.index]
     marked = [i for i, ln in enumerate(lines) if ln.endswith("<- the expert's move")]
     assert marked == [advice[0].index]
 

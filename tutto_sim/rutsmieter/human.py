@@ -216,14 +216,15 @@ class Advisor:
         scores = [self.policy.score(move_features(board, obs.player, m)) for m in obs.moves]
         words = [narrator.describe(obs.player, m) for m in obs.moves]
         width = max(map(len, words))
-        out = [f"advice: your chance to win after each move (expert: {self.rollouts:,} games "
-               "played out, 95% CI) and the tuned bot's score"]
+        out = [f"advice: your chance to win after each move (the expert plays each move's game "
+               f"out up to {self.rollouts:,} times and stops early once one move is clearly ahead; "
+               "95% CI, games played) and the tuned bot's score"]
         for i, (letter, text) in enumerate(zip(string.ascii_lowercase, words)):
             a = by_index[i]
             share = ("wins at once" if a.rollouts == 0
-                     else f"{a.win_share:6.1%} ± {a.ci95:.1%}")
+                     else f"{a.win_share:6.1%} ± {a.ci95:.1%} ({a.rollouts:,} games)")
             mark = "  <- the expert's move" if i == advice[0].index else ""
-            out.append(f"  {letter}) {text:<{width}}  {share:>15}   tuned {scores[i]:+7.2f}{mark}")
+            out.append(f"  {letter}) {text:<{width}}  {share:>28}   tuned {scores[i]:+7.2f}{mark}")
         return out
 
 
