@@ -9,10 +9,13 @@ players with ``first`` bots under the default rules, every seating in turn
 ``tutti.kernel.simulate_hands`` and ``tutti.reference.play_hand``; "games" are
 hands there. The kernel is timed on one thread and on all threads, the
 plain-Python reference game on the same games; the ratios to the reference
-are in the same run. Usage::
+are in the same run. For Tutti it also times the search bot ``pimc`` at its
+default budget on one core (``pimc_ms_per_decision``: the median CPU time of a
+decision with more than one legal card, over ``--pimc-hands`` hands in every
+seat against ``heuristic``, as ``bench_tutti_search.py --speed pimc`` does). Usage::
 
     python scripts/bench_games.py [--game tutto|macke|volle-lotte|rutsmieter|tutti] [--games N]
-                                  [--seconds S] [--bots optimal,optimal] [--json]
+                                  [--seconds S] [--bots optimal,optimal] [--pimc-hands H] [--json]
 
 Speed is measured here, never in the tests.
 """
@@ -116,6 +119,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=3.0, help="time for the reference game")
     ap.add_argument("--bots", default=None, help="bots at the table (table or threshold bots; "
                     "Rutsmieter: built-in bots); default optimal,optimal (Rutsmieter: first x 4)")
+    ap.add_argument("--pimc-hands", type=int, default=3,
+                    help="Tutti: hands per seat for timing pimc's decisions (0: skip)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args()
 
@@ -132,6 +137,14 @@ def main() -> None:
             ap.error(str(e))
         rates = tutti_rates(names, rules, args.games, args.seconds)
         cores = numba.config.NUMBA_NUM_THREADS
+        pimc = {}
+        if args.pimc_hands > 0:
+            from bench_tutti_search import speed  # beside this script
+
+            numba.set_num_threads(1)
+            t = speed("pimc", rules, args.pimc_hands, seed=1)
+            pimc = {"pimc_ms_per_decision": round(t["median_ms"], 2),
+                    "pimc_ms_p90": round(t["p90_ms"], 2), "pimc_decisions": t["decisions"]}
         one, allc, ref = rates[1], rates[cores], rates["reference"]
         result = {
             "game": "tutti", "unit": "hand",
@@ -143,6 +156,7 @@ def main() -> None:
             "reference_games_per_second": round(ref, 1),
             "speedup_vs_reference": round(one / ref, 1),
             "speedup_all_cores_vs_reference": round(allc / ref, 1),
+            **pimc,
             "bots": names, "players": len(names),
             "machine": machine(),
         }
