@@ -52,6 +52,7 @@ RULE_FLAGS = {
     "--reshuffle": values("full", "discard"),
     "--target": values("50", "1000", "6000", "6001", "-50"),
     "--game-end": values("round", "immediate"),
+    "--deck": values("real", "iid"),
     "--cloverleaf-value": values("0", "6000", "7"),
     "--variant": values("standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte"),
     "--min-score": values("0", "300", "250", "-50", "75"),

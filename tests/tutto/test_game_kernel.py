@@ -7,6 +7,8 @@ per turn then meet the exact turn values of the solver where no game effect
 applies (cards drawn independently, as the turn analysis assumes).
 """
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -28,8 +30,8 @@ CASES = [
 ]
 
 
-def _compare(rules, specs, players, games, seed=5, draws="deck"):
-    config = GameConfig(rules, draws=draws)
+def _compare(rules, specs, players, games, seed=5):
+    config = GameConfig(rules)
     bots = parse_bots(specs, rules)
     lineups = make_lineups(len(bots), players)
     k = kernel_batch(TuttoGameKernel(config, [b.table() for b in bots]), seed, 0, games, lineups)
@@ -50,7 +52,7 @@ def test_kernel_plays_the_reference_games(rules, specs, players, games):
 
 
 def test_independent_draws_same_in_both_engines():
-    _compare(TuttoRules(), "optimal,cautious", 2, 100, draws="independent")
+    _compare(TuttoRules(deck="iid"), "optimal,cautious", 2, 100)
 
 
 def test_game_effects_are_exercised():
@@ -96,7 +98,7 @@ def test_points_per_turn_meet_the_exact_turn_values():
 
     rules = TuttoRules()
     res = run_tournament(parse_bots("optimal,threshold:300", rules), 2, 100_000, 1,
-                         GameConfig(rules, draws="independent"))
+                         GameConfig(replace(rules, deck="iid")))
     stats = {b.name: b.points_per_turn for b in res.bot_stats()}
     exact = {"optimal": solve_tutto(rules).turn_ev,
              "threshold:300": exact_policy_value(threshold_policy(300, 300, "all").to_array(), None, rules)}

@@ -13,6 +13,7 @@ from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.dice.flags import SixOfKind, Target
 from tutto_sim.dice.scoring import MAX_POINTS, SIX_OF_KIND_CHOICES
 from tutto_sim.tutto.rules import (
+    DECK_CHOICES,
     GAME_END_CHOICES,
     PLUSMINUS_CHAIN_CHOICES,
     PLUSMINUS_DEDUCTION_CHOICES,
@@ -27,6 +28,7 @@ PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Mi
 PMDeduction = Annotated[str, typer.Option("--plusminus-deduction", help="Plus/Minus deduction when the turn is banked (bank) or at the Tutto (tutto). Game-level only.", rich_help_panel="Rules")]
 Reshuffle = Annotated[str, typer.Option("--reshuffle", help="Empty deck: reshuffle all 56 cards (full) or the discard pile; identical in effect. Game-level only.", rich_help_panel="Rules")]
 GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the round, highest wins | immediate: first to target wins. Game-level only.", rich_help_panel="Rules")]
+DeckFlag = Annotated[str, typer.Option("--deck", help="Cards in whole games: real (the 56-card deck, without replacement) | iid (each card drawn independently at the deck frequencies, as the turn analysis assumes). Game-level only.", rich_help_panel="Rules")]
 CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
 
 RULE_FLAGS = (
@@ -38,12 +40,13 @@ RULE_FLAGS = (
     RuleFlag("target", Target, None),
     RuleFlag("game_end", GameEnd, "round"),
     RuleFlag("cloverleaf_value", CloverValue, 0),
+    RuleFlag("deck", DeckFlag, "real"),
 )
 
 
 def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
                plusminus_deduction: str, reshuffle: str, target: Optional[int],
-               game_end: str, cloverleaf_value: int) -> TuttoRules:
+               game_end: str, cloverleaf_value: int, deck: str) -> TuttoRules:
     target = 6000 if target is None else target
     _choice("--six-of-kind", six_of_kind, SIX_OF_KIND_CHOICES)
     _choice("--x2-scope", x2_scope, X2_SCOPE_CHOICES)
@@ -51,13 +54,15 @@ def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
     _choice("--plusminus-deduction", plusminus_deduction, PLUSMINUS_DEDUCTION_CHOICES)
     _choice("--reshuffle", reshuffle, RESHUFFLE_CHOICES)
     _choice("--game-end", game_end, GAME_END_CHOICES)
+    _choice("--deck", deck, DECK_CHOICES)
     for flag, value, low in (("--target", target, 50), ("--cloverleaf-value", cloverleaf_value, 0)):
         if value < low or value % 50 or value > MAX_POINTS:
             raise UserError(f"{flag} must be a multiple of 50 from {low} to {MAX_POINTS:,}, not {value}")
     return TuttoRules(six_of_kind=six_of_kind, x2_scope=x2_scope,
                       plusminus_chain=plusminus_chain,
                       plusminus_deduction=plusminus_deduction, reshuffle=reshuffle,
-                      target=target, game_end=game_end, cloverleaf_value=cloverleaf_value)
+                      target=target, game_end=game_end, cloverleaf_value=cloverleaf_value,
+                      deck=deck)
 
 
 ENTRY = GameEntry(

@@ -8,14 +8,18 @@ can play here; only table and threshold bots also run in the kernel.
 Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
 (``tutto_sim.core.rng``) for its cards and dice, in the order they are needed:
 
-- **Cards** are drawn without replacement. The deck starts in card order
-  (10 Stop, 5 Feuerwerk, ... 1 Kleeblatt); drawing is one step of a forward
-  Fisher–Yates shuffle: with ``p`` cards drawn, ``j = p + below(56 - p)``,
-  swap cards ``p`` and ``j``, the card drawn is card ``p``. When all 56 are
-  drawn the next draw starts again at ``p = 0``: all 56 cards reshuffled
-  (the ``reshuffle`` option ``discard``, docs/rules.md §5, is identical: the
-  discard pile is then the whole deck). With ``draws="independent"`` (an analysis knob, not
-  a rule) every card is ``deck[below(56)]`` as in the turn analysis.
+- **Cards** (rule option ``deck="real"``, the default) are drawn without
+  replacement. The deck starts in card order (10 Stop, 5 Feuerwerk, ...
+  1 Kleeblatt); drawing is one step of a forward Fisher–Yates shuffle: with
+  ``p`` cards drawn, ``j = p + below(56 - p)``, swap cards ``p`` and ``j``,
+  the card drawn is card ``p``. When all 56 are drawn the next draw starts
+  again at ``p = 0``: all 56 cards reshuffled (the ``reshuffle`` option
+  ``discard``, docs/rules.md §5, is identical: the discard pile is then the
+  whole deck). With ``deck="iid"`` every card is ``DECK[below(56)]``, one
+  draw from the stream: the deck in card order is the table of the inverse
+  distribution function at steps of 1/56, so card c comes with probability
+  (its count)/56 (10/56 Stop, 5/56 Feuerwerk, ..., 1/56 Kleeblatt), whatever
+  was drawn before, exactly as the turn analysis assumes (docs/rules.md §6).
 - **A throw** of n dice is ``r = below(6**n)``, die i showing
   ``(r // 6**i) % 6 + 1``, as in ``reference.tutto``.
 
@@ -66,23 +70,18 @@ END_TARGET = "target"  # game_end "immediate": the first to reach the target won
 END_CLOVERLEAF = "cloverleaf"  # a Kleeblatt success
 END_CAP = "cap"  # max_rounds reached
 END_KINDS = (END_ROUND, END_TARGET, END_CLOVERLEAF, END_CAP)
-DRAWS = ("deck", "independent")
 
 
 @dataclass(frozen=True)
 class GameConfig:
-    """Rules plus the engine knobs that are not rules."""
+    """Rules plus the engine knobs that are not rules (cards drawn independently
+    are the rule option ``rules.deck="iid"``)."""
 
     rules: TuttoRules = TuttoRules()
-    #: "deck": the finite deck (the rules); "independent": cards drawn with
-    #: replacement, as the turn-level analysis assumes (for comparisons).
-    draws: str = "deck"
     #: Safety net: a game ends after this many rounds (never reached by sane bots).
     max_rounds: int = 1000
 
     def __post_init__(self) -> None:
-        if self.draws not in DRAWS:
-            raise ValueError(f"draws must be one of {', '.join(DRAWS)}, not {self.draws!r}")
         if self.max_rounds < 1:
             raise ValueError(f"max_rounds must be >= 1, not {self.max_rounds}")
 
@@ -112,7 +111,8 @@ def throw_dice(stream: Stream, n: int) -> tuple[int, ...]:
 
 
 class Deck:
-    """The 56 cards, drawn without replacement (see the module docstring)."""
+    """The 56 cards, drawn without replacement, or independently at the deck
+    frequencies with ``independent`` (see the module docstring)."""
 
     def __init__(self, stream: Stream, independent: bool = False):
         self.stream = stream
@@ -160,7 +160,7 @@ class TuttoGame:
         self.rules = config.rules
         self.n = len(bots)
         self.stream = Stream(seed, index)
-        self.deck = Deck(self.stream, config.draws == "independent")
+        self.deck = Deck(self.stream, self.rules.deck == "iid")
         self.scores = [0] * self.n
         self.rngs = [bot_rng(seed, index, j) for j in range(self.n)]
         self.turn = 0

@@ -23,6 +23,10 @@ along a first axis ``b``:
 
 Totals ``T`` (units of 50) beyond the last row use the last row.
 
+Cards: the rule option ``deck`` (``real``: the 56-card deck without
+replacement; ``iid``: every card independently at the deck frequencies) is
+the parameter ``P_INDEPENDENT``; both draw exactly as ``game.tutto`` does.
+
 Game ``i`` of a run reads stream ``(seed, i)``; its lineup is
 ``lineups[i % L]`` rotated by ``r = (i // L) % n``: seat j gets bot
 ``lineups[i % L, (j + r) % n]`` (``game.tournament.seat_bots``). Games are
@@ -117,13 +121,16 @@ def kernel_params(config: GameConfig) -> np.ndarray:
         rules.target // POINT_UNIT,
         1 if rules.game_end == "immediate" else 0,
         config.max_rounds,
-        1 if config.draws == "independent" else 0,
+        1 if rules.deck == "iid" else 0,
     ], dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
 def _draw_card(st, deck, pos, independent):
-    """One step of a forward Fisher–Yates shuffle; an empty deck starts over (reshuffle)."""
+    """One card. ``deck="real"``: one step of a forward Fisher–Yates shuffle; an
+    empty deck starts over (reshuffle). ``deck="iid"``: ``deck[below(56)]`` from the
+    deck in card order, the precomputed inverse-distribution table (card c has
+    count(c) of its 56 entries), as the turn kernel draws; nothing is allocated."""
     n = deck.shape[0]
     if independent:
         return deck[below(st, n)]  # deck stays in card order

@@ -4,7 +4,9 @@ Part of ``tutto_sim.rules``. Every option of ``docs/rules.md`` is a field here,
 with its default; the CLI exposes each as a flag, and ``docs/rules.md`` gives
 the reason for every default. ``TuttoRules`` is hashable and has a stable JSON
 form (:meth:`to_dict`), which policy files record together with
-:meth:`digest`.
+:meth:`digest`. ``deck`` joins the JSON form only when it is not the default
+``real``: rules written before the option existed (policy files, result CSVs)
+keep their form and their digest.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ PLUSMINUS_CHAIN_CHOICES = ("continue", "bank", "flat")
 PLUSMINUS_DEDUCTION_CHOICES = ("bank", "tutto")
 RESHUFFLE_CHOICES = ("full", "discard")
 GAME_END_CHOICES = ("round", "immediate")
+DECK_CHOICES = ("real", "iid")
 
 
 def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:
@@ -36,6 +39,8 @@ class TuttoRules(GameRules):
     'turn'
     >>> TuttoRules(x2_scope="card").digest() != TuttoRules().digest()
     True
+    >>> "deck" in TuttoRules().to_dict(), TuttoRules(deck="iid").to_dict()["deck"]
+    (False, 'iid')
     >>> TuttoRules(target=6001)
     Traceback (most recent call last):
     ...
@@ -62,6 +67,10 @@ class TuttoRules(GameRules):
     game_end: str = "round"
     #: Turn-level analysis only: what a Kleeblatt success is worth, in points.
     cloverleaf_value: int = 0
+    #: Cards in whole games: ``real`` (the 56-card deck, drawn without replacement) or
+    #: ``iid`` (every card drawn independently at the deck frequencies, 10/56 Stop ...,
+    #: as the turn analysis assumes). Game-level only.
+    deck: str = "real"
     scoring: ScoringRules = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -72,6 +81,7 @@ class TuttoRules(GameRules):
         )
         _check_choice("reshuffle", self.reshuffle, RESHUFFLE_CHOICES)
         _check_choice("game_end", self.game_end, GAME_END_CHOICES)
+        _check_choice("deck", self.deck, DECK_CHOICES)
         for name in ("target", "cloverleaf_value"):
             value = getattr(self, name)
             low_ok = value > 0 if name == "target" else value >= 0
@@ -86,4 +96,6 @@ class TuttoRules(GameRules):
     def to_dict(self) -> dict:
         d = asdict(self)
         d.pop("scoring", None)
+        if d["deck"] == "real":  # the default, left out: older digests stay valid
+            del d["deck"]
         return {"game": "tutto", **d}

@@ -27,6 +27,8 @@ _TUTTO_WITH = {
     ("reshuffle", "discard"): "only the discard pile reshuffled when the deck runs out",
     ("game_end", "round"): "the round played to its end once someone reaches the target",
     ("game_end", "immediate"): "the first player to reach the target winning at once",
+    ("deck", "real"): "the cards drawn from the 56-card deck",
+    ("deck", "iid"): "every card drawn independently at the deck's frequencies (10 in 56 a Stop)",
 }
 
 
