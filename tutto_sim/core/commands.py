@@ -24,6 +24,7 @@ from tutto_sim.core.cli import (
     with_rules,
 )
 from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core.commands_games import Cluster, on_cluster
 
 
 def _threads(threads: Optional[int]) -> int:
@@ -86,6 +87,7 @@ def optimize(
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables; no progress bar.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV of the results (created if missing).")] = RESULTS_DIR,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """Find the best stop-or-continue thresholds for one Tutto card (or for Macke); Rutsmieter's move weights."""
@@ -112,7 +114,8 @@ def optimize(
     if method == "monte-carlo":
         prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads)
-    handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
+    with on_cluster(cluster):
+        handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
 
 
 @with_rules()
@@ -168,14 +171,16 @@ def validate(
     policy_file: Annotated[Optional[Path], typer.Option("--policy", help="Policy file to check (default: solve and export to a temporary file).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all).")] = None,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """Check the solver against simulation both ways (exit 1 if a check fails)."""
     _positive("--turns", turns)
     _seed(seed)
     _threads(threads)
-    _hook(rules, "validate")(rules=rules, turns=turns, seed=seed, policy_file=policy_file,
-                             as_json=as_json)
+    handler = _hook(rules, "validate")
+    with on_cluster(cluster):
+        handler(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)
 
 
 def mount(app) -> None:

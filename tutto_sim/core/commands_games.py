@@ -8,6 +8,7 @@ flags of another game are refused (``core.cli.with_rules``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -39,6 +40,21 @@ Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads
 #: The options of the games' own analyses (``analyze_commands`` hooks).
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
 OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
+Cluster = Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster (docs/cluster.md): local, local:N (N worker processes on this machine) or tcp://HOST:PORT (a running scheduler). Default: this process's threads. The same seed gives the same numbers.")]
+
+
+@contextlib.contextmanager
+def on_cluster(spec: Optional[str]):
+    """The block of a command that runs on ``--cluster`` (None: in this
+    process); yields the parsed spec or None. A cluster that cannot be used
+    is one line, exit 2."""
+    from tutto_sim.core.cluster import ClusterError, using
+
+    try:
+        with using(spec) as where:
+            yield where
+    except ClusterError as e:
+        raise UserError(str(e)) from None
 
 
 def _hook(rules, what: str):
@@ -112,6 +128,7 @@ def tournament(
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
@@ -128,7 +145,7 @@ def tournament(
     label = _label(rules)
     prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads)
-    with progress_phases(not as_json) as phase:
+    with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
         try:
@@ -136,15 +153,19 @@ def tournament(
                                  progress=phase("games", games), game=label)
         except ValueError as e:
             raise UserError(str(e)) from None
-    res.threads = n_threads if res.engine == "kernel" else 1
+    res.threads = n_threads if res.engine == "kernel" and where is None else 1
     csv_path = _write_csv(out_dir / f"tournament-{label}-{players}p-seed{seed}.csv", res.csv_rows(),
                           res.interrupted)
     if as_json:
         d = res.to_dict()
         d["csv"] = str(csv_path)
+        if where is not None:
+            d["cluster"] = where.label()
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path)
+        if where is not None:
+            out.print(f"played on the Dask cluster {where.label()}")
     # what the game did instead (optional hook illegal_words; default: the dice games' bust)
     instead = getattr(registry.for_rules(rules).module(), "illegal_words",
                       lambda r: "each counted as a bust")(rules)
@@ -296,6 +317,7 @@ def analyze_seats(
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """First-player advantage by number of players (the same bot in every seat)."""
@@ -324,7 +346,7 @@ def analyze_seats(
     t0 = time.perf_counter()
     interrupted = False
     try:
-        with progress_phases(not as_json) as phase:
+        with on_cluster(cluster), progress_phases(not as_json) as phase:
             rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
     except Interrupted as e:  # keep the table sizes that finished
         rows, interrupted = e.finished, True
@@ -407,6 +429,7 @@ def analyze_threshold(
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """How much the optimal turn policy wins against the best single bank threshold."""
@@ -418,7 +441,7 @@ def analyze_threshold(
     _positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
     n_threads = _threads(threads)
-    with progress_phases(not as_json) as phase:
+    with on_cluster(cluster), progress_phases(not as_json) as phase:
         duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
     opt = duel.optimal
     best = f"threshold:{duel.best}"
@@ -478,14 +501,24 @@ _GAME_ANALYSES: dict[str, str] = {}
 
 
 def _only_for(entry, name: str, fn):
-    """``fn`` for the game of ``entry`` only: another ``--game`` is one line."""
+    """``fn`` for the game of ``entry`` only: another ``--game`` is one line.
+    The analysis gets ``--cluster`` too (its tournaments run there)."""
     import functools
+    import inspect
 
     @functools.wraps(fn)
-    def analysis(*args, rules=None, **kwargs):
+    def analysis(*args, rules=None, cluster=None, **kwargs):
         if registry.for_rules(rules) is not entry:
             raise UserError(f"{_title(rules)} has no '{name}' analysis; it is an analysis of "
                             f"{entry.title} (--game {entry.name})")
-        return fn(*args, rules=rules, **kwargs)
+        with on_cluster(cluster):
+            return fn(*args, rules=rules, **kwargs)
 
+    sig = inspect.signature(fn)
+    params = [p for p in sig.parameters.values() if p.name != "rules"]
+    extra = inspect.Parameter("cluster", inspect.Parameter.KEYWORD_ONLY if any(
+        p.kind == p.KEYWORD_ONLY for p in params) else inspect.Parameter.POSITIONAL_OR_KEYWORD,
+        default=None, annotation=Cluster)
+    rules_param = [p for p in sig.parameters.values() if p.name == "rules"]
+    analysis.__signature__ = sig.replace(parameters=params + [extra] + rules_param)
     return analysis

@@ -32,6 +32,7 @@ The game follows from the config (Tutto's ``GameConfig``, Macke's
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import time
@@ -40,7 +41,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from tutto_sim.core import registry
+from tutto_sim.core import cluster, registry
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.bots import kernel_capable
 from tutto_sim.core.stats import Estimate
@@ -50,6 +51,8 @@ ENGINES = ("auto", "kernel", "reference")
 #: them into blocks of ``tutto_kernel.BLOCK`` games for its threads.
 KERNEL_CHUNK = 32768
 REFERENCE_CHUNK = 50
+#: Games per task of a kernel on a cluster (``core.cluster``): 8 blocks of 512.
+CLUSTER_KERNEL_CHUNK = 4096
 
 ProgressHook = Callable[[int], None]
 
@@ -441,6 +444,25 @@ def choose_engine(engine: str, bots) -> str:
     return engine
 
 
+def _kernel_chunk(kernel, seed: int, start: int, lineups: np.ndarray, offset: int, n: int):
+    """Games ``start + offset ..`` (``n`` of them) in the kernel: (batch, no errors)."""
+    return kernel_batch(kernel, seed, start + offset, n, lineups), {}
+
+
+def _reference_chunk(bots, config, seed: int, start: int, lineups: np.ndarray, offset: int, n: int):
+    """Games ``start + offset ..`` in the reference engine: (batch, illegal actions)."""
+    errors: dict = {}
+    return reference_batch(bots, config, seed, start + offset, n, lineups, errors), errors
+
+
+def _merge_errors(errors: dict, more: dict) -> None:
+    """Add a later chunk's illegal actions: counts add up, the first message stays."""
+    for name, e in more.items():
+        mine = errors.setdefault(name, {"count": 0, "games": 0, "first": e["first"]})
+        mine["count"] += e["count"]
+        mine["games"] += e["games"]
+
+
 def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    config=None, engine: str = "auto", start: int = 0,
                    progress: ProgressHook | None = None, catch_interrupt: bool = True,
@@ -471,36 +493,34 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     t0 = time.perf_counter()
     if engine == "kernel":
         kernel = kind.kernel(config, [b.table() for b in bots])
-
-        def work(s, n):
-            return kernel_batch(kernel, seed, s, n, lineups)
+        work = functools.partial(_kernel_chunk, kernel, seed, start, lineups)
         # a kernel of slow games (Rutsmieter's expert) asks for smaller chunks,
         # so that the progress bar moves and Ctrl-C keeps what finished
         chunk = getattr(kernel, "chunk", KERNEL_CHUNK)
+        if cluster.active():  # smaller tasks share out better (the same games either way)
+            chunk = min(chunk, CLUSTER_KERNEL_CHUNK)
     else:
-        def work(s, n):
-            return reference_batch(bots, config, seed, s, n, lineups, errors)
+        work = functools.partial(_reference_chunk, list(bots), config, seed, start, lineups)
         chunk = REFERENCE_CHUNK
-    done = 0
+
+    def take(offset: int, n: int, result) -> None:
+        batch, errs = result
+        seats = seat_bots(start + offset, n, lineups)
+        sums.add(batch, seats)
+        if summary is not None:
+            summary.add(batch, seats)
+        if on_batch is not None:
+            on_batch(batch, seats)
+        _merge_errors(errors, errs)
+
     interrupted = False
     try:
-        while done < games:
-            n = min(chunk, games - done)
-            batch = work(start + done, n)
-            seats = seat_bots(start + done, n, lineups)
-            sums.add(batch, seats)
-            if summary is not None:
-                summary.add(batch, seats)
-            if on_batch is not None:
-                on_batch(batch, seats)
-            done += n
-            if progress is not None:
-                progress(n)
+        cluster.run_chunks(work, games, chunk, take, progress)
     except KeyboardInterrupt:
         if not catch_interrupt:
             raise
         interrupted = True
     return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
                             sums, time.perf_counter() - t0,
-                            numba.get_num_threads() if engine == "kernel" else 1,
+                            1 if cluster.active() or engine != "kernel" else numba.get_num_threads(),
                             interrupted, errors, summary)

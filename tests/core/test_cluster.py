@@ -1,0 +1,228 @@
+"""``--cluster``: the same seed gives the same JSON in this process, on a
+``LocalCluster`` and on a ``dask scheduler`` with ``dask worker`` processes;
+a worker killed mid-run loses nothing; bad clusters are one line, exit 2.
+
+The scheduler and two single-threaded workers are real processes on
+127.0.0.1 (random free ports), started once for the module and always
+killed at the end. The reference for every comparison is the run without
+``--cluster`` (numba threads in this process), which shares no code with the
+cluster's task scheduling; the chunk sizes differ too (32,768 games per chunk
+in this process, 4,096 per task on a cluster), so equal results also show
+that no game depends on its chunk.
+"""
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import distributed  # the [cluster] extra is part of [test]: CI runs these, never skips them
+import pytest
+from conftest import run_cli
+
+from tutto_sim.core import cluster
+from tutto_sim.core.bots import parse_bots
+from tutto_sim.core.tournament import run_tournament
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Keys that say how and where a run went, not what it found.
+RUN_KEYS = ("seconds", "threads", "cluster", "csv")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _dask(*args: str) -> list[str]:
+    exe = Path(sys.executable).parent / "dask"
+    return [str(exe), *args] if exe.exists() else [sys.executable, "-m", "dask", *args]
+
+
+class Scheduler:
+    """A ``dask scheduler`` and single-threaded ``dask worker`` processes (no nanny:
+    a killed worker stays dead)."""
+
+    def __init__(self, workers: int):
+        self.address = f"tcp://127.0.0.1:{_free_port()}"
+        self.env = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+        self.procs = [subprocess.Popen(
+            _dask("scheduler", "--host", "127.0.0.1", "--port", self.address.rsplit(":", 1)[1],
+                  "--no-dashboard"),
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
+        self.workers = [self.add_worker() for _ in range(workers)]
+
+    def add_worker(self) -> subprocess.Popen:
+        p = subprocess.Popen(_dask("worker", self.address, "--nthreads", "1", "--no-nanny",
+                                   "--host", "127.0.0.1", "--no-dashboard"),
+                             cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        self.procs.append(p)
+        return p
+
+    def wait_for(self, n: int, timeout: float = 90) -> None:
+        with distributed.Client(self.address, timeout=timeout) as client:
+            client.wait_for_workers(n, timeout=timeout)
+
+    def count(self) -> int:
+        with distributed.Client(self.address, timeout=10) as client:
+            return len(client.scheduler_info()["workers"])
+
+    def stop(self) -> None:
+        for p in self.procs:
+            if p.poll() is None:
+                p.kill()
+        for p in self.procs:
+            p.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    s = Scheduler(2)
+    try:
+        s.wait_for(2)
+        yield s
+    finally:
+        s.stop()
+
+
+def _json(capsys, *args):
+    code, out, err = run_cli(capsys, *args, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    for k in RUN_KEYS:
+        d.pop(k, None)
+    return d
+
+
+def _same_three_ways(capsys, scheduler, *args, local=False):
+    """The command's JSON in this process, on the scheduler's workers and
+    (``local``) on ``--cluster local:2``: all equal."""
+    here = _json(capsys, *args)
+    there = _json(capsys, *args, "--cluster", scheduler.address)
+    assert there == here
+    if local:
+        assert _json(capsys, *args, "--cluster", "local:2") == here
+    return here
+
+
+def test_tutto_tournament_same_json_in_process_local_cluster_and_scheduler(capsys, scheduler, tmp_path):
+    d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "optimal,cautious,reckless",
+                         "--games", "20000", "--seed", "5", "--out-dir", str(tmp_path), local=True)
+    assert d["games"] == 20000 and not d["interrupted"]
+
+
+def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, scheduler, tmp_path):
+    kern = _same_three_ways(capsys, scheduler, "tournament", "--game", "tutti", "--bots",
+                            "heuristic,random", "--games", "6000", "--seed", "3",
+                            "--out-dir", str(tmp_path))
+    assert kern["engine"] == "kernel"
+    # pimc plays only in the reference engine: Python bots travel to the workers
+    ref = _same_three_ways(capsys, scheduler, "tournament", "--game", "tutti", "--bots",
+                           "pimc:2,heuristic", "--games", "120", "--seed", "4",
+                           "--out-dir", str(tmp_path))
+    assert ref["engine"] == "reference" and ref["games"] == 120
+
+
+def test_rutsmieter_tournament_and_analyze_seats_same_json(capsys, scheduler, tmp_path):
+    _same_three_ways(capsys, scheduler, "tournament", "--game", "rutsmieter", "--players", "3",
+                     "--bots", "tuned,aggressive,random", "--games", "3000", "--seed", "9",
+                     "--out-dir", str(tmp_path))
+    seats = _same_three_ways(capsys, scheduler, "analyze", "seats", "--game", "macke",
+                             "--players", "2,3", "--games", "9000", "--seed", "2",
+                             "--out-dir", str(tmp_path))
+    assert set(seats["players"]) == {"2", "3"}
+
+
+def test_a_worker_killed_mid_tournament_loses_nothing(scheduler):
+    from tutto_sim.tutto.game import GameConfig
+    from tutto_sim.tutto.rules import TuttoRules
+
+    rules = TuttoRules()
+    bots = parse_bots("optimal,cautious", rules)
+    games = 12 * 4096  # twelve tasks of 4,096 games
+    here = run_tournament(bots, 2, games, 77, GameConfig(rules))
+    victim = scheduler.workers[0]
+    finished = []
+
+    def progress(n):  # in the client, after each finished task
+        finished.append(n)
+        if len(finished) == 1:
+            victim.send_signal(signal.SIGKILL)
+
+    try:
+        with cluster.using(scheduler.address):
+            t0 = time.monotonic()
+            there = run_tournament(bots, 2, games, 77, GameConfig(rules), progress=progress)
+            assert time.monotonic() - t0 < 240
+        assert victim.wait(timeout=30) == -signal.SIGKILL
+        assert scheduler.count() == 1  # the scheduler saw it go: the rest ran on the other
+    finally:  # a fresh worker for the other tests
+        scheduler.workers[0] = scheduler.add_worker()
+        scheduler.wait_for(2)
+    assert sum(finished) == games and not there.interrupted
+    assert there.to_dict() | {"seconds": 0, "threads": 0} == here.to_dict() | {"seconds": 0, "threads": 0}
+
+
+def test_ctrl_c_cancels_pending_tasks_and_keeps_finished_games(scheduler):
+    from tutto_sim.tutto.game import GameConfig
+    from tutto_sim.tutto.rules import TuttoRules
+
+    rules = TuttoRules()
+    bots = parse_bots("optimal,cautious", rules)
+    calls = []
+
+    def progress(n):
+        calls.append(n)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+
+    with cluster.using(scheduler.address):
+        res = run_tournament(bots, 2, 40 * 4096, 5, GameConfig(rules), progress=progress)
+        with distributed.Client(scheduler.address, timeout=10) as client:
+            deadline = time.monotonic() + 30  # the cancelled tasks leave the scheduler
+            while client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) \
+                    and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks)) == 0
+    assert res.interrupted
+    # the finished tasks count, whole: 4,096 games each, every game in two seats
+    assert res.games % 4096 == 0 and 2 * 4096 <= res.games < 40 * 4096
+    assert int(res.sums.bot[:, 0].sum()) == 2 * res.games
+
+
+def test_bad_cluster_specs_are_one_line_exit_2(capsys):
+    for spec in ("local:0", "foo", "local:x", "tcp://nohost", "tcp://h:99999"):
+        code, out, err = run_cli(capsys, "tournament", "--games", "10", "--cluster", spec)
+        assert code == 2, err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "local, local:N" in lines[0] and "tcp://HOST:PORT" in lines[0], err
+        assert repr(spec) in lines[0]
+
+
+def test_unreachable_scheduler_is_one_line_exit_2_within_seconds(capsys, tmp_path):
+    address = f"tcp://127.0.0.1:{_free_port()}"  # nobody listens there
+    t0 = time.monotonic()
+    code, out, err = run_cli(capsys, "tournament", "--games", "10", "--out-dir", str(tmp_path),
+                             "--cluster", address)
+    seconds = time.monotonic() - t0
+    assert code == 2, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"tutto-sim: error: cannot reach the Dask scheduler at {address}: "), err
+    assert seconds < 3 * cluster.CONNECT_TIMEOUT
+
+
+def test_without_the_extra_one_line_names_the_install(capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    for cmd in (("tournament", "--games", "10"), ("validate", "--turns", "10"),
+                ("analyze", "seats", "--games", "10")):
+        code, out, err = run_cli(capsys, *cmd, "--cluster", "local:2")
+        assert code == 2, err
+        assert err.strip().splitlines() == [
+            "tutto-sim: error: --cluster needs Dask's distributed package: pip install -e '.[cluster]'"]

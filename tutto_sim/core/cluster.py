@@ -1,0 +1,278 @@
+"""Chunks of seeded work in this process or on a Dask cluster: the same numbers either way.
+
+Game-independent. The runners (``core.tournament.run_tournament``, the turn
+simulations of the dice games) cut their work into fixed chunks of
+consecutive games or turns; every game or turn reads its own stream
+``(seed, index)`` and a chunk's result is integer sums or per-game arrays.
+:func:`run_chunks` hands the chunks to ``work(offset, n)`` and gives every
+result to ``take(offset, n, result)`` **in chunk order**:
+
+- by default in this process, one chunk after the other (each chunk uses
+  numba's threads);
+- inside :func:`using` a cluster (``--cluster local:N`` or
+  ``--cluster tcp://HOST:PORT``), one Dask task per chunk. The chunks are the
+  same whatever the cluster's size, a task runs on one thread of its worker,
+  and the results are combined in chunk order, so the same seed gives the
+  same results as in this process, on any cluster.
+
+What travels to a worker: ``work`` is pickled once per run (a
+``functools.partial`` of a module-level function: the function by its name,
+the arguments by value: rules, bots, the kernel's small tables, the seed),
+sent once as its own task, and each chunk task carries only ``(offset, n)``.
+A worker that dies loses nothing: the scheduler runs its chunks (and, if
+needed, the unpickling task) again on another worker, and as every chunk is a
+pure function of its offset the result is the same.
+
+Ctrl-C: the pending tasks are cancelled, the finished chunks are given to
+``take`` (in chunk order) and :class:`KeyboardInterrupt` goes on to the
+runner, which keeps what finished as it does on threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator
+
+#: The forms of ``--cluster``, for one-line errors.
+FORMS = "local, local:N (N worker processes on this machine) or tcp://HOST:PORT (a running Dask scheduler)"
+#: How to install what ``--cluster`` needs.
+INSTALL = "pip install -e '.[cluster]'"
+#: Seconds to wait for a scheduler before giving up, and for its first worker.
+CONNECT_TIMEOUT = 5
+WORKER_TIMEOUT = 60
+#: The most local worker processes (more is a typing error).
+MAX_LOCAL = 256
+
+
+class ClusterError(ValueError):
+    """A cluster that cannot be used; the message is one line."""
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """A parsed ``--cluster``: ``local`` with ``workers`` processes, or a scheduler's ``address``."""
+
+    kind: str  # "local" | "scheduler"
+    workers: int = 0
+    address: str = ""
+
+    def label(self) -> str:
+        return f"local:{self.workers}" if self.kind == "local" else self.address
+
+
+def parse_spec(text: str) -> ClusterSpec:
+    """``local`` (one worker per core), ``local:N`` or ``tcp://HOST:PORT``.
+
+    >>> parse_spec("local:2")
+    ClusterSpec(kind='local', workers=2, address='')
+    >>> parse_spec("tcp://10.0.0.5:8786").address
+    'tcp://10.0.0.5:8786'
+    >>> parse_spec("local:0")
+    Traceback (most recent call last):
+    ...
+    tutto_sim.core.cluster.ClusterError: --cluster must be local, local:N (N worker processes on this machine) or tcp://HOST:PORT (a running Dask scheduler), not 'local:0'
+    """
+    import os
+
+    bad = ClusterError(f"--cluster must be {FORMS}, not {text!r}")
+    text = text.strip()
+    if text == "local":
+        return ClusterSpec("local", os.cpu_count() or 1)
+    if text.startswith("local:"):
+        n = text[len("local:"):]
+        if not n.isdigit() or not 1 <= int(n) <= MAX_LOCAL:
+            raise bad
+        return ClusterSpec("local", int(n))
+    if text.startswith("tcp://"):
+        host, _, port = text[len("tcp://"):].rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise bad
+        return ClusterSpec("scheduler", address=text)
+    raise bad
+
+
+#: The client of the cluster in use (inside :func:`using`), else None.
+_client = None
+#: Chunks sent to the cluster inside the current :func:`using`.
+_sent = 0
+
+
+def active() -> bool:
+    """Whether the runners send their chunks to a cluster now."""
+    return _client is not None
+
+
+def _distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError(f"--cluster needs Dask's distributed package: {INSTALL}") from None
+    return distributed
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
+
+
+@contextlib.contextmanager
+def using(spec: str | None) -> Iterator[ClusterSpec | None]:
+    """Send the runners' chunks to the cluster of ``spec`` (None: this process).
+
+    ``local[:N]`` starts a ``LocalCluster`` of N single-threaded worker
+    processes for the block and closes it after; ``tcp://HOST:PORT``
+    connects to a running scheduler (:class:`ClusterError` if it cannot be
+    reached within :data:`CONNECT_TIMEOUT` seconds or its workers cannot
+    import this version of tutto-sim)."""
+    global _client
+    if spec is None:
+        yield None
+        return
+    parsed = parse_spec(spec)
+    distributed = _distributed()
+    logging.getLogger("distributed").setLevel(logging.ERROR)
+    cluster = None
+    if parsed.kind == "local":
+        cluster = distributed.LocalCluster(n_workers=parsed.workers, threads_per_worker=1,
+                                           processes=True, dashboard_address=None,
+                                           scheduler_kwargs={"dashboard": False},
+                                           silence_logs=logging.ERROR)
+        client = distributed.Client(cluster)
+    else:
+        try:
+            client = distributed.Client(parsed.address, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError) as e:
+            raise ClusterError(f"cannot reach the Dask scheduler at {parsed.address}: "
+                               f"{_first_line(e)}") from None
+    global _sent
+    previous, sent = _client, _sent
+    try:
+        _check_workers(client, parsed)
+        _client, _sent = client, 0
+        yield parsed
+        if _sent == 0:  # the command's work has no runner that goes to a cluster
+            import sys
+
+            print(f"note: nothing of this command ran on the cluster {parsed.label()}: its "
+                  "work runs in this process", file=sys.stderr)
+    finally:
+        _client, _sent = previous, sent
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _worker_version() -> str:
+    """The package's version and a digest of its source files: workers with
+    other code would give other numbers."""
+    import hashlib
+    from pathlib import Path
+
+    import tutto_sim
+
+    root = Path(tutto_sim.__file__).parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        h.update(path.relative_to(root).as_posix().encode())
+        h.update(path.read_bytes())
+    return f"{tutto_sim.__version__} (source {h.hexdigest()[:12]})"
+
+
+def _check_workers(client, spec: ClusterSpec) -> None:
+    """At least one worker, and every worker imports the same tutto-sim."""
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except TimeoutError:
+        raise ClusterError(f"the Dask scheduler at {spec.label()} has no workers after "
+                           f"{WORKER_TIMEOUT} s; start some with: dask worker {spec.label()} "
+                           "--nthreads 1") from None
+    mine = _worker_version()
+    try:
+        theirs = client.run(_worker_version)
+    except Exception as e:  # noqa: BLE001 - a worker without the package: one line
+        raise ClusterError(f"the workers of {spec.label()} cannot import tutto_sim "
+                           f"({_first_line(e)}); install the same version there") from None
+    other = {w: v for w, v in theirs.items() if v != mine}
+    if other:
+        w, v = next(iter(other.items()))
+        raise ClusterError(f"worker {w} has tutto-sim {v}, this machine {mine}; "
+                           "install the same version on every worker")
+
+
+def run_chunks(work: Callable[[int, int], Any], total: int, chunk: int,
+               take: Callable[[int, int, Any], None],
+               progress: Callable[[int], None] | None = None, weight: int = 1) -> None:
+    """``take(offset, n, work(offset, n))`` for the chunks ``offset = 0, chunk,
+    2·chunk, …`` of ``total``, in that order; ``progress(n * weight)`` after
+    each finished chunk. In this process one chunk after the other, on a
+    cluster (:func:`using`) one task per chunk. KeyboardInterrupt passes
+    through after the finished chunks were taken."""
+    if chunk < 1:
+        raise ValueError(f"chunk must be >= 1, not {chunk}")
+    if _client is None:
+        for offset in range(0, total, chunk):
+            n = min(chunk, total - offset)
+            take(offset, n, work(offset, n))
+            if progress is not None:
+                progress(n * weight)
+        return
+    _on_cluster(_client, work, total, chunk, take, progress, weight)
+
+
+def _load(payload: bytes):
+    import cloudpickle
+
+    return cloudpickle.loads(payload)
+
+
+def _call(work, offset: int, n: int):
+    """One chunk on a worker, on the task's own thread only."""
+    import numba
+
+    numba.set_num_threads(1)
+    return work(offset, n)
+
+
+def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: int) -> None:
+    import cloudpickle
+    from distributed import as_completed
+
+    try:
+        payload = cloudpickle.dumps(work)
+    except Exception as e:  # noqa: BLE001 - e.g. a bot holding a lock: one line
+        raise ClusterError(f"this run cannot travel to the Dask workers ({_first_line(e)}); "
+                           "run it without --cluster") from None
+    global _sent
+    run = uuid.uuid4().hex[:12]
+    loaded = client.submit(_load, payload, key=f"tutto-sim-work-{run}", pure=False)
+    chunks = [(offset, min(chunk, total - offset)) for offset in range(0, total, chunk)]
+    _sent += len(chunks)
+    index = {}
+    for i, (offset, n) in enumerate(chunks):
+        fut = client.submit(_call, loaded, offset, n, key=f"tutto-sim-chunk-{run}-{i}", pure=False)
+        index[fut.key] = (i, fut)
+    done: dict[int, Any] = {}
+    given = 0
+    try:
+        for fut in as_completed([f for _, f in index.values()]):
+            i, _ = index[fut.key]
+            done[i] = fut.result()  # a task's error is raised here
+            fut.release()
+            if progress is not None:
+                progress(chunks[i][1] * weight)
+            while given in done:
+                take(*chunks[given], done.pop(given))
+                given += 1
+    except KeyboardInterrupt:
+        client.cancel([f for _, f in index.values()] + [loaded])
+        for i in sorted(done):  # the finished chunks, in chunk order (a gap for each lost one)
+            take(*chunks[i], done[i])
+        raise
+    except BaseException:
+        client.cancel([f for _, f in index.values()] + [loaded])
+        raise
+    finally:
+        loaded.release()
