@@ -94,6 +94,7 @@ def scheduler():
 def _json(capsys, *args):
     code, out, err = run_cli(capsys, *args, "--json")
     assert code == 0, err
+    assert "nothing of this command ran on the cluster" not in err  # it did run there
     d = json.loads(out)
     for k in RUN_KEYS:
         d.pop(k, None)
@@ -113,8 +114,8 @@ def _same_three_ways(capsys, scheduler, *args, local=False):
 
 def test_tutto_tournament_same_json_in_process_local_cluster_and_scheduler(capsys, scheduler, tmp_path):
     d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "optimal,cautious,reckless",
-                         "--games", "20000", "--seed", "5", "--out-dir", str(tmp_path), local=True)
-    assert d["games"] == 20000 and not d["interrupted"]
+                         "--games", "12000", "--seed", "5", "--out-dir", str(tmp_path), local=True)
+    assert d["games"] == 12000 and not d["interrupted"]
 
 
 def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, scheduler, tmp_path):
@@ -122,11 +123,11 @@ def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, schedul
                             "heuristic,random", "--games", "6000", "--seed", "3",
                             "--out-dir", str(tmp_path))
     assert kern["engine"] == "kernel"
-    # pimc plays only in the reference engine: Python bots travel to the workers
+    # pimc and cheat play only in the reference engine: Python bots travel to the workers
     ref = _same_three_ways(capsys, scheduler, "tournament", "--game", "tutti", "--bots",
-                           "pimc:2,heuristic", "--games", "120", "--seed", "4",
+                           "pimc:2,cheat", "--games", "100", "--seed", "4",
                            "--out-dir", str(tmp_path))
-    assert ref["engine"] == "reference" and ref["games"] == 120
+    assert ref["engine"] == "reference" and ref["games"] == 100
 
 
 def test_rutsmieter_tournament_and_analyze_seats_same_json(capsys, scheduler, tmp_path):
@@ -137,6 +138,22 @@ def test_rutsmieter_tournament_and_analyze_seats_same_json(capsys, scheduler, tm
                              "--players", "2,3", "--games", "9000", "--seed", "2",
                              "--out-dir", str(tmp_path))
     assert set(seats["players"]) == {"2", "3"}
+
+
+def test_validate_and_optimize_turns_run_on_the_cluster_with_the_same_json(capsys, scheduler, tmp_path):
+    checks = _same_three_ways(capsys, scheduler, "validate", "--game", "macke", "--turns", "100000",
+                              "--seed", "6")
+    assert checks["turns"] == 100000
+    best = _same_three_ways(capsys, scheduler, "optimize", "--turns", "60000", "--search-turns",
+                            "20000", "--seed", "8", "--out-dir", str(tmp_path))
+    assert best["turns"] == 60000
+
+
+def test_work_that_does_not_go_to_the_cluster_says_so(capsys, scheduler, tmp_path):
+    code, out, err = run_cli(capsys, "analyze", "tute", "--deals", "2000", "--out-dir",
+                             str(tmp_path), "--cluster", scheduler.address)
+    assert code == 0, err
+    assert f"note: nothing of this command ran on the cluster {scheduler.address}" in err
 
 
 def test_a_worker_killed_mid_tournament_loses_nothing(scheduler):

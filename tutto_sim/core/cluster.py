@@ -41,7 +41,7 @@ FORMS = "local, local:N (N worker processes on this machine) or tcp://HOST:PORT 
 #: How to install what ``--cluster`` needs.
 INSTALL = "pip install -e '.[cluster]'"
 #: Seconds to wait for a scheduler before giving up, and for its first worker.
-CONNECT_TIMEOUT = 5
+CONNECT_TIMEOUT = 3
 WORKER_TIMEOUT = 60
 #: The most local worker processes (more is a typing error).
 MAX_LOCAL = 256
@@ -118,6 +118,15 @@ def _first_line(e: BaseException) -> str:
     return f"{type(e).__name__}: {text[0]}" if text else type(e).__name__
 
 
+def local_cluster(workers: int):
+    """A ``LocalCluster`` of ``workers`` single-threaded worker processes, quiet,
+    its dashboard on a free port."""
+    return _distributed().LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0",
+                                       scheduler_kwargs={"dashboard": False},
+                                       silence_logs=logging.ERROR)
+
+
 @contextlib.contextmanager
 def using(spec: str | None) -> Iterator[ClusterSpec | None]:
     """Send the runners' chunks to the cluster of ``spec`` (None: this process).
@@ -136,10 +145,7 @@ def using(spec: str | None) -> Iterator[ClusterSpec | None]:
     logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = None
     if parsed.kind == "local":
-        cluster = distributed.LocalCluster(n_workers=parsed.workers, threads_per_worker=1,
-                                           processes=True, dashboard_address=None,
-                                           scheduler_kwargs={"dashboard": False},
-                                           silence_logs=logging.ERROR)
+        cluster = local_cluster(parsed.workers)
         client = distributed.Client(cluster)
     else:
         try:
@@ -202,6 +208,17 @@ def _check_workers(client, spec: ClusterSpec) -> None:
                            "install the same version on every worker")
 
 
+#: Blocks per task on a cluster: tasks of a few seconds at most, the same for any cluster.
+CLUSTER_BLOCKS = 8
+
+
+def task_chunk(chunk: int, block: int) -> int:
+    """The chunk a runner uses: its own in this process, at most
+    :data:`CLUSTER_BLOCKS` of its blocks per task on a cluster (more tasks share
+    out better; the results are the same for any chunk)."""
+    return min(chunk, CLUSTER_BLOCKS * block) if _client is not None else chunk
+
+
 def run_chunks(work: Callable[[int, int], Any], total: int, chunk: int,
                take: Callable[[int, int, Any], None],
                progress: Callable[[int], None] | None = None, weight: int = 1) -> None:
@@ -220,6 +237,29 @@ def run_chunks(work: Callable[[int, int], Any], total: int, chunk: int,
                 progress(n * weight)
         return
     _on_cluster(_client, work, total, chunk, take, progress, weight)
+
+
+def add_up(work: Callable[[int, int], Any], sums, total: int, chunk: int, block: int,
+           progress: Callable[[int], None] | None = None, catch_interrupt: bool = True,
+           weight: int = 1) -> tuple[int, bool]:
+    """``sums += work(offset, n)`` over the chunks of ``total`` turns (at most
+    :data:`CLUSTER_BLOCKS` blocks of ``block`` per task on a cluster); returns
+    (turns added up, interrupted). On Ctrl-C the finished chunks stay added
+    (``catch_interrupt``) or KeyboardInterrupt passes on."""
+    done = 0
+
+    def take(offset: int, n: int, result) -> None:
+        nonlocal done
+        sums[...] += result
+        done += n
+
+    try:
+        run_chunks(work, total, task_chunk(chunk, block), take, progress, weight)
+    except KeyboardInterrupt:
+        if not catch_interrupt:
+            raise
+        return done, True
+    return done, False
 
 
 def _load(payload: bytes):

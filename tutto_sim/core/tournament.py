@@ -42,7 +42,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from tutto_sim.core import cluster, registry
-from tutto_sim.core.blocks import SHARE
+from tutto_sim.core.blocks import BLOCK, SHARE
 from tutto_sim.core.bots import kernel_capable
 from tutto_sim.core.stats import Estimate
 
@@ -51,8 +51,6 @@ ENGINES = ("auto", "kernel", "reference")
 #: them into blocks of ``tutto_kernel.BLOCK`` games for its threads.
 KERNEL_CHUNK = 32768
 REFERENCE_CHUNK = 50
-#: Games per task of a kernel on a cluster (``core.cluster``): 8 blocks of 512.
-CLUSTER_KERNEL_CHUNK = 4096
 
 ProgressHook = Callable[[int], None]
 
@@ -496,9 +494,7 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         work = functools.partial(_kernel_chunk, kernel, seed, start, lineups)
         # a kernel of slow games (Rutsmieter's expert) asks for smaller chunks,
         # so that the progress bar moves and Ctrl-C keeps what finished
-        chunk = getattr(kernel, "chunk", KERNEL_CHUNK)
-        if cluster.active():  # smaller tasks share out better (the same games either way)
-            chunk = min(chunk, CLUSTER_KERNEL_CHUNK)
+        chunk = cluster.task_chunk(getattr(kernel, "chunk", KERNEL_CHUNK), BLOCK)
     else:
         work = functools.partial(_reference_chunk, list(bots), config, seed, start, lineups)
         chunk = REFERENCE_CHUNK

@@ -11,11 +11,13 @@ the game exactly for a list of minimum scores and both bust rules (the
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from typing import Sequence
 
 import numpy as np
 
+from tutto_sim.core import cluster
 from tutto_sim.core.stats import Z95, Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.policy import MackeTablePolicy
@@ -60,23 +62,16 @@ def run_macke_exact(policy: MackeTablePolicy, seed: int, n_turns: int, start: in
     """
     if n_turns < 0:
         raise ValueError(f"number of turns must be >= 0, not {n_turns}")
-    args = table_args(policy)
     sums = np.zeros((1, N_RETURNS + 1), dtype=np.int64)
-    done = 0
-    interrupted = False
-    try:
-        while done < n_turns:
-            n = min(CHUNK, n_turns - done)
-            s, _ = simulate_table(np.uint64(seed), start + done, n, BLOCK, False, *args)
-            sums[0] += s.sum(axis=0)
-            done += n
-            if progress is not None:
-                progress(n)
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        interrupted = True
+    work = functools.partial(_table_chunk, seed, start, table_args(policy))
+    done, interrupted = cluster.add_up(work, sums, n_turns, CHUNK, BLOCK, progress, catch_interrupt)
     return MackeTableResult(sums, done, interrupted)
+
+
+def _table_chunk(seed: int, start: int, args, offset: int, n: int) -> np.ndarray:
+    """Turns ``start + offset ..`` (``n``) with the table: their sums."""
+    s, _ = simulate_table(np.uint64(seed), start + offset, n, BLOCK, False, *args)
+    return s.sum(axis=0)
 
 
 def macke_exact_turns(policy: MackeTablePolicy, seed: int, n_turns: int,

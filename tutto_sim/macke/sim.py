@@ -21,12 +21,14 @@ inflated by the search; the policy found is also valued exactly
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
 
+from tutto_sim.core import cluster
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.reference import threshold_policy_value
@@ -145,21 +147,15 @@ def run_macke_policies(pols: Sequence[MackeThresholdPolicy | np.ndarray] | np.nd
     n_pols = len(arr)
     chunk = max(BLOCK, (CHUNK_WORK // max(n_pols, 1)) // BLOCK * BLOCK)
     sums = np.zeros((n_pols, N_SUMS), dtype=np.int64)
-    done = 0
-    interrupted = False
-    try:
-        while done < n_turns:
-            n = min(chunk, n_turns - done)
-            out = simulate_batch(arr, np.uint64(seed), start + done, n, BLOCK, *data.args())
-            sums += out.sum(axis=1)
-            done += n
-            if progress is not None:
-                progress(n * n_pols)
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        interrupted = True
+    work = functools.partial(_policy_chunk, arr, seed, start, data.args())
+    done, interrupted = cluster.add_up(work, sums, n_turns, chunk, BLOCK, progress,
+                                       catch_interrupt, weight=n_pols)
     return MackeBatchResult(sums, done, interrupted)
+
+
+def _policy_chunk(arr, seed: int, start: int, args, offset: int, n: int) -> np.ndarray:
+    """Turns ``start + offset ..`` (``n``) under each policy: sums per policy."""
+    return simulate_batch(arr, np.uint64(seed), start + offset, n, BLOCK, *args).sum(axis=1)
 
 
 @dataclass(frozen=True)

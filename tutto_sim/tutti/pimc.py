@@ -184,6 +184,14 @@ class CheatBot:
         self.tail = tail
         self._shown = threading.local()
 
+    def __getstate__(self) -> dict:
+        """A copy (pickled for a cluster's worker, ``core.cluster``) is shown nothing yet."""
+        return {k: v for k, v in self.__dict__.items() if k != "_shown"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._shown = threading.local()
+
     def see(self, state) -> None:
         self._shown.state = state
 

@@ -8,6 +8,8 @@ simulation, so the simulated EVs can be set beside the solver's exact values.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from tutto_sim.dice.throws import build_tables
@@ -28,14 +30,15 @@ def table_args(policy: ExactPolicy) -> tuple:
 def run_exact(policy: ExactPolicy, first_card: Card | None, seed: int, n_turns: int,
               start: int = 0, progress: ProgressHook | None = None) -> BatchResult:
     """Play ``n_turns`` turns (streams ``start..``) of ``seed`` with the table policy."""
-    args = table_args(policy)
     card = -1 if first_card is None else int(first_card)
-
-    def work(offset: int, n: int) -> np.ndarray:
-        sums, _ = simulate_table(card, np.uint64(seed), start + offset, n, BLOCK, False, *args)
-        return sums.sum(axis=0)[None]
-
+    work = functools.partial(_table_chunk, card, seed, start, table_args(policy))
     return run_chunked(work, 1, n_turns, CHUNK_WORK, progress)
+
+
+def _table_chunk(card: int, seed: int, start: int, args, offset: int, n: int) -> np.ndarray:
+    """Turns ``start + offset ..`` (``n``) with the table: their sums."""
+    sums, _ = simulate_table(card, np.uint64(seed), start + offset, n, BLOCK, False, *args)
+    return sums.sum(axis=0)[None]
 
 
 def exact_turns(policy: ExactPolicy, first_card: Card | None, seed: int, n_turns: int,

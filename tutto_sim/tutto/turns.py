@@ -8,11 +8,13 @@ thread count change nothing in the results.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 
+from tutto_sim.core import cluster
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.cards import Card
@@ -74,35 +76,26 @@ def run_policies(pols: Sequence[np.ndarray] | np.ndarray, first_card: Card | Non
     data = kernel_data(rules)
     card = -1 if first_card is None else int(first_card)
     chunk = max(BLOCK, (CHUNK_WORK // len(pols)) // BLOCK * BLOCK)
-
-    def work(offset: int, n: int) -> np.ndarray:
-        out = simulate_batch(pols, card, np.uint64(seed), start + offset, n, BLOCK, *data.args())
-        return out.sum(axis=1)
-
+    work = functools.partial(_policy_chunk, pols, card, seed, start, data.args())
     return run_chunked(work, len(pols), n_turns, chunk, progress, catch_interrupt)
+
+
+def _policy_chunk(pols, card: int, seed: int, start: int, args, offset: int, n: int) -> np.ndarray:
+    """Turns ``start + offset ..`` (``n``) under each policy: sums per policy."""
+    return simulate_batch(pols, card, np.uint64(seed), start + offset, n, BLOCK, *args).sum(axis=1)
 
 
 def run_chunked(work: Callable[[int, int], np.ndarray], n_pols: int, n_turns: int,
                 chunk: int, progress: ProgressHook | None = None,
                 catch_interrupt: bool = True) -> BatchResult:
-    """Add up ``work(offset, n)`` (sums per policy) over chunks of turns.
+    """Add up ``work(offset, n)`` (sums per policy) over chunks of turns, in
+    this process or as tasks on a cluster (``core.cluster``; ``work`` a
+    ``functools.partial`` of a module-level function).
 
     On Ctrl-C the finished chunks are returned with ``interrupted=True``.
     """
     if n_turns < 0:
         raise ValueError(f"number of turns must be >= 0, not {n_turns}")
     sums = np.zeros((n_pols, 5), dtype=np.int64)
-    done = 0
-    interrupted = False
-    try:
-        while done < n_turns:
-            n = min(chunk, n_turns - done)
-            sums += work(done, n)
-            done += n
-            if progress is not None:
-                progress(n)
-    except KeyboardInterrupt:
-        if not catch_interrupt:
-            raise
-        interrupted = True
+    done, interrupted = cluster.add_up(work, sums, n_turns, chunk, BLOCK, progress, catch_interrupt)
     return BatchResult(sums, done, interrupted)
