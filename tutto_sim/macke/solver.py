@@ -112,15 +112,21 @@ def _result(t, min_u):
 
 
 @njit(cache=True)
-def _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice, state_pts,
-                 add, sub_start, sub_states, keep_start, keep_states, win, prob, start,
-                 slot_off, empty, clear_v, vt, bt, keep, ret, bank):
-    """All values and decisions of one locked total t0 (clear values above it known)."""
+def turn_level(t0, n_all, n_throws, tab, bankv, mackev, winv, tstar, cv, vt, bt, keep, ret, bank):
+    """Values ``vt``/``bt`` and decisions of one locked total ``t0`` for general
+    leaves: ``bankv[T]`` (the turn ends with total ``T``; also a clear at
+    ``T >= tstar``), ``mackev[T]`` (a Macke at total ``T``), ``winv`` (five
+    1s); the values after a clear ``cv[T]`` are known for ``t0 < T < tstar``.
+    ``tab``: the table arrays of :func:`_kernel_args`. The turn solver's
+    leaves are ``r(T)``, ``-T`` (or 0) and ``win_value``; ``macke.winprob``'s
+    are win probabilities."""
+    (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win, prob,
+     start, slot_off) = tab
     n_states = state_dice.shape[0]
     for tl in range(1, n_throws + 1):
         for u in range(n_states):
             n = n_all - state_dice[u]
-            if n == 0 or (tl == n_throws and u != empty):
+            if n == 0 or (tl == n_throws and state_dice[u] != 0):
                 continue  # a series starts with nothing set aside
             acc = 0.0
             lo = start[n]
@@ -128,9 +134,9 @@ def _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice, s
                 k0 = keep_start[ms]
                 k1 = keep_start[ms + 1]
                 if win[ms]:
-                    v = win_u
+                    v = winv
                 elif k0 == k1:  # Macke
-                    v = -float(t0 + state_pts[u]) if subtract else 0.0
+                    v = mackev[t0 + state_pts[u]]
                 else:
                     v = -1e300
                     best = 0
@@ -138,11 +144,11 @@ def _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice, s
                         u2 = add[u, keep_states[k0 + j]]
                         t = t0 + state_pts[u2]
                         if state_dice[u2] == n_all:
-                            w = clear_v[t] if t < cap else _result(t, min_u)
+                            w = cv[t] if t < tstar else bankv[t]
                         elif tl == 1:
-                            w = _result(t, min_u)
+                            w = bankv[t]
                         else:
-                            w = max(_result(t, min_u), bt[tl - 1, u2])
+                            w = max(bankv[t], bt[tl - 1, u2])
                         if w > v:
                             v = w
                             best = j
@@ -151,8 +157,7 @@ def _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice, s
             vt[tl, u] = acc
         if tl == n_throws:
             break
-        # before a throw with tl throws left (tl < L): return units or not
-        for u in range(n_states):
+        for u in range(n_states):  # before a throw with tl < L throws left: returns
             if state_dice[u] == n_all:
                 continue
             s0 = sub_start[u]
@@ -165,7 +170,7 @@ def _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice, s
                     best = j
             bt[tl, u] = v
             ret[tl, u] = best
-            bank[tl, u] = _result(t0 + state_pts[u], min_u) >= v
+            bank[tl, u] = bankv[t0 + state_pts[u]] >= v
 
 
 @njit(cache=True)
@@ -185,11 +190,17 @@ def _solve(cap, n_all, n_throws, min_u, subtract, win_u, state_dice, state_pts, 
     for t0 in range(cap):
         for tl in range(n_throws + 1):
             keep[t0, tl] = keep_template
+    tab = (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win,
+           prob, start, slot_off)
+    n_t = cap + state_pts.max() + 1
+    bankv = np.empty(n_t)
+    mackev = np.empty(n_t)
+    for t in range(n_t):
+        bankv[t] = _result(t, min_u)
+        mackev[t] = -float(t) if subtract else 0.0
     for t0 in range(cap - 1, -1, -1):
-        _solve_level(t0, n_all, n_throws, min_u, subtract, win_u, cap, state_dice,
-                     state_pts, add, sub_start, sub_states, keep_start, keep_states, win,
-                     prob, start, slot_off, empty, clear_v, vt[t0], bt[t0], keep[t0],
-                     ret[t0], bank[t0])
+        turn_level(t0, n_all, n_throws, tab, bankv, mackev, win_u, cap, clear_v, vt[t0], bt[t0],
+                   keep[t0], ret[t0], bank[t0])
         series = vt[t0, n_throws, empty]
         r = _result(t0, min_u)
         clear_bank[t0] = r >= series
