@@ -130,10 +130,16 @@ def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, schedul
     assert ref["engine"] == "reference" and ref["games"] == 100
 
 
-def test_rutsmieter_tournament_and_analyze_seats_same_json(capsys, scheduler, tmp_path):
+def test_rutsmieter_tournaments_python_bot_and_analyze_seats_same_json(capsys, scheduler, tmp_path):
     _same_three_ways(capsys, scheduler, "tournament", "--game", "rutsmieter", "--players", "3",
                      "--bots", "tuned,aggressive,random", "--games", "3000", "--seed", "9",
                      "--out-dir", str(tmp_path))
+    # a Python bot from a file travels with its code
+    careful = f"py:{ROOT / 'examples' / 'rutsmieter_bot.py'}:Careful"
+    ref = _same_three_ways(capsys, scheduler, "tournament", "--game", "rutsmieter", "--bots",
+                           f"{careful},random", "--games", "100", "--seed", "3",
+                           "--out-dir", str(tmp_path))
+    assert ref["engine"] == "reference" and "careful" in ref["bots"]
     seats = _same_three_ways(capsys, scheduler, "analyze", "seats", "--game", "macke",
                              "--players", "2,3", "--games", "9000", "--seed", "2",
                              "--out-dir", str(tmp_path))
