@@ -113,14 +113,14 @@ def _same_three_ways(capsys, scheduler, *args, local=False):
 
 
 def test_tutto_tournament_same_json_in_process_local_cluster_and_scheduler(capsys, scheduler, tmp_path):
-    d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "optimal,cautious,reckless",
-                         "--games", "12000", "--seed", "5", "--out-dir", str(tmp_path), local=True)
-    assert d["games"] == 12000 and not d["interrupted"]
+    d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "optimal,cautious",
+                         "--games", "8192", "--seed", "5", "--out-dir", str(tmp_path), local=True)
+    assert d["games"] == 8192 and not d["interrupted"]
 
 
 def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, scheduler, tmp_path):
     kern = _same_three_ways(capsys, scheduler, "tournament", "--game", "tutti", "--bots",
-                            "heuristic,random", "--games", "6000", "--seed", "3",
+                            "heuristic,random", "--games", "3000", "--seed", "3",
                             "--out-dir", str(tmp_path))
     assert kern["engine"] == "kernel"
     # pimc and cheat play only in the reference engine: Python bots travel to the workers
@@ -132,7 +132,7 @@ def test_tutti_tournaments_kernel_and_reference_engine_same_json(capsys, schedul
 
 def test_rutsmieter_tournaments_python_bot_and_analyze_seats_same_json(capsys, scheduler, tmp_path):
     _same_three_ways(capsys, scheduler, "tournament", "--game", "rutsmieter", "--players", "3",
-                     "--bots", "tuned,aggressive,random", "--games", "3000", "--seed", "9",
+                     "--bots", "tuned,aggressive,random", "--games", "1500", "--seed", "9",
                      "--out-dir", str(tmp_path))
     # a Python bot from a file travels with its code
     careful = f"py:{ROOT / 'examples' / 'rutsmieter_bot.py'}:Careful"
@@ -141,18 +141,18 @@ def test_rutsmieter_tournaments_python_bot_and_analyze_seats_same_json(capsys, s
                            "--out-dir", str(tmp_path))
     assert ref["engine"] == "reference" and "careful" in ref["bots"]
     seats = _same_three_ways(capsys, scheduler, "analyze", "seats", "--game", "macke",
-                             "--players", "2,3", "--games", "9000", "--seed", "2",
+                             "--players", "2,3", "--games", "5000", "--seed", "2",
                              "--out-dir", str(tmp_path))
     assert set(seats["players"]) == {"2", "3"}
 
 
 def test_validate_and_optimize_turns_run_on_the_cluster_with_the_same_json(capsys, scheduler, tmp_path):
-    checks = _same_three_ways(capsys, scheduler, "validate", "--game", "macke", "--turns", "100000",
+    checks = _same_three_ways(capsys, scheduler, "validate", "--game", "macke", "--turns", "50000",
                               "--seed", "6")
-    assert checks["turns"] == 100000
-    best = _same_three_ways(capsys, scheduler, "optimize", "--turns", "60000", "--search-turns",
-                            "20000", "--seed", "8", "--out-dir", str(tmp_path))
-    assert best["turns"] == 60000
+    assert checks["turns"] == 50000
+    best = _same_three_ways(capsys, scheduler, "optimize", "--turns", "30000", "--search-turns",
+                            "10000", "--seed", "8", "--out-dir", str(tmp_path))
+    assert best["turns"] == 30000
 
 
 def test_work_that_does_not_go_to_the_cluster_says_so(capsys, scheduler, tmp_path):
