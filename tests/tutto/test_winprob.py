@@ -1,0 +1,106 @@
+"""The two-player win-probability solver (tutto.winprob) against values derived
+independently: closed forms from plain enumeration, the game kernel's
+tournaments, the plain-Python reference solver, and its own invariants."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections import Counter
+
+import numba
+import numpy as np
+import pytest
+
+from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.solver import cloverleaf_probability, street_probability, tutto_probability
+from tutto_sim.tutto.winprob import solve_win
+
+
+@functools.lru_cache(maxsize=None)
+def _solve(**kw):
+    margin_cap = kw.pop("margin_cap", None)
+    return solve_win(TuttoRules(**kw), margin_cap=margin_cap)
+
+
+def _p_six_dice_score() -> float:
+    """P(6 dice show a scoring unit): a 1, a 5 or three of a face (enumerated)."""
+    bust = sum(1 for r in itertools.product(range(1, 7), repeat=6)
+               if 1 not in r and 5 not in r and max(Counter(r).values()) < 3)
+    return 1 - bust / 6**6
+
+
+def test_target_50_immediate_is_the_chance_to_bank_anything():
+    """Target 50, first to it wins: a turn wins iff it banks at least 50 or
+    the Kleeblatt succeeds, else the other player is in the same position, so
+    W = p + (1 - p)(1 - W), W = 1 / (2 - p)."""
+    q = {c: DECK_COUNTS[c] / DECK_SIZE for c in Card}
+    score = _p_six_dice_score()  # Bonus, x2: bank after the first throw; Feuerwerk banks it
+    p = (sum(q[c] for c in Card if c.can_bank_before_tutto or c is Card.FIREWORKS) * score
+         + q[Card.PLUSMINUS] * tutto_probability()
+         + q[Card.STREET] * street_probability()
+         + q[Card.CLOVERLEAF] * cloverleaf_probability())
+    sol = _solve(target=50, game_end="immediate")
+    assert sol.p_first_wins == pytest.approx(1 / (2 - p), abs=1e-12)
+    assert sol.W[1, 0, 0] == pytest.approx(1 / (2 - p), abs=1e-12)
+
+
+@pytest.mark.parametrize("game_end", ["round", "immediate"])
+def test_values_are_probabilities_and_monotone(game_end):
+    sol = _solve(target=500, game_end=game_end)
+    assert (sol.W >= 0).all() and (sol.W <= 1).all()
+    assert sol.monotone
+    # more points of one's own never hurt here: W grows with the mover's score
+    assert (np.diff(sol.W, axis=1) >= -1e-12).all()
+    assert (np.diff(sol.W, axis=2) <= 1e-12).all()
+    assert sol.residual <= 1e-10
+    assert sol.states == 2 * 10 * 10
+
+
+@pytest.mark.parametrize("game_end", ["round", "immediate"])
+def test_playing_to_win_beats_the_ev_player_in_both_seats(game_end):
+    """Optimality: against the EV player the win-optimal player does at least
+    as well as the EV player itself, in each seat."""
+    sol = _solve(target=500, game_end=game_end)
+    first, second = sol.win_vs_ev_seats
+    assert first >= sol.p_first_wins_ev - 1e-12
+    assert second >= 1 - sol.p_first_wins_ev - 1e-12
+    assert sol.win_vs_ev > 0.5
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba was started with one thread")  # pragma: no cover
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = solve_win(TuttoRules(target=300), evaluate_ev=False).W
+        numba.set_num_threads(2)
+        two = solve_win(TuttoRules(target=300), evaluate_ev=False).W
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, two)
+
+
+def test_margin_cap_error_is_within_its_bound():
+    small = _solve(target=300, margin_cap=30)
+    big = _solve(target=300, margin_cap=90)
+    assert np.abs(small.W - big.W).max() <= small.cap_error
+    assert big.cap_error < small.cap_error
+
+
+def test_ev_players_match_kernel_tournaments():
+    """Both EV-optimal (the ``optimal`` bot) with cards drawn independently:
+    the first seat's win rate in the game kernel is the solver's p_first_wins_ev."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.tutto.bots import parse_bot
+    from tutto_sim.tutto.game import GameConfig
+
+    rules = TuttoRules(target=500, deck="iid")
+    sol = _solve(target=500)
+    bots = [parse_bot("optimal", rules)]
+    res = run_tournament(bots, 2, 60_000, seed=11, config=GameConfig(rules), engine="kernel",
+                         catch_interrupt=False)
+    seat0 = res.seat_rates()[0]
+    assert abs(seat0.mean - sol.p_first_wins_ev) <= seat0.ci95

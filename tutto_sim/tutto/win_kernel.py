@@ -1,0 +1,545 @@
+"""Numba kernels of the two-player win-probability solver (``tutto.winprob``).
+
+Private and small; the mathematics is in the docstring of
+:mod:`tutto_sim.tutto.winprob`. Points are in units of 50. Every value array
+has a leading *component* axis ``f``: component 0 makes the decisions (the most
+win probability in ``MAX`` mode, the EV-optimal table in ``EV`` mode) and every
+other component follows those decisions with its own leaves (the value under
+another opponent, or the derivative with respect to the partner state of the
+pair, which feeds Newton's method). Nothing here allocates inside the loops:
+the callers pass scratch arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+MAX_DICE = 6
+MAX_MODE = 0
+EV_MODE = 1
+STOP, FIREWORKS, X2, PLUSMINUS, STREET, CLOVERLEAF = 0, 1, 7, 8, 9, 10
+FIRST_BANKABLE, LAST_BANKABLE = 2, 7  # Bonus 200 .. x2
+PM_UNITS, STREET_UNITS = 20, 40
+
+
+# --------------------------------------------------------------------------
+# card chances that do not depend on the turn total
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _tutto_extremes(prob, start, best_pts):
+    """Most and least likely Tutto from d dice when the player never banks."""
+    hi = np.zeros(MAX_DICE + 1)
+    lo = np.zeros(MAX_DICE + 1)
+    hi[0] = 1.0
+    lo[0] = 1.0
+    for d in range(1, MAX_DICE + 1):
+        ah = 0.0
+        al = 0.0
+        for ms in range(start[d], start[d + 1]):
+            bh = -1.0
+            bl = 2.0
+            for k in range(1, d + 1):
+                if best_pts[ms, k] >= 0:
+                    bh = max(bh, hi[d - k])
+                    bl = min(bl, lo[d - k])
+            if bh >= 0.0:
+                ah += prob[ms] * bh
+                al += prob[ms] * bl
+        hi[d] = ah
+        lo[d] = al
+    return hi, lo
+
+
+@njit(cache=True)
+def _tutto_table(prob, start, keep_row):
+    """P(Tutto) from 6 dice when the keep of each throw is ``keep_row[ms]`` dice."""
+    p = np.zeros(MAX_DICE + 1)
+    p[0] = 1.0
+    for d in range(1, MAX_DICE + 1):
+        acc = 0.0
+        for ms in range(start[d], start[d + 1]):
+            k = keep_row[ms]
+            if k > 0:
+                acc += prob[ms] * p[d - k]
+        p[d] = acc
+    return p[MAX_DICE]
+
+
+@njit(cache=True)
+def _street_extremes(r):
+    """Most and least likely Straße (``r[m, j]`` as in the turn solver)."""
+    hi = np.zeros(MAX_DICE + 1)
+    lo = np.zeros(MAX_DICE + 1)
+    hi[MAX_DICE] = 1.0
+    lo[MAX_DICE] = 1.0
+    for m in range(MAX_DICE - 1, -1, -1):
+        ah = 0.0
+        al = 0.0
+        for j in range(1, MAX_DICE - m + 1):
+            bh = -1.0
+            bl = 2.0
+            for t in range(1, j + 1):
+                bh = max(bh, hi[m + t])
+                bl = min(bl, lo[m + t])
+            ah += r[m, j] * bh
+            al += r[m, j] * bl
+        hi[m] = ah
+        lo[m] = al
+    return hi[0], lo[0]
+
+
+@njit(cache=True)
+def _street_table(r, take):
+    """P(completing the Straße) when ``take[m, j]`` numbers are set aside."""
+    q = np.zeros(MAX_DICE + 1)
+    q[MAX_DICE] = 1.0
+    for m in range(MAX_DICE - 1, -1, -1):
+        acc = 0.0
+        for j in range(1, MAX_DICE - m + 1):
+            acc += r[m, j] * q[m + take[m, j]]
+        q[m] = acc
+    return q[0]
+
+
+@njit(cache=True)
+def _fireworks_pmf(prob, start, keep_dice, keep_pts, gmax):
+    """``pmf[g]``: P(a Feuerwerk adds exactly g units before its Niete), g < gmax,
+    and ``surv[g]`` = P(it adds at least g), g <= gmax."""
+    h = np.zeros((MAX_DICE + 1, gmax))
+    for g in range(gmax):
+        for d in range(1, MAX_DICE + 1):
+            acc = 0.0
+            for ms in range(start[d], start[d + 1]):
+                used = keep_dice[0, ms]
+                if used == 0:
+                    if g == 0:
+                        acc += prob[ms]
+                else:
+                    pts = keep_pts[0, ms]
+                    if pts <= g:
+                        left = d - used
+                        if left == 0:
+                            left = MAX_DICE
+                        acc += prob[ms] * h[left, g - pts]
+            h[d, g] = acc
+    pmf = h[MAX_DICE].copy()
+    surv = np.zeros(gmax + 1)
+    tail = 1.0
+    for g in range(gmax + 1):
+        surv[g] = max(tail, 0.0)
+        if g < gmax:
+            tail -= pmf[g]
+    return pmf, surv
+
+
+# --------------------------------------------------------------------------
+# one layer of one turn
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True, inline="always")
+def _row(t, t_max):
+    return t if t < t_max else t_max
+
+
+@njit(cache=True)
+def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
+           prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
+           fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
+           ev_p_clover, ev_q):
+    """Fill ``A[:, j, T]`` (after a Tutto) and ``D[:, j, T]`` (drawing a card) for
+    T = tcap-1 .. 0 of layer j; T >= tcap banks (``bl[:, j, tcap]``).
+
+    ``nxt``: the layer after a Plus/Minus Tutto (``j`` itself when the
+    deduction no longer changes anything). ``bl[f, j, T]``: value of banking
+    T; ``bust[f, j]``: value of a Niete or Stop; ``win[f]``: a Kleeblatt
+    success (1 for values, 0 for derivatives).
+    """
+    tm = t_max
+    for f in range(nv):
+        A[f, j, tcap] = bl[f, j, tcap]
+        D[f, j, tcap] = bl[f, j, tcap]
+    acc = sc_buf[0]
+    sc = sc_buf[1]
+    for t in range(tcap - 1, t_lo - 1, -1):
+        for f in range(nv):
+            D[f, j, t] = 0.0
+        for c in range(FIRST_BANKABLE, LAST_BANKABLE + 1):
+            if c == X2 and x2_card:
+                _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start,
+                               best_pts, freq[c], ev_kx, ev_bx, tm, acc)
+                continue
+            for d in range(MAX_DICE, 0, -1):
+                for f in range(nv):
+                    acc[f] = 0.0
+                for ms in range(start[d], start[d + 1]):
+                    kbest = 0
+                    if mode == MAX_MODE:
+                        vbest = -1.0
+                        for k in range(1, d + 1):
+                            pts = best_pts[ms, k]
+                            if pts < 0:
+                                continue
+                            t2 = t + pts
+                            left = d - k
+                            if left == 0:
+                                tt = 2 * t2 if c == X2 else t2 + bonus[c]
+                                v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
+                            elif t2 < tcap:
+                                v = U[0, c, t2, left]
+                            else:
+                                v = bl[0, j, t2]
+                            if v > vbest:
+                                vbest = v
+                                kbest = k
+                    else:
+                        kbest = ev_keep[c, _row(t, tm), ms]
+                    if kbest == 0:
+                        for f in range(nv):
+                            acc[f] += prob[ms] * bust[f, j]
+                        continue
+                    t2 = t + best_pts[ms, kbest]
+                    left = d - kbest
+                    if left == 0:
+                        tt = 2 * t2 if c == X2 else t2 + bonus[c]
+                        if tt < tcap:
+                            for f in range(nv):
+                                acc[f] += prob[ms] * A[f, j, tt]
+                        else:
+                            for f in range(nv):
+                                acc[f] += prob[ms] * bl[f, j, tt]
+                    elif t2 < tcap:
+                        for f in range(nv):
+                            acc[f] += prob[ms] * U[f, c, t2, left]
+                    else:
+                        for f in range(nv):
+                            acc[f] += prob[ms] * bl[f, j, t2]
+                if d == MAX_DICE:
+                    for f in range(nv):
+                        D[f, j, t] += freq[c] * acc[f]
+                else:
+                    if mode == MAX_MODE:
+                        banks = bl[0, j, t] >= acc[0]
+                    else:
+                        banks = ev_bank[c, d, _row(t, tm)]
+                    for f in range(nv):
+                        U[f, c, t, d] = bl[f, j, t] if banks else acc[f]
+        # Feuerwerk: banks T + its gain; the gain does not depend on T
+        room = tcap - t
+        for f in range(nv):
+            s = fw_surv[room] * bl[f, j, tcap]
+            for g in range(room):
+                s += fw_pmf[g] * bl[f, j, t + g]
+            D[f, j, t] += freq[FIREWORKS] * s
+        # Plus/Minus: the Tutto chance only; then the next layer (deduction)
+        t2 = t + PM_UNITS
+        if pm_chain == 0:
+            for f in range(nv):
+                sc[f] = A[f, nxt, t2] if t2 < tcap else bl[f, nxt, t2]
+        elif pm_chain == 1:
+            for f in range(nv):
+                sc[f] = bl[f, nxt, t2]
+        else:
+            for f in range(nv):
+                sc[f] = bl[f, nxt, PM_UNITS]
+        if mode == MAX_MODE:
+            p = p_hi if sc[0] >= bust[0, j] else p_lo
+        else:
+            p = ev_p_pm
+        for f in range(nv):
+            D[f, j, t] += freq[PLUSMINUS] * (bust[f, j] + p * (sc[f] - bust[f, j]))
+        # Straße: +2000 and a Tutto
+        t2 = t + STREET_UNITS
+        a20 = A[0, j, t2] if t2 < tcap else bl[0, j, t2]
+        if mode == MAX_MODE:
+            q = q_hi if a20 >= bust[0, j] else q_lo
+        else:
+            q = ev_q
+        for f in range(nv):
+            a2 = A[f, j, t2] if t2 < tcap else bl[f, j, t2]
+            D[f, j, t] += freq[STREET] * (bust[f, j] + q * (a2 - bust[f, j]))
+        # Kleeblatt: two Tuttos in a row win the game
+        p = p_hi * p_hi if mode == MAX_MODE else ev_p_clover
+        for f in range(nv):
+            D[f, j, t] += freq[CLOVERLEAF] * (bust[f, j] + p * (win[f] - bust[f, j]))
+            D[f, j, t] += freq[STOP] * bust[f, j]
+        # after a Tutto: bank or draw
+        if mode == MAX_MODE:
+            banks = bl[0, j, t] >= D[0, j, t]
+        else:
+            banks = not ev_draw[_row(t, tm)]
+        for f in range(nv):
+            A[f, j, t] = bl[f, j, t] if banks else D[f, j, t]
+
+
+@njit(cache=True)
+def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start, best_pts,
+                   fq, ev_kx, ev_bx, tm, acc):
+    """x2 under scope "card": states (T, card points p, dice); the Tutto adds p."""
+    for d in range(MAX_DICE, 0, -1):
+        lo = 0 if d == MAX_DICE else 1
+        hi = 0 if d == MAX_DICE else min(t, UX.shape[2] - 1)
+        for cp in range(lo, hi + 1):
+            for f in range(nv):
+                acc[f] = 0.0
+            for ms in range(start[d], start[d + 1]):
+                kbest = 0
+                if mode == MAX_MODE:
+                    vbest = -1.0
+                    for k in range(1, d + 1):
+                        pts = best_pts[ms, k]
+                        if pts < 0:
+                            continue
+                        t2 = t + pts
+                        if d - k == 0:
+                            tt = t2 + cp + pts
+                            v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
+                        elif t2 >= tcap:
+                            v = bl[0, j, t2]
+                        else:
+                            v = UX[0, t2, cp + pts, d - k]
+                        if v > vbest:
+                            vbest = v
+                            kbest = k
+                else:
+                    kbest = ev_kx[cp, _row(t, tm), ms]
+                if kbest == 0:
+                    for f in range(nv):
+                        acc[f] += prob[ms] * bust[f, j]
+                    continue
+                pts = best_pts[ms, kbest]
+                t2 = t + pts
+                if d - kbest == 0:
+                    tt = t2 + cp + pts
+                    for f in range(nv):
+                        acc[f] += prob[ms] * (A[f, j, tt] if tt < tcap else bl[f, j, tt])
+                elif t2 >= tcap:
+                    for f in range(nv):
+                        acc[f] += prob[ms] * bl[f, j, t2]
+                else:
+                    for f in range(nv):
+                        acc[f] += prob[ms] * UX[f, t2, cp + pts, d - kbest]
+            if d == MAX_DICE:
+                for f in range(nv):
+                    D[f, j, t] += fq * acc[f]
+            else:
+                if mode == MAX_MODE:
+                    banks = bl[0, j, t] >= acc[0]
+                else:
+                    banks = ev_bx[cp, d, _row(t, tm)]
+                for f in range(nv):
+                    UX[f, t, cp, d] = bl[f, j, t] if banks else acc[f]
+
+
+@njit(cache=True)
+def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev):
+    """All layers of one turn (deepest first); returns nothing, fills A and D.
+
+    Layer j is the turn after j Plus/Minus Tuttos; the last layer's Plus/Minus
+    leads back to itself (the deduction changes nothing any more)."""
+    (x2_card, pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
+     fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q) = ev
+    for j in range(n_layers - 1, -1, -1):
+        nxt = j + 1 if j + 1 < n_layers else j
+        # layer j is reached after j Plus/Minus Tuttos: T >= 20 j
+        t_lo = min(PM_UNITS * j, tcap)
+        _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card,
+               pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
+               fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
+               ev_p_clover, ev_q)
+
+
+# --------------------------------------------------------------------------
+# the last turn of a round (seat 1 against a leader at or above the target)
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _margin_next(m, floor0):
+    """Margin after one deduction: the leader loses 20 units while he leads or
+    ties; all negative margins are alike (-1). ``floor0``: the trailing player
+    has 0 points, so the leader cannot fall below 0 (margin 0, no more deductions)."""
+    if m < 0:
+        return -1
+    if floor0:
+        return m - PM_UNITS if m > PM_UNITS else 0
+    return m - PM_UNITS if m >= PM_UNITS else -1
+
+
+@njit(cache=True)
+def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, UX,
+                      bl, bust, win, sc_buf, out):
+    """``out[m + 1]`` for margins m = -1..mmax: the trailing player's chance in
+    the last turn when the leader is m units ahead (win 1, tie 1/2).
+
+    A margin's turn after a deduction is the turn of the smaller margin with a
+    larger turn total, so margins are solved upwards and each keeps its
+    after-Tutto values ``A[0, m + 1, T]`` for the larger ones."""
+    win[0] = 1.0
+    for m in range(-1, mmax + 1):
+        if floor0 and m < 0:
+            out[m + 1] = 1.0
+            continue
+        tcap = max(m + 1, tcap_min, 1)
+        row = m + 1
+        for t in range(tcap + 1):
+            bl[0, row, t] = 1.0 if t > m else (0.5 if t == m else 0.0)
+        if ded_tutto:
+            bust[0, row] = 1.0 if m < 0 else (0.5 if m == 0 else 0.0)
+        else:
+            bust[0, row] = 0.0
+        nxt = _margin_next(m, floor0) + 1
+        # A and bl beyond this margin's tcap are read as bank values: fill them
+        for t in range(tcap + 1, bl.shape[2]):
+            bl[0, row, t] = 1.0 if t > m else (0.5 if t == m else 0.0)
+        _one_layer(mode, 1, tcap, 0, row, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev)
+        for t in range(tcap + 1, A.shape[2]):
+            A[0, row, t] = bl[0, row, t]
+        out[row] = D[0, row, 0]
+
+
+@njit(cache=True)
+def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
+    (x2_card, pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
+     fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q) = ev
+    _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
+           prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
+           fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
+           ev_p_clover, ev_q)
+
+
+# --------------------------------------------------------------------------
+# the whole game: leaves of one turn from the tables, pairs, groups
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _chain(a, b, chain):
+    """Opponent's score after j deductions: ``chain[j]``; returns the layers."""
+    e = b
+    n = 0
+    while True:
+        chain[n] = e
+        n += 1
+        if e >= a and e > 0:
+            e2 = e - PM_UNITS if e > PM_UNITS else 0
+        else:
+            e2 = e
+        if e2 == e or n == chain.shape[0]:
+            return n
+        e = e2
+
+
+@njit(cache=True)
+def _leaf(V, L, s, a, e, x, n_units, immediate):
+    """Value for the player who banks to ``x`` leaving the opponent at ``e``."""
+    if x < n_units:
+        return 1.0 - V[1 - s, e, x]
+    if immediate or s == 1:
+        return 1.0
+    m = x - e  # the leader's margin in seat 1's last turn
+    row = 0 if e == 0 else 1
+    # margins beyond the table count as its largest (see winprob: the cap)
+    return 1.0 - L[row, min(m + 1, L.shape[1] - 1)]
+
+
+@njit(cache=True)
+def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutto,
+                 tcap_win, tcap_ev, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf):
+    """One turn of the player at seat s (a points) against b points.
+
+    kind 0: win-optimal, values from W (V = W); kind 1: EV table, values from
+    V; kind 2: win-optimal decisions (from W) valued in V. ``beta`` is the
+    partner's value (the opponent to move at (b, a)) used in place of V's.
+    Returns (value, d value / d beta)."""
+    n_layers = _chain(a, b, chain)
+    if kind == 1:
+        mode, nv, iv, idv, tcap = EV_MODE, 2, 0, 1, tcap_ev
+    elif kind == 0:
+        mode, nv, iv, idv, tcap = MAX_MODE, 2, 0, 1, tcap_win
+    else:
+        mode, nv, iv, idv, tcap = MAX_MODE, 3, 1, 2, tcap_win
+    for f in range(nv):
+        win[f] = 1.0
+    win[idv] = 0.0
+    for j in range(n_layers):
+        e = chain[j]
+        for t in range(bl.shape[2]):
+            x = a + t
+            if kind == 2:
+                bl[0, j, t] = _leaf(W, LW, s, a, e, x, n_units, immediate)
+            bl[iv, j, t] = _leaf(V, LV, s, a, e, x, n_units, immediate)
+            bl[idv, j, t] = 0.0
+        eb = e if ded_tutto else b
+        if kind == 2:
+            bust[0, j] = 1.0 - W[1 - s, eb, a]
+        if eb == b:
+            bust[iv, j] = 1.0 - beta
+            bust[idv, j] = -1.0
+        else:
+            bust[iv, j] = 1.0 - V[1 - s, eb, a]
+            bust[idv, j] = 0.0
+    # banking nothing (a Feuerwerk's first throw a Niete) hands over like a bust
+    bl[iv, 0, 0] = 1.0 - beta
+    bl[idv, 0, 0] = -1.0
+    _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev)
+    return D[iv, 0, 0], D[idv, 0, 0]
+
+
+@njit(cache=True)
+def _solve_pair(kind0, kind1, a, b, x, y, W, LW0, LW1, V, LV0, LV1, n_units, immediate,
+                ded_tutto, tw0, tw1, te, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf,
+                tol, max_iter):
+    """Values of the pair (seat 0 at a vs b, seat 1 at b vs a) that busts
+    hand to each other: Newton's method on the piecewise linear fixed point.
+
+    With fixed decisions (EV tables, or the win-optimal decisions valued
+    against another player) the values are linear in the partner's and one
+    step is exact; in MAX mode the steps stop once nothing moves."""
+    it = 0
+    while True:
+        v0, p0 = _state_value(kind0, 0, a, b, y, W, LW0, V, LV0, n_units, immediate,
+                              ded_tutto, tw0, max(te, tw0), tp, ev, A, D, U, UX, bl, bust,
+                              win, chain, sc_buf)
+        v1, p1 = _state_value(kind1, 1, b, a, x, W, LW1, V, LV1, n_units, immediate,
+                              ded_tutto, tw1, max(te, tw1), tp, ev, A, D, U, UX, bl, bust,
+                              win, chain, sc_buf)
+        # v0 + p0 (y' - y) = x',  v1 + p1 (x' - x) = y'
+        den = 1.0 - p0 * p1
+        x2 = (v0 + p0 * (v1 - p1 * x - y)) / den
+        y2 = v1 + p1 * (x2 - x)
+        change = max(abs(x2 - x), abs(y2 - y))
+        x, y = x2, y2
+        it += 1
+        linear = kind0 != 0 and kind1 != 0
+        if linear or change <= tol or it >= max_iter:
+            return x, y, change
+
+
+@njit(cache=True, parallel=True)
+def _solve_group(pairs_a, pairs_b, kind0, kind1, xs, ys, changes, W, LW0, LW1, V, LV0,
+                 LV1, n_units, immediate, ded_tutto, margin_cap, te, tp, ev, A, D, U, UX,
+                 bl, bust, win, chain, sc_buf, tol, max_iter):
+    """Solve every pair of one group, each thread with its own scratch (slot
+    = pair index modulo the slots: results do not depend on the threads)."""
+    n = pairs_a.shape[0]
+    slots = A.shape[0]
+    for blk in prange(slots):
+        for i in range(blk, n, slots):
+            a = pairs_a[i]
+            b = pairs_b[i]
+            tw0 = n_units - a + (0 if immediate else margin_cap)
+            tw1 = n_units - b
+            x, y, ch = _solve_pair(kind0, kind1, a, b, xs[i], ys[i], W, LW0, LW1, V,
+                                   LV0, LV1, n_units, immediate, ded_tutto, tw0, tw1,
+                                   te, tp, ev, A[blk], D[blk], U[blk], UX[blk], bl[blk],
+                                   bust[blk], win[blk], chain[blk], sc_buf[blk], tol,
+                                   max_iter)
+            xs[i] = x
+            ys[i] = y
+            changes[i] = ch
