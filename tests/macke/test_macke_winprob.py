@@ -195,3 +195,58 @@ def test_the_ev_game_matches_a_game_kernel_tournament():
     first = res.seat_rates()[0]
     assert first.n == 120_000 and first.ci95 < 0.003
     assert abs(first.mean - p) < first.ci95, (first.mean, first.ci95, p)
+
+
+# ----------------------------------------------------------- the command
+
+
+@pytest.fixture
+def small_solve(monkeypatch):
+    """The command's solve at a floor of -300 and a cap of 40 units (seconds, not minutes)."""
+    import tutto_sim.macke.winprob as wp
+
+    monkeypatch.setattr(wp, "solve_macke_win", lambda rules, phase=None: _small(rules))
+    return _small
+
+
+@functools.lru_cache(maxsize=None)
+def _small(rules: MackeRules):
+    return solve_macke_win(rules, floor=-300, cap_units=CAP)
+
+
+@pytest.mark.parametrize("game", ["macke", "volle-lotte"])
+def test_solve_objective_win_json(capsys, small_solve, game):
+    import json
+
+    from conftest import run_cli
+
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", game, "--target", "200",
+                             "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    sol = small_solve(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard", target=200))
+    for key in ("p_first_wins", "p_first_wins_ev", "win_vs_ev", "residual", "states"):
+        assert d[key] == getattr(sol, key), key
+    assert d["target"] == 200 and d["floor"] == -300 and d["seconds"] >= 0
+    assert d["game"] == game and d["variant"] == ("volle-lotte" if game == "volle-lotte" else "standard")
+
+
+def test_solve_objective_win_text(capsys, small_solve):
+    from conftest import run_cli
+
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", "macke", "--target", "200")
+    assert code == 0, err
+    sol = small_solve(MackeRules(target=200))
+    assert f"both play to win: the first player wins {sol.p_first_wins:.4%}" in out
+    assert "your chance at the start of your turn" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--target", "25000"], "targets up to 20,000"),
+    (["--target", "1000", "--out", "w.json"], "not written as a policy file"),
+])
+def test_solve_objective_win_bad_input(capsys, args, words):
+    from conftest import run_cli
+
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", "macke", *args)
+    assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err

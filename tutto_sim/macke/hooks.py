@@ -151,3 +151,43 @@ def variant_words(variant: str) -> str:
     from tutto_sim.macke.words import variant_words as words
 
     return words(variant)
+
+
+def solve_win(rules, as_json: bool, out_path) -> None:
+    """``solve --objective win``: exact chances to win two-player Berliner Macke
+    or Volle Lotte when both play to win (docs/macke-win.md); JSON or a short
+    table in the players' words."""
+    import json
+
+    from tutto_sim.core.cli import UserError, out, progress_phases
+    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, solve_macke_win
+
+    if out_path is not None:
+        raise UserError(f"--out: the {title(rules)} win table is not written as a policy file yet "
+                        "(--objective win prints its figures only)")
+    try:
+        check_win_rules(rules, DEFAULT_FLOOR)
+    except ValueError as e:
+        raise UserError(str(e)) from None
+    with progress_phases(not as_json) as phase:
+        sol = solve_macke_win(rules, phase=phase)
+    if as_json:
+        print(json.dumps(sol.summary(), indent=2))
+        return
+    first, second = sol.win_vs_ev_seats
+    out.print(f"{title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
+              "once more), exact:")
+    out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
+    out.print(f"  both play for the most points per turn: the first player wins "
+              f"{sol.p_first_wins_ev:.4%}")
+    out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
+              f"({first:.4%} moving first, {second:.4%} second)")
+    g = rules.target
+    scores = sorted({0, g // 2 // 50 * 50, g - 50 - g // 10 // 50 * 50, g - 50})
+    out.print("  your chance at the start of your turn (rows: your score, columns: the opponent's):")
+    out.print("    " + " " * 8 + "".join(f"{b:>9,}" for b in scores))
+    for a in scores:
+        out.print(f"    {a:>8,}" + "".join(f"{sol.win(a, b):>9.2%}" for b in scores))
+    out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
+              f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
+              f"than {sol.residual:.1e})")

@@ -284,7 +284,7 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
 
     Examples
     --------
-    >>> sol = solve_macke_win(MackeRules(target=300), cap_units=100)
+    >>> sol = solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40)
     >>> 0.5 < sol.p_first_wins < 1, sol.residual <= 1e-10
     (True, True)
     """
@@ -305,7 +305,7 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     w = e
     q_w, c_w = np.zeros((n * n, n)), np.zeros((n * n, 2))
     w_new, tstars = np.zeros(n * n), np.zeros(n * n, dtype=np.int64)
-    advance = phase("policy iteration", max_iter)
+    advance = phase("solving to win (sweeps, usually 4-5)", max_iter)
     for it in range(1, max_iter + 1):
         wk.greedy_sweep(w, lw, le, f, g, s.hc, s.p0, s.min_u, s.subtract, s.n_all, s.L, s.tab,
                         s.m.empty, sf, si, mass, w_new, q_w, c_w, tstars)
