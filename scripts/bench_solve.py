@@ -3,11 +3,18 @@
 Usage::
 
     python scripts/bench_solve.py [--json] [--repeats N]
+    python scripts/bench_solve.py --objective win [--target N] [--game-end round|immediate] [--json]
 
 Prints the wall time of ``solve_tutto`` (all cards, default rules and x2
 scope "card"), of turning the solution into the decision table bots load,
 and of the first call in this process (which loads or compiles numba's
 cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
+
+``--objective win`` times the two-player win-probability solver
+(``tutto.winprob.solve_win``, docs/win.md) at ``--target`` (default 1000):
+``seconds`` (the whole solve with the EV-optimal evaluations, after a first
+small solve that loads the compiled kernels), ``states``, ``residual``, the
+process's CPU seconds and the load average, since the machine may be shared.
 """
 
 from __future__ import annotations
@@ -38,7 +45,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--objective", choices=("ev", "win"), default="ev")
+    ap.add_argument("--target", type=int, default=1000)
+    ap.add_argument("--game-end", choices=("round", "immediate"), default="round")
     args = ap.parse_args()
+    if args.objective == "win":
+        return bench_win(args)
 
     t0 = time.perf_counter()
     sol = solve_tutto()
@@ -61,6 +73,24 @@ def main() -> None:
     else:
         for k, v in result.items():
             print(f"{k:>38}: {v}")
+
+
+def bench_win(args) -> None:
+    from tutto_sim.tutto.winprob import solve_win
+
+    solve_win(TuttoRules(target=200, game_end=args.game_end))  # load the kernels
+    rules = TuttoRules(target=args.target, game_end=args.game_end)
+    cpu0 = time.process_time()
+    sol = solve_win(rules)
+    result = {**sol.summary(), "cpu_seconds": round(time.process_time() - cpu0, 1),
+              "threads": numba.get_num_threads(), "load_average": os.getloadavg(),
+              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical "
+                         f"CPUs, CPython {platform.python_version()}, numba {numba.__version__}"}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:>24}: {v}")
 
 
 if __name__ == "__main__":

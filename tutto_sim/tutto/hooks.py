@@ -136,3 +136,54 @@ def title_of_label(label: str) -> str | None:
 
 def variant_words(variant: str) -> str:
     return variant
+
+
+def solve_win(rules, as_json: bool, out_path) -> None:
+    """``solve --objective win``: the exact two-player win table (docs/win.md),
+    written as a policy file; JSON or a short table in the players' words."""
+    import json
+    from pathlib import Path
+
+    from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+    from tutto_sim.dice.scoring import POINT_UNIT
+    from tutto_sim.tutto.winprob import MAX_TARGET, work_units, write_win_table
+    from tutto_sim.tutto.winprob import solve_win as solve
+
+    if rules.target > MAX_TARGET:
+        raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
+                        f"(memory and time grow with the square of the target), not {rules.target:,}")
+    path = Path(out_path) if out_path is not None else Path("results") / f"tutto-win-{rules.target}.json"
+    prepare_file(path, "--out")
+    with progress_phases(not as_json) as phase:
+        tick = phase("solving to win", work_units(rules))
+        sol = solve(rules, progress=tick)
+    atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+    summary = {**sol.summary(), "policy_file": str(path)}
+    if as_json:
+        print(json.dumps(summary, indent=2))
+        return
+    err.print(f"win table written to {path}")
+    u = POINT_UNIT
+    out.print(f"Tutto, two players to {rules.target:,} ({'the round is finished' if rules.game_end == 'round' else 'the first to reach it wins'}), exact:")
+    out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
+    out.print(f"  both play for the most points per turn: the first player wins {sol.p_first_wins_ev:.4%}")
+    first, second = sol.win_vs_ev_seats
+    out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
+              f"({first:.4%} moving first, {second:.4%} second)")
+    n = rules.target // u
+    rows = sorted({(0, 0), (n // 2, n // 2), (n - 1 - n // 10, n - 1), (n - 1, n - 1 - n // 10),
+                   (max(n - 1 - n // 3, 0), n - 1)})
+    out.print("  after a Tutto, the first player banks from (points in the turn):")
+    for own, other in rows:
+        start = sol_turn(sol, 0, own, other)
+        frm = start.bank_from()
+        shown = "never below the cap" if frm is None or frm >= start.tcap else f"{frm * u:,}"
+        out.print(f"    own {own * u:>6,}, opponent {other * u:>6,}: {shown}")
+    out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
+              f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
+
+
+def sol_turn(sol, seat, own, other):
+    from tutto_sim.tutto.winprob import turn_start
+
+    return turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)

@@ -447,8 +447,8 @@ def _monotone(W: np.ndarray, last: np.ndarray, immediate: bool, eps: float = 1e-
 
 @functools.lru_cache(maxsize=4)
 def cached_solution(rules: TuttoRules) -> WinSolution:
-    """:func:`solve_win` once per rules in this process."""
-    return solve_win(rules)
+    """:func:`solve_win` (W only, no EV evaluation) once per rules in this process."""
+    return solve_win(rules, evaluate_ev=False)
 
 
 # --------------------------------------------------------------------------
