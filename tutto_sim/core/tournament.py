@@ -393,8 +393,6 @@ class TournamentResult:
             "interrupted": self.interrupted,
             "illegal_actions": self.errors,
         }
-        if hasattr(self.config, "draws"):
-            d["draws"] = self.config.draws
         for key, value in (self.summary.to_dict() if self.summary is not None else {}).items():
             if key == "bots":
                 for name, more in value.items():
