@@ -120,18 +120,38 @@ def _first_line(e: BaseException) -> str:
 
 def local_cluster(workers: int):
     """A ``LocalCluster`` of ``workers`` single-threaded worker processes, quiet,
-    its dashboard on a free port, and without Dask's ``MALLOC_TRIM_THRESHOLD_``
-    (see :func:`_tune_malloc`)."""
+    its dashboard on a free port, without Dask's ``MALLOC_TRIM_THRESHOLD_``
+    (see :func:`_tune_malloc`), its workers deaf to Ctrl-C (the command
+    handles it)."""
+    distributed = _distributed()
     import dask.config
 
-    distributed = _distributed()
     environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ", {}).items()
                if k != "MALLOC_TRIM_THRESHOLD_"}
-    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
+    # one task at a time per single-threaded worker: the tasks share out evenly
+    with dask.config.set({"distributed.nanny.pre-spawn-environ": environ,
+                          "distributed.scheduler.worker-saturation": 1.0}), _no_sigint():
         return distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                         dashboard_address=":0",
                                         scheduler_kwargs={"dashboard": False},
                                         silence_logs=logging.ERROR)
+
+
+@contextlib.contextmanager
+def _no_sigint():
+    """Processes started inside ignore SIGINT: Ctrl-C at the terminal reaches the
+    whole process group, and the command (not its workers) handles it."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
 
 
 @contextlib.contextmanager
