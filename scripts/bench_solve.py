@@ -4,6 +4,7 @@ Usage::
 
     python scripts/bench_solve.py [--json] [--repeats N]
     python scripts/bench_solve.py --objective win [--target N] [--game-end round|immediate] [--json]
+    python scripts/bench_solve.py --objective win --game macke|volle-lotte [--target N] [--json]
 
 Prints the wall time of ``solve_tutto`` (all cards, default rules and x2
 scope "card"), of turning the solution into the decision table bots load,
@@ -15,6 +16,8 @@ cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
 ``seconds`` (the whole solve with the EV-optimal evaluations, after a first
 small solve that loads the compiled kernels), ``states``, ``residual``, the
 process's CPU seconds and the load average, since the machine may be shared.
+``--game macke`` or ``volle-lotte`` times ``macke.winprob.solve_macke_win``
+(docs/macke-win.md) instead, floor -2500.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ def main() -> None:
     ap.add_argument("--objective", choices=("ev", "win"), default="ev")
     ap.add_argument("--target", type=int, default=1000)
     ap.add_argument("--game-end", choices=("round", "immediate"), default="round")
+    ap.add_argument("--game", choices=("tutto", "macke", "volle-lotte"), default="tutto")
     args = ap.parse_args()
     if args.objective == "win":
         return bench_win(args)
@@ -76,10 +80,18 @@ def main() -> None:
 
 
 def bench_win(args) -> None:
-    from tutto_sim.tutto.winprob import solve_win
+    if args.game == "tutto":
+        from tutto_sim.tutto.winprob import solve_win
 
-    solve_win(TuttoRules(target=200, game_end=args.game_end))  # load the kernels
-    rules = TuttoRules(target=args.target, game_end=args.game_end)
+        solve_win(TuttoRules(target=200, game_end=args.game_end))  # load the kernels
+        rules = TuttoRules(target=args.target, game_end=args.game_end)
+    else:
+        from tutto_sim.macke.rules import MackeRules
+        from tutto_sim.macke.winprob import solve_macke_win as solve_win
+
+        variant = "volle-lotte" if args.game == "volle-lotte" else "standard"
+        solve_win(MackeRules.preset(variant, target=200), floor=-300, cap_units=40)  # load the kernels
+        rules = MackeRules.preset(variant, target=args.target)
     cpu0 = time.process_time()
     sol = solve_win(rules)
     result = {**sol.summary(), "cpu_seconds": round(time.process_time() - cpu0, 1),
