@@ -168,3 +168,18 @@ def test_round_end_lead_cap_only_helps_the_first_seat():
     large = reference_win_table(rules, lead_cap=20)
     assert 0 < small[0, 0, 0] < large[0, 0, 0] < 0.5  # the last turn favours seat 1
     assert 0.5 < large[1, 0, 0] < 1
+
+
+def test_turn_recursion_with_points_as_leaves_is_the_turn_solver():
+    """With the banked points as leaves (bank T -> T, Niete -> 0, Kleeblatt ->
+    its points) the win recursion maximises a turn's expected points: the turn
+    solver's exact value, from a different program."""
+    from tutto_sim.tutto.win_reference import Leaves, TurnSolver
+
+    for rules in (TuttoRules(), TuttoRules(plusminus_chain="flat", cloverleaf_value=6000)):
+        cap = 200  # units; the optimal turn banks below 90, but x2 may double past the
+        # cap, where a total counts as the cap: about 2e-7 points here
+        bank = np.broadcast_to(np.arange(cap + 1.0)[:, None, None, None], (cap + 1, 1, 1, 1))
+        value = TurnSolver(rules).solve(Leaves(bank, np.zeros((1, 1, 1)),
+                                               rules.cloverleaf_value / 50))
+        assert value[0, 0] * 50 == pytest.approx(solve_tutto(rules).turn_ev, abs=1e-6)

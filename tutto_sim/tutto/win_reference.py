@@ -260,10 +260,12 @@ def compare(mine, theirs) -> np.ndarray:
 class Leaves:
     """The leaves of a turn for S starts: ``bank[T, m, r, s]`` for T = 0..t_cap
     (a higher total counts as t_cap), ``bust[m, r, s]``; rows r: 0 decides,
-    the last is the value (one row: both)."""
+    the last is the value (one row: both). ``win``: the Kleeblatt's second
+    Tutto (default 1: the game is won)."""
 
     bank: np.ndarray
     bust: np.ndarray
+    win: float = 1.0
 
     @property
     def t_cap(self) -> int:
@@ -337,7 +339,7 @@ class TurnSolver:
         after = np.zeros((n_m, (cap + 1) * 7, n_r, n_c, n_s))
         post = np.zeros((cap + 1, n_m) + shape)  # after a Tutto: bank or draw
         draw = np.zeros((cap + 1, n_m) + shape)
-        win = np.ones(shape)
+        win = np.full(shape, leaves.win)
         kleeblatt = {}  # m -> the Kleeblatt's value (it does not depend on T)
         for t in range(cap, -1, -1):
             for m in range(n_m):
