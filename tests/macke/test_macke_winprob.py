@@ -152,13 +152,16 @@ def test_playing_to_win_beats_playing_for_points_in_both_seats():
     assert sol.p_first_wins_ev == pytest.approx(ev_game(SMALL, FLOOR)[10, 10], abs=1e-12)
 
 
-def test_the_table_does_not_depend_on_the_thread_count():
-    threads = numba.get_num_threads()
+def test_the_table_does_not_depend_on_the_thread_count(monkeypatch):
+    import tutto_sim.macke.winprob as wp
+
+    rules, threads = MackeRules(target=200), numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        one = solve_macke_win(MackeRules(target=200), floor=-300, cap_units=CAP)
-        numba.set_num_threads(max(2, threads))
-        many = solve_macke_win(MackeRules(target=200), floor=-300, cap_units=CAP)
+        one = solve_macke_win(rules, floor=-300, cap_units=CAP)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        monkeypatch.setattr(wp, "N_BLOCKS", 3)  # and other blocks of score pairs
+        many = solve_macke_win(rules, floor=-300, cap_units=CAP)
     finally:
         numba.set_num_threads(threads)
     assert np.array_equal(one.W, many.W) and one.win_vs_ev == many.win_vs_ev

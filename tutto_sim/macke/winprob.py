@@ -125,6 +125,10 @@ class MackeWinSolution:
     ``W[seat, a - floor, b - floor]`` (units of 50) and ``last_turn[d]``
     (the best chance in a last turn that needs a result above ``d`` units)
     are probabilities; ``floor`` and ``target`` are points.
+    ``win_vs_ev_seats``: the win-optimal player's chance against the
+    EV-optimal one when moving first and second (``win_vs_ev`` their mean);
+    ``max_locked``: the largest locked total (points) any pair's turn needed;
+    ``ev_table``: ``W`` when both play the EV-optimal turn.
     """
 
     rules: MackeRules
@@ -187,8 +191,8 @@ class _Setup:
         self.p0 = float(t.prob[ms][macke].sum())
         _, self.n_slots = slot_layout(m)
 
-    def scratch(self, rows: int, n_blocks: int = N_BLOCKS):
-        ns, L1, nb = len(self.m.state_dice), self.L + 1, n_blocks
+    def scratch(self, rows: int):
+        ns, L1, nb = len(self.m.state_dice), self.L + 1, N_BLOCKS
         sf = (np.zeros((nb, self.n_t)), np.zeros((nb, self.n_t)), np.zeros((nb, self.hc)),
               np.zeros((nb, L1, ns)), np.zeros((nb, L1, ns)), np.zeros((nb, self.n_t)),
               np.zeros((nb, self.n_t)))
