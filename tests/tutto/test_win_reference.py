@@ -183,3 +183,15 @@ def test_turn_recursion_with_points_as_leaves_is_the_turn_solver():
         value = TurnSolver(rules).solve(Leaves(bank, np.zeros((1, 1, 1)),
                                                rules.cloverleaf_value / 50))
         assert value[0, 0] * 50 == pytest.approx(solve_tutto(rules).turn_ev, abs=1e-6)
+
+
+def test_deciding_by_w_against_a_win_optimal_opponent_gives_w():
+    """The two-row turns (decide by W, carry other values) against a player
+    who maximises: the game is again the win-optimal one, so the values are W."""
+    from tutto_sim.tutto.win_reference import Seat, TurnSolver
+
+    rules = TuttoRules(target=150, game_end="immediate")
+    w = reference_win_table(rules)
+    solver = TurnSolver(rules)
+    v, _ = game_values(rules, (Seat("decide", solver), Seat("best", solver)), w_opt=(w, None))
+    assert np.abs(v - w).max() < 1e-9
