@@ -13,6 +13,12 @@ Bot specs (``parse_bot``):
                            ``data/policies/tutto-default.json``, or solved for
                            the rules in play)
 ``table:FILE``             a policy file from ``tutto-sim export-policy``
+``winopt[:FILE]``          plays to win a two-player game: decisions from the
+                           exact win table (docs/win.md) of ``FILE`` (from
+                           ``solve --objective win``), by default of
+                           ``results/tutto-win-TARGET.json`` when it fits the
+                           rules, else solved (reference game only: its
+                           decisions depend on both scores)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
@@ -54,7 +60,7 @@ DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
 #: Rule fields a turn policy depends on (the others only matter for whole games).
 TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
 
-BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
+BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
              "cautious", "reckless", "random", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
@@ -197,6 +203,60 @@ class ThresholdBot:
         return BotTable(keep, bank, draw, street, kx, bx, False)
 
 
+class WinOptBot:
+    """Plays to win a two-player game (``tutto.winprob.WinPlanner``)."""
+
+    def __init__(self, table, name: str = "winopt"):
+        from tutto_sim.tutto.winprob import WinPlanner
+
+        self.planner = WinPlanner(table)
+        self.name = name
+
+    def act(self, d: Decision):
+        g, p = d.game, self.planner
+        if len(g.scores) != 2:
+            raise ValueError(f"{self.name} plays two-player games only, not {len(g.scores)} players")
+        pm = d.plusminus_tuttos
+        if d.kind == KEEP:
+            k = p.keep_dice(g, d.card, d.turn_total, d.card_points, d.dice, d.throw, pm)
+            return _pick(d.legal, k)
+        if d.kind == STREET:
+            new = sorted(set(d.throw) - set(d.street_numbers))
+            take = p.street_take(g, d.turn_total, len(d.street_numbers), len(new), pm)
+            return next(k for k in d.legal if k.dice == tuple(new[:take]))
+        if d.kind == BANK_OR_THROW:
+            return BANK if p.banks(g, d.card, d.turn_total, d.card_points, d.dice, pm) else THROW
+        if d.kind == BANK_OR_DRAW:
+            return BANK if p.banks_after_tutto(g, d.turn_total, pm) else DRAW
+        raise ValueError(f"unknown decision kind {d.kind!r}")
+
+
+def win_table(rules: TuttoRules, path: str | None = None):
+    """The win table of ``winopt``: from ``path``, else the cached results/ file
+    when it fits the rules, else solved now (and kept for this process)."""
+    from pathlib import Path
+
+    from tutto_sim.tutto.winprob import WinTable, cached_solution, load_win_table
+
+    if path:
+        return load_win_table(path, rules)
+    cached = Path("results") / f"tutto-win-{rules.target}.json"
+    if cached.exists():
+        try:
+            return load_win_table(cached, rules)
+        except PolicyFileError:
+            pass  # another rule set's file: solve for these rules
+    sol = cached_solution(_win_rules(rules))
+    return WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, sol.summary())
+
+
+def _win_rules(rules: TuttoRules) -> TuttoRules:
+    """The rule fields a win table depends on, the others at their defaults."""
+    from tutto_sim.tutto.winprob import WIN_FIELDS
+
+    return TuttoRules(**{f: getattr(rules, f) for f in WIN_FIELDS})
+
+
 # ---- specs ------------------------------------------------------------------
 
 
@@ -248,6 +308,13 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
                     lambda policy, endgame: TableBot(policy, text, endgame=endgame))
     if bot is not None:
         return bot
+    if kind == "winopt":
+        try:
+            return WinOptBot(win_table(rules, arg or None), text)
+        except PolicyFileError as e:
+            raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+        except ValueError as e:
+            raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     if kind == "threshold":
         parts = arg.split(":") if arg else []
         if len(parts) > 3:
