@@ -219,6 +219,13 @@ def test_ctrl_c_cancels_pending_tasks_and_keeps_finished_games(scheduler):
     assert int(res.sums.bot[:, 0].sum()) == 2 * res.games
 
 
+def test_the_games_own_analyses_keep_their_options_and_take_cluster(capsys):
+    for name in ("rules", "pieces", "lead", "tute"):
+        code, out, err = run_cli(capsys, "analyze", name, "--help")
+        assert code == 0, err
+        assert "--json" in out and "--as-json" not in out and "--cluster" in out, out
+
+
 def test_bad_cluster_specs_are_one_line_exit_2(capsys):
     for spec in ("local:0", "foo", "local:x", "tcp://nohost", "tcp://h:99999"):
         code, out, err = run_cli(capsys, "tournament", "--games", "10", "--cluster", spec)

@@ -514,7 +514,7 @@ def _only_for(entry, name: str, fn):
         with on_cluster(cluster):
             return fn(*args, rules=rules, **kwargs)
 
-    sig = inspect.signature(fn)
+    sig = inspect.signature(fn, eval_str=True)  # the options, not their names as strings
     params = [p for p in sig.parameters.values() if p.name != "rules"]
     extra = inspect.Parameter("cluster", inspect.Parameter.KEYWORD_ONLY if any(
         p.kind == p.KEYWORD_ONLY for p in params) else inspect.Parameter.POSITIONAL_OR_KEYWORD,
