@@ -309,7 +309,7 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     w = e
     q_w, c_w = np.zeros((n * n, n)), np.zeros((n * n, 2))
     w_new, tstars = np.zeros(n * n), np.zeros(n * n, dtype=np.int64)
-    advance = phase("solving to win (sweeps, usually 4-5)", max_iter)
+    advance = phase("solving to win (sweeps; usually 4 to 6)", 5)
     for it in range(1, max_iter + 1):
         wk.greedy_sweep(w, lw, le, f, g, s.hc, s.p0, s.min_u, s.subtract, s.n_all, s.L, s.tab,
                         s.m.empty, sf, si, mass, w_new, q_w, c_w, tstars)
