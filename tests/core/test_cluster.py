@@ -113,7 +113,7 @@ def _same_three_ways(capsys, scheduler, *args, local=False):
 
 
 def test_tutto_tournament_same_json_in_process_local_cluster_and_scheduler(capsys, scheduler, tmp_path):
-    d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "optimal,cautious",
+    d = _same_three_ways(capsys, scheduler, "tournament", "--bots", "cautious,threshold:400",
                          "--games", "8192", "--seed", "5", "--out-dir", str(tmp_path), local=True)
     assert d["games"] == 8192 and not d["interrupted"]
 
