@@ -84,8 +84,8 @@ def test_results_do_not_depend_on_the_thread_count():
 
 
 def test_margin_cap_error_is_within_its_bound():
-    small = _solve(target=300, margin_cap=30)
-    big = _solve(target=300, margin_cap=90)
+    small = _solve(target=200, margin_cap=20)
+    big = _solve(target=200, margin_cap=60)
     assert np.abs(small.W - big.W).max() <= small.cap_error
     assert big.cap_error < small.cap_error
 

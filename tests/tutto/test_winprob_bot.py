@@ -21,7 +21,7 @@ from tutto_sim.tutto.winprob import solve_win
 def test_winopt_plays_legal_games(options):
     rules = TuttoRules(target=200, deck="iid", **options)
     bots = [parse_bot("winopt", rules), parse_bot("optimal", rules)]
-    for i in range(30):
+    for i in range(12):
         rec = play_game(bots if i % 2 else bots[::-1], GameConfig(rules), seed=3, index=i)
         assert rec.errors == []
         assert rec.end in ("round", "target", "cloverleaf")
@@ -31,7 +31,7 @@ def test_winopt_wins_as_the_solver_says():
     rules = TuttoRules(target=200, deck="iid")
     sol = solve_win(TuttoRules(target=200))
     bots = [parse_bot("winopt", rules), parse_bot("optimal", rules)]
-    res = run_tournament(bots, 2, 8000, seed=5, config=GameConfig(rules), engine="reference",
+    res = run_tournament(bots, 2, 4000, seed=5, config=GameConfig(rules), engine="reference",
                          catch_interrupt=False)
     win = next(b.win for b in res.bot_stats() if b.name == "winopt")
     assert abs(win.mean - sol.win_vs_ev) <= win.ci95
