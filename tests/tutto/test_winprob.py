@@ -104,3 +104,19 @@ def test_ev_players_match_kernel_tournaments():
                          catch_interrupt=False)
     seat0 = res.seat_rates()[0]
     assert abs(seat0.mean - sol.p_first_wins_ev) <= seat0.ci95
+
+
+def test_deduction_at_the_tutto_sweeps_until_nothing_moves():
+    """Deduction at the Tutto: a Niete after a Plus/Minus Tutto leads to a
+    smaller score sum (from target 1050 on, where 1000 points do not reach the
+    target), so the solver sweeps again; the table then satisfies one turn's
+    equation at every state checked (one turn's programme with the table at
+    its leaves gives the table's own value)."""
+    from tutto_sim.tutto.winprob import turn_start
+
+    sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_deduction="tutto"),
+                    evaluate_ev=False)
+    assert sol.sweeps >= 2 and sol.residual <= 1e-10
+    for seat, own, other in ((0, 0, 0), (1, 0, 21), (0, 1, 21), (1, 20, 20)):
+        v = turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
+        assert v.value == pytest.approx(sol.W[seat, own, other], abs=1e-10)

@@ -314,19 +314,22 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
     ded_tutto = rules.plusminus_deduction == "tutto"
     te = p.t_max + 1 if k.EV_MODE in kinds or 2 in kinds else 0
     sweeps = 0
-    residual = 0.0
     while True:
         sweeps += 1
-        sweep_change = 0.0
+        sweep_change = 0.0  # against the values at the start of this sweep
+        final = 0.0  # the last in-group iteration's change, over the groups
         for total in range(2 * n - 2, -1, -1):
             a, b = _group_pairs(n, total)
             links = _has_links(a, b, n)
-            xs = np.where(b + 1 < n, V[0, a, np.minimum(b + 1, n - 1)], 0.5)
-            ys = np.where(a + 1 < n, V[1, b, np.minimum(a + 1, n - 1)], 0.5)
-            if sweeps > 1:
+            if sweeps == 1:
+                xs = np.where(b + 1 < n, V[0, a, np.minimum(b + 1, n - 1)], 0.5)
+                ys = np.where(a + 1 < n, V[1, b, np.minimum(a + 1, n - 1)], 0.5)
+            else:
                 xs, ys = V[0, a, b].copy(), V[1, b, a].copy()
+            x0, y0 = xs.copy(), ys.copy()
             todo = np.ones(len(a), dtype=bool)
             first = True
+            last = 0.0
             while todo.any():
                 ia, ib = a[todo], b[todo]
                 x, y = xs[todo].copy(), ys[todo].copy()
@@ -339,17 +342,24 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
                 V[0, ia, ib] = x
                 V[1, ib, ia] = y
                 xs[todo], ys[todo] = x, y
-                if not first or sweeps > 1:
-                    sweep_change = max(sweep_change, float(moved.max(initial=0.0)))
                 last = float(moved.max(initial=0.0))
                 # pairs linked inside the group are solved again until nothing moves
-                todo = links & (last > tol) if first else (todo & links) if last > tol else \
-                    np.zeros(len(a), dtype=bool)
+                if first:
+                    todo = links & (last > tol)
+                    last = 0.0 if not todo.any() else last
+                elif last <= tol:
+                    break
                 first = False
+            final = max(final, last if not first else 0.0)
+            if sweeps > 1:
+                sweep_change = max(sweep_change, float(np.abs(xs - x0).max(initial=0.0)),
+                                   float(np.abs(ys - y0).max(initial=0.0)))
             if progress is not None:
                 progress(1)
-        residual = sweep_change
-        if not ded_tutto or sweep_change <= tol or sweeps >= max_sweeps:
+        residual = max(final, sweep_change)
+        # under deduction at the Tutto a Niete can lead to a smaller score sum:
+        # sweep again until a whole sweep moves nothing
+        if not ded_tutto or (sweeps > 1 and sweep_change <= tol) or sweeps >= max_sweeps:
             return residual, sweeps
 
 
