@@ -21,7 +21,7 @@ Macke the seat does not matter (below), so ``W[0] == W[1]``.
 
 Game end, two players
 ---------------------
-RULES.md §3: "when a player ends a turn at or above the target, each other
+docs/macke.md (end of the game): "when a player ends a turn at or above the target, each other
 player gets exactly one more turn". With two players this reads the same
 for both seats: whoever ends a turn at ``s >= G`` first, the opponent (score
 ``b``) plays exactly one more turn, and then the higher score wins (the game
