@@ -218,11 +218,12 @@ def _small(rules: MackeRules):
 
 
 @pytest.mark.parametrize("game", ["macke", "volle-lotte"])
-def test_solve_objective_win_json(capsys, small_solve, game):
+def test_solve_objective_win_json(capsys, small_solve, game, tmp_path, monkeypatch):
     import json
 
     from conftest import run_cli
 
+    monkeypatch.chdir(tmp_path)  # the table goes to results/GAME-win-200.json
     code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", game, "--target", "200",
                              "--json")
     assert code == 0, err
@@ -232,13 +233,18 @@ def test_solve_objective_win_json(capsys, small_solve, game):
         assert d[key] == getattr(sol, key), key
     assert d["target"] == 200 and d["floor"] == -300 and d["seconds"] >= 0
     assert d["game"] == game and d["variant"] == ("volle-lotte" if game == "volle-lotte" else "standard")
+    assert d["policy_file"] == f"results/{game}-win-200.json"
+    assert (tmp_path / d["policy_file"]).exists()
 
 
-def test_solve_objective_win_text(capsys, small_solve):
+def test_solve_objective_win_text(capsys, small_solve, tmp_path):
     from conftest import run_cli
 
-    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", "macke", "--target", "200")
+    path = tmp_path / "w.json"
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", "macke", "--target", "200",
+                             "--out", str(path))
     assert code == 0, err
+    assert f"win table written to {path}" in err and path.exists()
     sol = small_solve(MackeRules(target=200))
     assert f"both play to win: the first player wins {sol.p_first_wins:.4%}" in out
     assert "your chance at the start of your turn" in out
@@ -246,7 +252,7 @@ def test_solve_objective_win_text(capsys, small_solve):
 
 @pytest.mark.parametrize("args, words", [
     (["--target", "25000"], "targets up to 20,000"),
-    (["--target", "1000", "--out", "w.json"], "not written as a policy file"),
+    (["--target", "1000", "--out", "."], "is a folder"),
 ])
 def test_solve_objective_win_bad_input(capsys, args, words):
     from conftest import run_cli

@@ -23,6 +23,15 @@ class PolicyFileError(ValueError):
     """A policy file that must not be used; the message says why, in one line."""
 
 
+def fields_sha256(d: dict, fields) -> str:
+    """SHA-256 of the canonical JSON of the ``fields`` of ``d`` (a content hash)."""
+    import hashlib
+
+    body = {k: d.get(k) for k in fields}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, hash_fn,
                      rules=None):
     """The checks every policy file passes, whatever the game: readable JSON,

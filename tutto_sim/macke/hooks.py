@@ -153,27 +153,36 @@ def variant_words(variant: str) -> str:
     return words(variant)
 
 
+def default_win_path(rules):
+    """Where ``solve --objective win`` writes the win table by default."""
+    from pathlib import Path
+
+    return Path("results") / f"{label(rules)}-win-{rules.target}.json"
+
+
 def solve_win(rules, as_json: bool, out_path) -> None:
     """``solve --objective win``: exact chances to win two-player Berliner Macke
-    or Volle Lotte when both play to win (docs/macke-win.md); JSON or a short
-    table in the players' words."""
+    or Volle Lotte when both play to win (docs/macke-win.md), written as a
+    policy file; JSON or a short table in the players' words."""
     import json
+    from pathlib import Path
 
-    from tutto_sim.core.cli import UserError, out, progress_phases
-    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, solve_macke_win
+    from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, solve_macke_win, write_win_table
 
-    if out_path is not None:
-        raise UserError(f"--out: the {title(rules)} win table is not written as a policy file yet "
-                        "(--objective win prints its figures only)")
     try:
         check_win_rules(rules, DEFAULT_FLOOR)
     except ValueError as e:
         raise UserError(str(e)) from None
+    path = Path(out_path) if out_path is not None else default_win_path(rules)
+    prepare_file(path, "--out")
     with progress_phases(not as_json) as phase:
         sol = solve_macke_win(rules, phase=phase)
+    atomic_write(path, lambda tmp: write_win_table(sol, tmp))
     if as_json:
-        print(json.dumps(sol.summary(), indent=2))
+        print(json.dumps({**sol.summary(), "policy_file": str(path)}, indent=2))
         return
+    err.print(f"win table written to {path}")
     first, second = sol.win_vs_ev_seats
     out.print(f"{title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
               "once more), exact:")

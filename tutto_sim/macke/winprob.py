@@ -333,3 +333,135 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
         win_vs_ev_seats=(float(x[z, z]), float(1.0 - y[z, z])),
         residual=residual, iterations=it, seconds=time.perf_counter() - t_start,
         max_locked=int(tstars.max()) * POINT_UNIT, ev_table=e)
+
+
+# --------------------------------------------------------------------------
+# the policy file
+# --------------------------------------------------------------------------
+
+WIN_TABLE_KIND = "win-table"
+WIN_TABLE_VERSION = 1
+WIN_OBJECTIVE = ("both players maximise their chance of winning a two-player game "
+                 "(docs/macke-win.md; scores below the floor are held at it)")
+_WIN_HASHED = ("format", "version", "game", "kind", "win_table_version", "rules",
+               "rules_sha256", "point_unit", "target_units", "floor_units", "cap_units", "W",
+               "last_turn")
+#: Rule fields a win table depends on (``win_value`` is the turn analysis' price
+#: of five 1s; to win, five 1s are worth the game).
+WIN_FIELDS = ("variant", "min_score", "throws", "bust", "target", "six_of_kind")
+
+
+@dataclass(frozen=True)
+class MackeWinTable:
+    """A Macke / Volle Lotte win table: ``W[a - floor, b - floor]`` (units; the
+    seat does not matter), ``last_turn[d]`` as in :class:`MackeWinSolution`."""
+
+    rules: MackeRules
+    floor: int
+    cap_units: int
+    W: np.ndarray
+    last_turn: np.ndarray
+    summary: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_solution(cls, sol: MackeWinSolution) -> "MackeWinTable":
+        return cls(sol.rules, sol.floor, sol.cap_units, np.ascontiguousarray(sol.W[0]),
+                   np.ascontiguousarray(sol.last_turn), sol.summary())
+
+    @property
+    def target(self) -> int:
+        return self.rules.target
+
+    def win(self, mine: int, theirs: int) -> float:
+        """W for the mover's and the opponent's scores in points (held at the floor)."""
+        f, n = self.floor // POINT_UNIT, self.W.shape[0]
+        i, j = (max(x // POINT_UNIT, f) - f for x in (mine, theirs))
+        if not (i < n and j < n):
+            raise ValueError(f"scores must be below the target {self.target:,}")
+        return float(self.W[i, j])
+
+
+def _win_hash(d: dict) -> str:
+    from tutto_sim.core.policyfile import fields_sha256
+
+    return fields_sha256(d, _WIN_HASHED)
+
+
+def win_table_dict(sol: MackeWinSolution) -> dict:
+    """The JSON document of the win policy file (schema/macke-win-policy.schema.json)."""
+    from tutto_sim import __version__
+    from tutto_sim.core.policyfile import FORMAT, VERSION
+
+    r = sol.rules
+    d = {
+        "format": FORMAT, "version": VERSION, "game": r.GAME, "kind": WIN_TABLE_KIND,
+        "win_table_version": WIN_TABLE_VERSION, "created_by": f"tutto-sim {__version__}",
+        "rules": r.to_dict(), "rules_sha256": r.digest(), "objective": WIN_OBJECTIVE,
+        "point_unit": POINT_UNIT, "target_units": r.target // POINT_UNIT,
+        "floor_units": sol.floor // POINT_UNIT, "cap_units": sol.cap_units,
+        "W": np.clip(sol.W[0], 0.0, 1.0).tolist(),
+        "last_turn": np.clip(sol.last_turn, 0.0, 1.0).tolist(),
+        "summary": sol.summary(),
+    }
+    d["content_sha256"] = _win_hash(d)
+    return d
+
+
+def write_win_table(sol: MackeWinSolution, path) -> None:
+    """Write the policy file (the caller makes the write atomic)."""
+    import json
+    from pathlib import Path
+
+    Path(path).write_text(json.dumps(win_table_dict(sol), separators=(",", ":")) + "\n")
+
+
+def win_schema() -> dict:
+    """The JSON Schema of the win policy file (``schema/macke-win-policy.schema.json``)."""
+    import json
+    from importlib import resources
+
+    text = resources.files(__package__).joinpath("schema/macke-win-policy.schema.json").read_text()
+    return json.loads(text)
+
+
+def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
+    """Read a Macke / Volle Lotte win policy file; :class:`PolicyFileError` (one
+    line) for a damaged file, another version or kind, a floor or shapes that
+    do not fit, or rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
+    import json
+    from pathlib import Path
+
+    from tutto_sim.core.policyfile import PolicyFileError, read_policy_file
+
+    kind = None
+    try:
+        kind = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        pass  # read_policy_file says what is wrong
+    if kind is not None and kind != WIN_TABLE_KIND:
+        raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; write one with: "
+                              "tutto-sim solve --objective win --game macke)")
+    d, file_rules, path = read_policy_file(path, MackeRules.GAME, win_schema(), MackeRules,
+                                           _win_hash)
+    floor = d["floor_units"] * POINT_UNIT
+    try:
+        check_win_rules(file_rules, floor)
+    except ValueError as e:
+        raise PolicyFileError(f"policy file {path}: {e}") from None
+    n = file_rules.target // POINT_UNIT - d["floor_units"]
+    w = d["W"]
+    if d["target_units"] != file_rules.target // POINT_UNIT or not (
+            len(w) == n and all(len(r) == n for r in w)):
+        raise PolicyFileError(f"policy file {path}: W must be {n} x {n} for target "
+                              f"{file_rules.target:,} and floor {floor:,}")
+    series_max = int(_Setup(file_rules, floor, 1).series_max)
+    if len(d["last_turn"]) != d["cap_units"] + series_max + 1:
+        raise PolicyFileError(f"policy file {path}: last_turn must have "
+                              f"{d['cap_units'] + series_max + 1} entries for its cap")
+    if rules is not None:
+        wrong = [f"{f}={getattr(rules, f)!r} (file: {getattr(file_rules, f)!r})"
+                 for f in WIN_FIELDS if getattr(rules, f) != getattr(file_rules, f)]
+        if wrong:
+            raise PolicyFileError(f"win table {path} was solved for other rules: {', '.join(wrong)}")
+    return MackeWinTable(file_rules, floor, int(d["cap_units"]), np.array(w, dtype=float),
+                         np.array(d["last_turn"], dtype=float), d["summary"])
