@@ -1,0 +1,1237 @@
+// tutto-sim policy reader for JavaScript: one dependency-free ES module.
+//
+// Reads the versioned policy files tutto-sim writes (docs/policy-format.md,
+// docs/macke-solver.md, docs/rutsmieter.md, docs/win.md) and answers the same
+// questions as the Python loaders:
+//
+//   Tutto           tutto_sim/tutto/policy.py        load_policy          keep, bank, draw, Straße
+//   Macke, V. Lotte tutto_sim/macke/policy.py        load_macke_policy    keep, bank, return units
+//   Rutsmieter      tutto_sim/rutsmieter/policy.py   load_weights_policy  the move
+//   Tutto win table tutto_sim/tutto/winprob.py       load_win_table       W, the chance after banking
+//
+// It refuses, with a one-line PolicyError, what Python refuses, in Python's
+// order: unreadable or non-UTF-8 bytes, broken JSON, another format, version,
+// game or kind, a schema violation (the package's JSON Schemas, embedded
+// below, checked with the keywords they use), a content hash that does not
+// match (the same canonical JSON as Python's json.dumps(sort_keys=True,
+// separators=(",", ":"), ensure_ascii=True), floats written as Python's repr),
+// invalid rules or a rules hash that does not match, rules other than the
+// caller's, and decisions that are not legal for their throw or state.
+//
+// Works in node >= 18 and in browsers (file:// or any static host); SHA-256
+// comes from globalThis.crypto.subtle. See docs/advisor.md, "JavaScript policy
+// reader".
+
+export const FORMAT = "tutto-sim-policy";
+export const VERSION = 1;
+export const POINT_UNIT = 50;
+export const GAMES = ["tutto", "macke", "rutsmieter", "tutto-win"];
+
+/** A policy file that must not be used; `message` says why in one line, `reason` is a code. */
+export class PolicyError extends Error {
+  constructor(message, reason) {
+    super(message);
+    this.name = "PolicyError";
+    this.reason = reason;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// JSON as Python reads it: numbers keep their lexeme (int or float), objects
+// keep every key; `toValue` turns the raw tree into plain JavaScript values.
+// ---------------------------------------------------------------------------
+
+class RawNumber {
+  constructor(lexeme, isFloat) {
+    this.lexeme = lexeme;
+    this.isFloat = isFloat;
+  }
+}
+class RawObject {
+  constructor(entries) {
+    this.entries = entries; // [key, value] in file order, duplicates kept
+  }
+}
+
+class JsonSyntaxError extends Error {}
+
+function lineCol(text, pos) {
+  let line = 1;
+  let last = -1;
+  for (let i = 0; i < pos; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
+  return `line ${line}, column ${pos - last}`;
+}
+
+/** Parse JSON text as Python's json.loads does (NaN/Infinity accepted, control characters in strings not). */
+export function parseRawJson(text) {
+  let i = 0;
+  const n = text.length;
+  const fail = (msg, at = i) => {
+    throw new JsonSyntaxError(`${msg} at ${lineCol(text, at)}`);
+  };
+  const ws = () => {
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else break;
+    }
+  };
+  const numRe = /-?(?:0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)?/y;
+  function string() {
+    // text[i] === '"'
+    let out = "";
+    let start = ++i;
+    for (;;) {
+      if (i >= n) fail("Unterminated string starting", start - 1);
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        out += text.slice(start, i);
+        i++;
+        return out;
+      }
+      if (c < 32) fail("Invalid control character", i);
+      if (c === 92) {
+        out += text.slice(start, i);
+        const e = text[i + 1];
+        if (e === undefined) fail("Unterminated string starting", start - 1);
+        const simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
+        if (simple !== undefined) {
+          out += simple;
+          i += 2;
+        } else if (e === "u") {
+          const hex = text.slice(i + 2, i + 6);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("Invalid \\uXXXX escape", i + 1);
+          out += String.fromCharCode(parseInt(hex, 16));
+          i += 6;
+        } else {
+          fail("Invalid \\escape", i);
+        }
+        start = i;
+      } else {
+        i++;
+      }
+    }
+  }
+  function value(depth) {
+    if (depth > 900) throw new RangeError("nested too deep");
+    ws();
+    if (i >= n) fail("Expecting value");
+    const c = text[i];
+    if (c === "{") {
+      i++;
+      const entries = [];
+      ws();
+      if (text[i] === "}") {
+        i++;
+        return new RawObject(entries);
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail("Expecting property name enclosed in double quotes");
+        const key = string();
+        ws();
+        if (text[i] !== ":") fail("Expecting ':' delimiter");
+        i++;
+        entries.push([key, value(depth + 1)]);
+        ws();
+        if (text[i] === ",") {
+          i++;
+          ws();
+          if (text[i] === "}") fail("Illegal trailing comma before end of object");
+          continue;
+        }
+        if (text[i] === "}") {
+          i++;
+          return new RawObject(entries);
+        }
+        fail("Expecting ',' delimiter");
+      }
+    }
+    if (c === "[") {
+      i++;
+      const items = [];
+      ws();
+      if (text[i] === "]") {
+        i++;
+        return items;
+      }
+      for (;;) {
+        items.push(value(depth + 1));
+        ws();
+        if (text[i] === ",") {
+          i++;
+          ws();
+          if (text[i] === "]") fail("Illegal trailing comma before end of array");
+          continue;
+        }
+        if (text[i] === "]") {
+          i++;
+          return items;
+        }
+        fail("Expecting ',' delimiter");
+      }
+    }
+    if (c === '"') return string();
+    for (const [word, v] of [["null", null], ["true", true], ["false", false],
+      ["NaN", new RawNumber("NaN", true)], ["Infinity", new RawNumber("Infinity", true)],
+      ["-Infinity", new RawNumber("-Infinity", true)]]) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v;
+      }
+    }
+    numRe.lastIndex = i;
+    const m = numRe.exec(text);
+    if (m) {
+      i += m[0].length;
+      return new RawNumber(m[0], m[1] !== undefined || m[2] !== undefined);
+    }
+    fail("Expecting value");
+  }
+  const v = value(0);
+  ws();
+  if (i < n) fail("Extra data");
+  return v;
+}
+
+function numberValue(r) {
+  if (r.lexeme === "NaN") return NaN;
+  if (r.lexeme === "Infinity") return Infinity;
+  if (r.lexeme === "-Infinity") return -Infinity;
+  return Number(r.lexeme);
+}
+
+function setKey(o, k, v) {
+  if (k === "__proto__") Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+}
+
+/** Plain JavaScript values of a raw tree (the last of duplicate keys wins, as in Python). */
+export function toValue(raw) {
+  if (raw instanceof RawNumber) return numberValue(raw);
+  if (raw instanceof RawObject) {
+    const o = {};
+    for (const [k, v] of raw.entries) setKey(o, k, toValue(v));
+    return o;
+  }
+  if (Array.isArray(raw)) return raw.map(toValue);
+  return raw;
+}
+
+function rawGet(raw, key) {
+  let found;
+  for (const [k, v] of raw.entries) if (k === key) found = v;
+  return found;
+}
+
+// ---------------------------------------------------------------------------
+// Canonical JSON, byte for byte as Python's
+// json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+// ---------------------------------------------------------------------------
+
+/** Python's repr of a float (shortest round-trip digits; exponent form when the
+ * decimal point is more than 16 places right or 4 left of the first digit). */
+export function pyFloatRepr(x) {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const sign = x < 0 ? "-" : "";
+  const [mant, e] = Math.abs(x).toExponential().split("e");
+  const digits = mant.replace(".", "");
+  const decpt = Number(e) + 1;
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`;
+    if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`;
+    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
+  }
+  const exp = decpt - 1;
+  const ed = String(Math.abs(exp)).padStart(2, "0");
+  return `${sign}${digits[0]}${digits.length > 1 ? "." + digits.slice(1) : ""}e${exp < 0 ? "-" : "+"}${ed}`;
+}
+
+const ESC = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+function pyJsonString(s) {
+  let out = '"';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i];
+    const c = s.charCodeAt(i);
+    if (ESC[ch] !== undefined) out += ESC[ch];
+    else if (c < 0x20 || c > 0x7e) out += "\\u" + c.toString(16).padStart(4, "0");
+    else out += ch;
+  }
+  return out + '"';
+}
+
+function compareCodePoints(a, b) {
+  const ia = a[Symbol.iterator]();
+  const ib = b[Symbol.iterator]();
+  for (;;) {
+    const x = ia.next();
+    const y = ib.next();
+    if (x.done || y.done) return (x.done ? 0 : 1) - (y.done ? 0 : 1);
+    const d = x.value.codePointAt(0) - y.value.codePointAt(0);
+    if (d) return d;
+  }
+}
+
+/** Canonical JSON of a raw tree (or of plain values: numbers then print as JavaScript would not;
+ * use raw trees for hashing). */
+export function canonicalJson(raw) {
+  if (raw === null) return "null";
+  if (raw === true) return "true";
+  if (raw === false) return "false";
+  if (typeof raw === "string") return pyJsonString(raw);
+  if (raw instanceof RawNumber) {
+    if (raw.isFloat) return pyFloatRepr(numberValue(raw));
+    return BigInt(raw.lexeme).toString();
+  }
+  if (typeof raw === "number") return Number.isInteger(raw) ? String(raw) : pyFloatRepr(raw);
+  if (Array.isArray(raw)) return "[" + raw.map(canonicalJson).join(",") + "]";
+  let entries;
+  if (raw instanceof RawObject) {
+    const last = new Map();
+    for (const [k, v] of raw.entries) last.set(k, v);
+    entries = [...last.entries()];
+  } else {
+    entries = Object.entries(raw);
+  }
+  entries.sort((a, b) => compareCodePoints(a[0], b[0]));
+  return "{" + entries.map(([k, v]) => pyJsonString(k) + ":" + canonicalJson(v)).join(",") + "}";
+}
+
+/** SHA-256 (hex) of a string's UTF-8 bytes. */
+export async function sha256Hex(text) {
+  const subtle = globalThis.crypto && globalThis.crypto.subtle;
+  if (!subtle) throw new Error("this JavaScript runtime has no crypto.subtle (SHA-256); use node >= 18 or a browser");
+  const buf = await subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The fields each content hash covers (Python's HASHED_FIELDS / _WIN_HASHED). */
+export const HASHED_FIELDS = {
+  tutto: ["format", "version", "game", "rules", "rules_sha256", "point_unit", "turn_total_rows", "throws",
+    "keeps", "keep", "tutto_keep", "bank", "draw", "street_take", "x2_by_card_points"],
+  macke: ["format", "version", "game", "rules", "rules_sha256", "point_unit", "dice", "throws_per_series",
+    "units", "states", "throws", "keeps", "returns", "locked_rows", "keep", "return", "bank", "clear"],
+  rutsmieter: ["format", "version", "game", "rules", "rules_sha256", "evaluator", "features", "weights"],
+  "tutto-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
+    "point_unit", "target_units", "margin_cap_units", "W", "last_turn"],
+};
+
+/** content_sha256 of a raw tree, as Python's content_hash(d) computes it. */
+export async function contentHash(raw, game) {
+  const body = new RawObject(HASHED_FIELDS[game].map((k) => {
+    const v = rawGet(raw, k);
+    return [k, v === undefined ? null : v];
+  }));
+  return sha256Hex(canonicalJson(body));
+}
+
+// ---------------------------------------------------------------------------
+// Python's repr, for messages that quote values (jsonschema's, the rules')
+// ---------------------------------------------------------------------------
+
+export function pyRepr(v) {
+  if (v === null || v === undefined) return "None";
+  if (v === true) return "True";
+  if (v === false) return "False";
+  if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) < 1e16 ? String(v) : pyFloatRepr(v);
+  if (typeof v === "string") {
+    const q = v.includes("'") && !v.includes('"') ? '"' : "'";
+    let out = q;
+    for (const ch of v) {
+      const c = ch.codePointAt(0);
+      if (ch === q || ch === "\\") out += "\\" + ch;
+      else if (ch === "\n") out += "\\n";
+      else if (ch === "\r") out += "\\r";
+      else if (ch === "\t") out += "\\t";
+      else if (c < 0x20 || c === 0x7f) out += "\\x" + c.toString(16).padStart(2, "0");
+      else out += ch;
+    }
+    return out + q;
+  }
+  if (Array.isArray(v)) return "[" + v.map(pyRepr).join(", ") + "]";
+  return "{" + Object.entries(v).map(([k, x]) => pyRepr(k) + ": " + pyRepr(x)).join(", ") + "}";
+}
+
+// ---------------------------------------------------------------------------
+// JSON Schema (draft 2020-12), the keywords the policy schemas use, with
+// jsonschema's messages and its best_match choice among the errors
+// ---------------------------------------------------------------------------
+
+function isType(v, t) {
+  switch (t) {
+    case "object": return v !== null && typeof v === "object" && !Array.isArray(v);
+    case "array": return Array.isArray(v);
+    case "string": return typeof v === "string";
+    case "boolean": return typeof v === "boolean";
+    case "null": return v === null;
+    case "number": return typeof v === "number";
+    case "integer": return typeof v === "number" && Number.isInteger(v);
+    default: return false;
+  }
+}
+
+function jsonEqual(a, b) {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => jsonEqual(x, b[i]));
+  if (isType(a, "object") && isType(b, "object")) {
+    const ka = Object.keys(a);
+    return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && jsonEqual(a[k], b[k]));
+  }
+  return false;
+}
+
+function pyPatternTest(pattern, s) {
+  const re = new RegExp(pattern, "u");
+  if (re.test(s)) return true;
+  // Python's `$` also matches before a final newline
+  return pattern.endsWith("$") && s.endsWith("\n") && re.test(s.slice(0, -1));
+}
+
+function schemaErrors(root, schema, inst, path, out) {
+  const err = (validator, message, ctx) => out.push({ path: [...path], validator, message, schema, inst, context: ctx || [] });
+  for (const [kw, arg] of Object.entries(schema)) {
+    switch (kw) {
+      case "$ref": {
+        const target = arg.replace(/^#\//, "").split("/").reduce((o, k) => o[k], root);
+        schemaErrors(root, target, inst, path, out);
+        break;
+      }
+      case "type": {
+        const types = Array.isArray(arg) ? arg : [arg];
+        if (!types.some((t) => isType(inst, t))) err(kw, `${pyRepr(inst)} is not of type ${types.map(pyRepr).join(", ")}`);
+        break;
+      }
+      case "const":
+        if (!jsonEqual(inst, arg)) err(kw, `${pyRepr(arg)} was expected`);
+        break;
+      case "enum":
+        if (!arg.some((e) => jsonEqual(inst, e))) err(kw, `${pyRepr(inst)} is not one of ${pyRepr(arg)}`);
+        break;
+      case "required":
+        if (isType(inst, "object")) for (const p of arg) if (!Object.hasOwn(inst, p)) err(kw, `${pyRepr(p)} is a required property`);
+        break;
+      case "properties":
+        if (isType(inst, "object")) {
+          for (const [p, sub] of Object.entries(arg)) if (Object.hasOwn(inst, p)) schemaErrors(root, sub, inst[p], [...path, p], out);
+        }
+        break;
+      case "additionalProperties":
+        if (isType(inst, "object")) {
+          const known = schema.properties || {};
+          const extras = Object.keys(inst).filter((p) => !Object.hasOwn(known, p));
+          if (arg === false) {
+            if (extras.length) {
+              extras.sort();
+              err(kw, `Additional properties are not allowed (${extras.map(pyRepr).join(", ")} ${extras.length === 1 ? "was" : "were"} unexpected)`);
+            }
+          } else if (isType(arg, "object")) {
+            for (const p of extras) schemaErrors(root, arg, inst[p], [...path, p], out);
+          }
+        }
+        break;
+      case "propertyNames":
+        if (isType(inst, "object")) for (const p of Object.keys(inst)) schemaErrors(root, arg, p, path, out);
+        break;
+      case "allOf":
+        for (const sub of arg) schemaErrors(root, sub, inst, path, out);
+        break;
+      case "oneOf": {
+        const all = [];
+        let valid = 0;
+        for (const sub of arg) {
+          const errs = [];
+          schemaErrors(root, sub, inst, path, errs);
+          if (errs.length === 0) valid++;
+          else all.push(...errs);
+        }
+        if (valid === 0) err(kw, `${pyRepr(inst)} is not valid under any of the given schemas`, all);
+        else if (valid > 1) err(kw, `${pyRepr(inst)} is valid under more than one of the given schemas`);
+        break;
+      }
+      case "prefixItems":
+        if (Array.isArray(inst)) arg.forEach((sub, k) => k < inst.length && schemaErrors(root, sub, inst[k], [...path, k], out));
+        break;
+      case "items":
+        if (Array.isArray(inst)) {
+          const from = schema.prefixItems ? schema.prefixItems.length : 0;
+          for (let k = from; k < inst.length; k++) schemaErrors(root, arg, inst[k], [...path, k], out);
+        }
+        break;
+      case "minItems":
+        if (Array.isArray(inst) && inst.length < arg) err(kw, `${pyRepr(inst)} ${arg === 1 ? "should be non-empty" : "is too short"}`);
+        break;
+      case "maxItems":
+        if (Array.isArray(inst) && inst.length > arg) err(kw, `${pyRepr(inst)} ${arg === 0 ? "is expected to be empty" : "is too long"}`);
+        break;
+      case "uniqueItems":
+        if (arg && Array.isArray(inst) && inst.some((x, k) => inst.slice(k + 1).some((y) => jsonEqual(x, y)))) {
+          err(kw, `${pyRepr(inst)} has non-unique elements`);
+        }
+        break;
+      case "pattern":
+        if (typeof inst === "string" && !pyPatternTest(arg, inst)) err(kw, `${pyRepr(inst)} does not match ${pyRepr(arg)}`);
+        break;
+      case "minimum":
+        if (isType(inst, "number") && inst < arg) err(kw, `${pyRepr(inst)} is less than the minimum of ${pyRepr(arg)}`);
+        break;
+      case "maximum":
+        if (isType(inst, "number") && inst > arg) err(kw, `${pyRepr(inst)} is greater than the maximum of ${pyRepr(arg)}`);
+        break;
+      case "multipleOf":
+        if (isType(inst, "number") && Number.isFinite(inst) && inst % arg !== 0) err(kw, `${pyRepr(inst)} is not a multiple of ${arg}`);
+        break;
+      default:
+        break; // annotations: $schema, $id, $defs, title, description
+    }
+  }
+}
+
+function relevanceCmp(a, b) {
+  // jsonschema.exceptions.relevance: shallower, later sibling path, not weak, type matches
+  if (a.path.length !== b.path.length) return b.path.length - a.path.length;
+  for (let k = 0; k < a.path.length; k++) {
+    const x = a.path[k];
+    const y = b.path[k];
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  const weak = (e) => (e.validator === "oneOf" || e.validator === "anyOf" ? 0 : 1);
+  if (weak(a) !== weak(b)) return weak(a) - weak(b);
+  const mt = (e) => {
+    const t = e.schema.type;
+    if (t === undefined) return 1;
+    return (Array.isArray(t) ? t : [t]).some((x) => isType(e.inst, x)) ? 0 : 1;
+  };
+  return mt(a) - mt(b);
+}
+
+function bestMatch(errors) {
+  let best = null;
+  for (const e of errors) if (best === null || relevanceCmp(e, best) > 0) best = e;
+  while (best && best.context.length) {
+    const sorted = [...best.context].sort((a, b) => relevanceCmp(a, b));
+    if (sorted.length >= 2 && relevanceCmp(sorted[0], sorted[1]) === 0) return best;
+    best = sorted[0];
+  }
+  return best;
+}
+
+/** The first schema error as Python reports it: [where, message], or null. */
+export function schemaError(schema, doc) {
+  const errors = [];
+  schemaErrors(schema, schema, doc, [], errors);
+  const e = bestMatch(errors);
+  if (!e) return null;
+  let msg = e.message.split(/\s+/).filter(Boolean).join(" ");
+  if (msg.length > 160) msg = msg.slice(0, 157) + "...";
+  return [e.path.length ? e.path.join("/") : "(top level)", msg];
+}
+
+// ---------------------------------------------------------------------------
+// The rules of each game: defaults, checks and to_dict as in Python
+// ---------------------------------------------------------------------------
+
+const MAX_POINTS = 1000000;
+const RULES = {
+  tutto: {
+    title: "Tutto",
+    defaults: { six_of_kind: "two-triples", x2_scope: "turn", plusminus_chain: "continue", plusminus_deduction: "bank",
+      reshuffle: "full", target: 6000, game_end: "round", cloverleaf_value: 0, deck: "real" },
+    choices: { x2_scope: ["turn", "card"], plusminus_chain: ["continue", "bank", "flat"],
+      plusminus_deduction: ["bank", "tutto"], reshuffle: ["full", "discard"], game_end: ["round", "immediate"],
+      deck: ["real", "iid"] },
+    check(r) {
+      for (const name of ["target", "cloverleaf_value"]) {
+        const v = r[name];
+        const lowOk = name === "target" ? v > 0 : v >= 0;
+        if (!(typeof v === "number" && Number.isInteger(v)) || !lowOk || v % POINT_UNIT || v > MAX_POINTS) {
+          const kind = name === "target" ? "positive" : "non-negative";
+          return `${name} must be a ${kind} multiple of ${POINT_UNIT} up to 1,000,000, not ${v}`;
+        }
+      }
+      if (!["two-triples", "one-triple"].includes(r.six_of_kind)) {
+        return `six_of_kind must be one of two-triples, one-triple, not ${pyRepr(r.six_of_kind)}`;
+      }
+      return null;
+    },
+    toDict(r) {
+      const d = { game: "tutto", ...r };
+      if (d.deck === "real") delete d.deck;
+      return d;
+    },
+  },
+};
+
+function checkedRules(game, raw) {
+  // RulesCls.from_dict(d) then .to_dict(): the file's rules as Python rebuilds them
+  const spec = RULES[game];
+  if (!isType(raw, "object")) return [null, "rules must be an object"];
+  const d = { ...raw };
+  const g = Object.hasOwn(d, "game") ? d.game : game;
+  delete d.game;
+  if (g !== game) return [null, `not a ${spec.title} rules object`];
+  const names = Object.keys(spec.defaults);
+  const unknown = Object.keys(d).filter((k) => !names.includes(k)).sort();
+  if (unknown.length) {
+    return [null, `unknown ${spec.title.split(" ").pop()} rule option(s): ${unknown.join(", ")}; valid: ${[...names].sort().join(", ")}`];
+  }
+  const r = { ...spec.defaults, ...d };
+  for (const [name, choices] of Object.entries(spec.choices)) {
+    if (!choices.includes(r[name])) return [null, `${name} must be one of ${choices.join(", ")}, not ${pyRepr(r[name])}`];
+  }
+  const bad = spec.check(r);
+  if (bad) return [null, bad];
+  return [spec.toDict(r), null];
+}
+
+// ---------------------------------------------------------------------------
+// Reading a file: the checks every policy file passes (core/policyfile.py)
+// ---------------------------------------------------------------------------
+
+const EXPECTED_GAME = { tutto: "tutto", macke: "macke", rutsmieter: "rutsmieter", "tutto-win": "tutto" };
+
+function decodeSource(source, name) {
+  if (typeof source === "string") return source;
+  let bytes = source;
+  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError("loadPolicy: source must be a string, Uint8Array or ArrayBuffer");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new PolicyError(`policy file ${name} is damaged or not a policy file (not UTF-8 text)`, "not-utf8");
+  }
+}
+
+async function readPolicyFile(source, game, name, callerRules) {
+  const text = decodeSource(source, name);
+  let raw;
+  try {
+    // Python reads text files with universal newlines
+    raw = parseRawJson(text.replace(/\r\n?/g, "\n"));
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      throw new PolicyError(`policy file ${name} is damaged or truncated (not valid JSON: ${e.message})`, "not-json");
+    }
+    if (e instanceof RangeError) {
+      throw new PolicyError(`policy file ${name} is damaged (JSON nested or sized beyond any policy)`, "not-json");
+    }
+    throw e;
+  }
+  const d = toValue(raw);
+  if (game === "tutto-win" && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
+    throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; export one with: tutto-sim solve --objective win)`, "kind");
+  }
+  if (!isType(d, "object") || d.format !== FORMAT) {
+    throw new PolicyError(`${name} is not a tutto-sim policy file (format must be '${FORMAT}')`, "format");
+  }
+  if (d.version !== VERSION) {
+    throw new PolicyError(`policy file ${name} has version ${pyRepr(d.version)}; this tutto-sim reads version ${VERSION}`, "version");
+  }
+  if (d.game !== EXPECTED_GAME[game]) {
+    throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
+  }
+  const bad = schemaError(SCHEMAS[game], d);
+  if (bad) throw new PolicyError(`policy file ${name} does not match the schema at ${bad[0]}: ${bad[1]}`, "schema");
+  const contentSha256 = await contentHash(raw, game);
+  if (contentSha256 !== d.content_sha256) {
+    throw new PolicyError(`policy file ${name} was changed or damaged: its content hash does not match`, "content-hash");
+  }
+  // the rules: valid (the schema checks them, except in win tables), then their hash
+  let fileRules = d.rules;
+  if (game === "tutto-win") {
+    const [r, why] = checkedRules("tutto", d.rules);
+    if (why) throw new PolicyError(`policy file ${name} has invalid rules: ${why}`, "invalid-rules");
+    fileRules = r;
+  }
+  if ((await sha256Hex(canonicalJson(fileRules))) !== d.rules_sha256) {
+    throw new PolicyError(`policy file ${name}: rules_sha256 does not match its rules`, "rules-hash");
+  }
+  return { d, fileRules, contentSha256 };
+}
+
+function otherRules(callerRules, fileRules, fields) {
+  // fields: the rule fields that matter; "field=caller (file: file's)" for each that differs
+  const diff = [];
+  for (const k of fields) {
+    if (Object.hasOwn(callerRules, k) && !jsonEqual(callerRules[k], fileRules[k])) {
+      diff.push(`${k}=${pyRepr(callerRules[k])} (file: ${pyRepr(fileRules[k])})`);
+    }
+  }
+  return diff.join(", ");
+}
+
+/**
+ * Load and check a policy file. `source`: its text or bytes. Options:
+ * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win"),
+ * `rules` (the rules you play, as in the file's `rules`; a file made for others
+ * is refused), `name` (stands for the path in messages).
+ */
+export async function loadPolicy(source, { game, rules = null, name = "<policy>" } = {}) {
+  if (!GAMES.includes(game)) throw new TypeError(`loadPolicy: game must be one of ${GAMES.join(", ")}, not ${game}`);
+  const { d, fileRules, contentSha256 } = await readPolicyFile(source, game, name, rules);
+  const fail = (msg) => {
+    throw new PolicyError(`policy file ${name}: ${msg}`, "tables");
+  };
+  if (game === "tutto") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game").concat(
+        Object.keys(rules).filter((k) => !Object.hasOwn(d.rules, k) && k !== "game")));
+      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
+    }
+    return new TuttoPolicy(d, contentSha256, fail);
+  }
+  if (game === "macke") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game"));
+      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
+    }
+    return new MackePolicy(d, contentSha256, fail);
+  }
+  if (game === "rutsmieter") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game" && k !== "players"));
+      if (diff) throw new PolicyError(`policy file ${name} was made for other rules: ${diff}`, "other-rules");
+    }
+    return new RutsmieterPolicy(d, contentSha256, fail, rules);
+  }
+  // the Tutto win table
+  const p = new TuttoWinTable(d, fileRules, contentSha256, fail);
+  if (rules) {
+    const full = { ...RULES.tutto.defaults, ...rules };
+    const wrong = WIN_FIELDS.filter((f) => !jsonEqual(full[f], fileRules[f]))
+      .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
+    if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
+  }
+  return p;
+}
+
+/** Read `pathOrUrl` (node: the file system; browser: fetch) and load it; messages name it. */
+export async function loadPolicyFile(pathOrUrl, opts = {}) {
+  const name = opts.name ?? String(pathOrUrl);
+  let bytes;
+  const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
+  const isUrl = /^(https?|file|blob|data):/.test(String(pathOrUrl)) || typeof pathOrUrl === "object";
+  if (isNode && !(isUrl && /^(https?|blob|data):/.test(String(pathOrUrl)))) {
+    const fs = await import("node:fs/promises");
+    try {
+      bytes = new Uint8Array(await fs.readFile(pathOrUrl instanceof URL || /^file:/.test(String(pathOrUrl)) ? new URL(pathOrUrl) : pathOrUrl));
+    } catch (e) {
+      throw new PolicyError(`cannot read policy file ${name}: ${e.code === "ENOENT" ? "No such file or directory" : e.message}`, "unreadable");
+    }
+  } else {
+    let resp;
+    try {
+      resp = await fetch(pathOrUrl);
+    } catch (e) {
+      throw new PolicyError(`cannot read policy file ${name}: ${e.message}`, "unreadable");
+    }
+    if (!resp.ok && resp.status !== 0) throw new PolicyError(`cannot read policy file ${name}: HTTP ${resp.status}`, "unreadable");
+    bytes = new Uint8Array(await resp.arrayBuffer());
+  }
+  return loadPolicy(bytes, { ...opts, name });
+}
+
+// ---------------------------------------------------------------------------
+// Tutto (docs/policy-format.md, "Playing a turn from the file")
+// ---------------------------------------------------------------------------
+
+/** Every throw of 1..6 dice as sorted faces, ids in order (version 1's list). */
+export function tuttoThrowNames() {
+  const out = [];
+  const rec = (n, from, s) => {
+    if (s.length === n) {
+      out.push(s);
+      return;
+    }
+    for (let f = from; f <= 6; f++) rec(n, f, s + f);
+  };
+  for (let n = 1; n <= 6; n++) rec(n, 1, "");
+  return out;
+}
+
+export const TUTTO_CARDS = ["stop", "fireworks", "bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2",
+  "plusminus", "street", "cloverleaf"];
+const BANKABLE = ["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"];
+const TUTTO_ONLY = ["plusminus", "cloverleaf", "fireworks"];
+
+function sortedDice(dice) {
+  const faces = typeof dice === "string" ? [...dice].map(Number) : [...dice];
+  if (!faces.length || faces.length > 6 || faces.some((f) => !Number.isInteger(f) || f < 1 || f > 6)) {
+    throw new RangeError(`a throw is 1 to 6 dice with faces 1-6, not ${JSON.stringify(dice)}`);
+  }
+  return faces.sort((a, b) => a - b).join("");
+}
+
+function checkKeepRows(strings, rows, keeps, what, fail) {
+  if (strings.length !== rows || strings.some((s) => s.length !== keeps.length)) {
+    fail(`${what} must have ${rows} rows of ${keeps.length} decisions`);
+  }
+  const legal = keeps.map((ks) => (ks.length ? new Set(ks.map((k) => String(k[0]))) : new Set(["0"])));
+  for (const s of strings) {
+    for (let i = 0; i < s.length; i++) {
+      if (!legal[i].has(s[i])) {
+        fail(`${what} sets aside [${s[i]}] dice from throw ${TUTTO_THROWS[i]}, which is not a legal keep`);
+      }
+    }
+  }
+}
+
+const TUTTO_THROWS = tuttoThrowNames();
+
+export class TuttoPolicy {
+  constructor(d, contentSha256, fail) {
+    this.game = "tutto";
+    this.doc = d;
+    this.rules = d.rules;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary;
+    this.turnTotalRows = d.turn_total_rows;
+    this.turnEv = d.summary.turn_ev;
+    // the legality checks of tutto/policy.py _from_json
+    if (!jsonEqual(d.throws, TUTTO_THROWS)) fail("its list of throws is not this version's");
+    this.throwIds = new Map(TUTTO_THROWS.map((t, i) => [t, i]));
+    const rows = d.turn_total_rows;
+    for (const c of BANKABLE) {
+      checkKeepRows(d.keep[c], rows, d.keeps, `keep/${c}`, fail);
+      for (let n = 1; n <= 5; n++) if (d.bank[c][String(n)].length !== rows) fail(`bank/${c} dice ${n} must have ${rows} decisions`);
+    }
+    for (const c of TUTTO_ONLY) checkKeepRows([d.tutto_keep[c]], 1, d.keeps, `tutto_keep/${c}`, fail);
+    if (d.draw.length !== rows) fail(`draw must have ${rows} decisions`);
+    for (let m = 0; m < 7; m++) {
+      for (let j = 0; j < 7; j++) {
+        const v = d.street_take[m][j];
+        const possible = j >= 1 && m + j <= 6;
+        if (!(possible ? v >= 1 && v <= j : v === 0)) fail(`street_take[${m}][${j}] = ${v} is not legal`);
+      }
+    }
+    if ((d.x2_by_card_points !== null) !== (d.rules.x2_scope === "card")) {
+      fail("x2_by_card_points must be present exactly for x2_scope=card");
+    }
+    if (d.x2_by_card_points !== null) {
+      d.x2_by_card_points.forEach((p, i) => {
+        checkKeepRows(p.keep, rows, d.keeps, `x2_by_card_points/${i}/keep`, fail);
+        for (let n = 1; n <= 5; n++) if (p.bank[String(n)].length !== rows) fail(`x2_by_card_points/${i}/bank dice ${n} must have ${rows} decisions`);
+      });
+    }
+    const forced = d.keeps.map((ks) => (ks.length ? String(ks[ks.length - 1][0]) : "0")).join("");
+    if (d.tutto_keep.fireworks !== forced) fail("the Feuerwerk keep must be the forced one (every scoring die)");
+  }
+
+  /** Row of a turn total: min(T // 50, rows - 1). */
+  row(turnTotal) {
+    return Math.min(Math.floor(turnTotal / POINT_UNIT), this.turnTotalRows - 1);
+  }
+
+  /** Throw id of the dice (faces in any order). */
+  throwId(dice) {
+    return this.throwIds.get(sortedDice(dice));
+  }
+
+  _x2(cardPoints) {
+    const parts = this.doc.x2_by_card_points;
+    if (parts === null) return null;
+    return parts[Math.min(Math.floor(cardPoints / POINT_UNIT), parts.length - 1)];
+  }
+
+  /** The keep for `dice` thrown on `card` with `turnTotal` before the throw:
+   * {dice, faces, points}, or null for a Niete. */
+  keep(card, turnTotal, dice, cardPoints = 0) {
+    const id = this.throwId(dice);
+    let k;
+    if (TUTTO_ONLY.includes(card)) k = this.doc.tutto_keep[card][id];
+    else if (BANKABLE.includes(card)) {
+      const part = card === "x2" ? this._x2(cardPoints) : null;
+      k = (part ? part.keep : this.doc.keep[card])[this.row(turnTotal)][id];
+    } else throw new RangeError(`keep: card must be one of ${[...BANKABLE, ...TUTTO_ONLY].join(", ")}, not ${card}`);
+    if (k === "0") return null;
+    const [n, faces, points] = this.doc.keeps[id].find((e) => String(e[0]) === k);
+    return { dice: n, faces, points };
+  }
+
+  /** After setting aside on a Bonus or x2 card: bank (true) or throw on (false). */
+  bank(card, diceLeft, turnTotal, cardPoints = 0) {
+    if (!BANKABLE.includes(card)) throw new RangeError(`bank: card must be one of ${BANKABLE.join(", ")}, not ${card}`);
+    if (!(diceLeft >= 1 && diceLeft <= 5)) throw new RangeError(`bank: dice left must be 1-5, not ${diceLeft}`);
+    const part = card === "x2" ? this._x2(cardPoints) : null;
+    return (part ? part.bank : this.doc.bank[card])[String(diceLeft)][this.row(turnTotal)] === "1";
+  }
+
+  /** After a Tutto (its reward added): draw another card (true) or bank (false). */
+  draw(turnTotal) {
+    return this.doc.draw[this.row(turnTotal)] === "1";
+  }
+
+  /** Straße: how many of the `newNumbers` numbers showing to set aside (smallest first), `aside` numbers already aside. */
+  streetTake(aside, newNumbers) {
+    return this.doc.street_take[aside][newNumbers];
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Berliner Macke / Volle Lotte (docs/macke-solver.md; macke/policy.py)
+// ---------------------------------------------------------------------------
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+export class MackePolicy {
+  constructor(d, contentSha256, fail) {
+    this.game = "macke";
+    this.doc = d;
+    this.rules = d.rules;
+    this.variant = d.rules.variant;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary;
+    this.turnEv = d.summary.turn_ev;
+    const nAll = d.rules.variant === "volle-lotte" ? 6 : 5;
+    if (d.dice !== nAll || d.throws_per_series !== d.rules.throws) {
+      fail(`dice and throws_per_series must be ${nAll} and ${d.rules.throws} for its rules`);
+    }
+    this.nDice = nAll;
+    this.throwsPerSeries = d.throws_per_series;
+    this.lockedRows = d.locked_rows;
+    this.units = d.units.map(([name, dice, points]) => ({ name, dice, points }));
+    this.states = d.states;
+    const nUnits = this.units.length;
+    if (d.states.some((v) => v.length !== nUnits)) fail("its states are not the tables this version builds for its rules");
+    this._dice = d.states.map((v) => v.reduce((s, k, u) => s + k * this.units[u].dice, 0));
+    this._pts = d.states.map((v) => v.reduce((s, k, u) => s + k * this.units[u].points, 0));
+    this._index = new Map(d.states.map((v, s) => [v.join(","), s]));
+    this.emptyState = this._index.get(new Array(nUnits).fill(0).join(","));
+    if (this.emptyState === undefined) fail("its states are not the tables this version builds for its rules");
+    // throws: by number of dice, lexicographic within
+    const names = tuttoThrowNames().filter((t) => t.length <= nAll);
+    if (!jsonEqual(d.throws, names)) fail("its throws are not the tables this version builds for its rules");
+    this.throwIds = new Map(names.map((t, i) => [t, i]));
+    this._start = [0];
+    for (let n = 1; n <= nAll + 1; n++) this._start.push(names.filter((t) => t.length < n).length);
+    if (d.keeps.length !== names.length || d.returns.length !== d.states.length
+        || d.keeps.some((ks) => ks.some((s) => s >= d.states.length))
+        || d.returns.some((rs) => rs.some((s) => s >= d.states.length))) {
+      fail("its keeps are not the tables this version builds for its rules");
+    }
+    // keep slots of each set-aside state (solver.slot_layout)
+    this._off = [];
+    let pos = 0;
+    for (let u = 0; u < d.states.length; u++) {
+      if (this._dice[u] < nAll) {
+        this._off.push(pos);
+        pos += this._start[nAll - this._dice[u] + 1] - this._start[nAll - this._dice[u]];
+      } else this._off.push(-1);
+    }
+    const T = this.throwsPerSeries;
+    const rows = this.lockedRows;
+    const firstWidth = this._start[nAll + 1] - this._start[nAll];
+    const checkRows = (strings, width, what) => {
+      if (!Array.isArray(strings) || strings.length !== rows || strings.some((s) => s.length !== width)) {
+        fail(`${what} must have ${rows} rows of ${width} decisions`);
+      }
+    };
+    for (let j = 1; j <= T; j++) {
+      const what = `keep/${j}`;
+      const strings = d.keep[String(j)] ?? [];
+      checkRows(strings, j === 1 ? firstWidth : pos, what);
+      // the throw behind each character, and the legality of its keep index
+      const slotThrow = [];
+      if (j === 1) for (let ms = this._start[nAll]; ms < this._start[nAll + 1]; ms++) slotThrow.push(ms);
+      else {
+        for (let u = 0; u < d.states.length; u++) {
+          if (this._off[u] < 0) continue;
+          const n = nAll - this._dice[u];
+          for (let ms = this._start[n]; ms < this._start[n + 1]; ms++) slotThrow.push(ms);
+        }
+      }
+      strings.forEach((s, r) => {
+        for (let c = 0; c < s.length; c++) {
+          const ms = slotThrow[c];
+          const legalN = d.keeps[ms].length;
+          const a = s[c] === "-" ? -1 : ALPHABET.indexOf(s[c]);
+          if (a < -1 || a >= legalN || (a === -1) !== (legalN === 0)) {
+            fail(`${what} row ${r} chooses keep ${a >= 0 ? s[c] : a} for throw ${d.throws[ms]}, which has ${legalN} legal keeps`);
+          }
+        }
+      });
+    }
+    for (let j = 2; j <= T; j++) {
+      const what = `return/${j}`;
+      const strings = d.return[String(j)] ?? [];
+      checkRows(strings, d.states.length, what);
+      strings.forEach((s, r) => {
+        for (let c = 0; c < s.length; c++) {
+          const a = ALPHABET.indexOf(s[c]);
+          if (a < 0 || a >= d.returns[c].length) fail(`${what} row ${r}: state ${c} has no return choice ${pyRepr(s[c])}`);
+        }
+      });
+    }
+    for (let j = 1; j < T; j++) {
+      const strings = d.bank[String(j)] ?? [];
+      if (strings.length !== rows || strings.some((s) => s.length !== d.states.length)) {
+        fail(`bank/${j} must have ${rows} rows of ${d.states.length} decisions`);
+      }
+    }
+    const extra = [
+      ...Object.keys(d.keep).filter((k) => !(Number(k) >= 1 && Number(k) <= T)),
+      ...Object.keys(d.return).filter((k) => !(Number(k) >= 2 && Number(k) <= T)),
+      ...Object.keys(d.bank).filter((k) => !(Number(k) >= 1 && Number(k) < T)),
+    ];
+    if (extra.length) fail(`decisions for throws ${pyRepr([...new Set(extra)].sort())} of a series with ${T} throws`);
+  }
+
+  row(locked) {
+    return Math.min(Math.floor(locked / POINT_UNIT), this.lockedRows - 1);
+  }
+
+  stateDice(s) {
+    return this._dice[s];
+  }
+
+  statePoints(s) {
+    return this._pts[s];
+  }
+
+  stateName(s) {
+    const parts = [];
+    this.states[s].forEach((k, u) => {
+      for (let i = 0; i < k; i++) parts.push(this.units[u].name);
+    });
+    return parts.length ? parts.join(" + ") : "nothing";
+  }
+
+  /** State id of a list of unit names (["1", "5", "555"]); undefined if there is none. */
+  stateId(unitNames) {
+    const v = this.units.map((u) => unitNames.filter((x) => x === u.name).length);
+    return this._index.get(v.join(","));
+  }
+
+  /** The state of `a` and `b` set aside together (undefined: more dice than there are). */
+  add(a, b) {
+    return this._index.get(this.states[a].map((k, u) => k + this.states[b][u]).join(","));
+  }
+
+  throwId(dice) {
+    return this.throwIds.get(sortedDice(dice));
+  }
+
+  /** The units to set aside from `dice`, thrown as throw `throwOfSeries` (1-based) of a series
+   * with `aside` set aside and `locked` points from earlier series: {state, units, index}, or null (a Macke). */
+  keep({ locked, aside, throwOfSeries, dice }) {
+    const key = sortedDice(dice);
+    const ms = this.throwIds.get(key);
+    const n = this.nDice - this._dice[aside];
+    if (key.length !== n) throw new RangeError(`keep: with ${this._dice[aside]} dice set aside the throw has ${n} dice`);
+    const j = throwOfSeries;
+    let col;
+    if (j === 1) col = ms - this._start[this.nDice];
+    else col = this._off[aside] + ms - this._start[n];
+    const ch = this.doc.keep[String(j)][this.row(locked)][col];
+    if (ch === "-") return null;
+    const index = ALPHABET.indexOf(ch);
+    const state = this.doc.keeps[ms][index];
+    return { state, units: this.stateName(state).split(" + "), index };
+  }
+
+  /** Before throw `throwOfSeries` (>= 2): the state to keep set aside (the rest goes back). */
+  returnUnits({ locked, aside, throwOfSeries }) {
+    const i = ALPHABET.indexOf(this.doc.return[String(throwOfSeries)][this.row(locked)][aside]);
+    return this.doc.returns[aside][i];
+  }
+
+  /** After setting aside on throw `throwOfSeries` (`aside` includes the keep): bank (true) or
+   * go on (false). With every die set aside (a clear) false starts a new series. */
+  bank({ locked, aside, throwOfSeries }) {
+    if (this._dice[aside] === this.nDice) {
+      const clear = this.doc.clear;
+      const total = Math.floor((locked + this._pts[aside]) / POINT_UNIT);
+      return clear[Math.min(total, clear.length - 1)] === "1";
+    }
+    if (!(throwOfSeries >= 1 && throwOfSeries < this.throwsPerSeries)) {
+      throw new RangeError(`bank: after throw ${throwOfSeries} of ${this.throwsPerSeries} the turn ends without a choice`);
+    }
+    return this.doc.bank[String(throwOfSeries)][this.row(locked)][aside] === "1";
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Rutsmieter: the linear move evaluator (rutsmieter/policy.py)
+// ---------------------------------------------------------------------------
+
+export const RUTSMIETER_FEATURES = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
+  "enter_goal", "block_start"];
+const HOUSE = -1;
+const RING = 40;
+const FIRST_GOAL = 40;
+const SEAT_SPACING = 10;
+
+const mod = (a, m) => ((a % m) + m) % m;
+
+export class RutsmieterPolicy {
+  constructor(d, contentSha256, fail, callerRules) {
+    this.game = "rutsmieter";
+    this.doc = d;
+    this.rules = callerRules ? { ...d.rules, ...callerRules, game: "rutsmieter" } : d.rules;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary ?? null;
+    if (!jsonEqual(d.features, RUTSMIETER_FEATURES)) fail(`features must be ${RUTSMIETER_FEATURES.join(", ")} in this order`);
+    this.featureNames = RUTSMIETER_FEATURES;
+    this.weights = RUTSMIETER_FEATURES.map((f) => d.weights[f]);
+  }
+
+  /** The features of `move` (rutsmieter/policy.py move_features) in a situation {seats, pieces, player}. */
+  features(obs, move) {
+    const { seats, player } = obs;
+    const pieces = obs.pieces.map((p) => [...p]);
+    if (move.victim) pieces[move.victim[0]][move.victim[1]] = HOUSE;
+    pieces[player][move.piece] = move.end;
+    const ringSquare = (p, x) => mod(x + SEAT_SPACING * seats[p], RING);
+    const ownPosition = (p, sq) => mod(sq - SEAT_SPACING * seats[p], RING);
+    const onRing = (sq) => {
+      for (let p = 0; p < seats.length; p++) {
+        for (const x of pieces[p]) if (x >= 0 && x < RING && ringSquare(p, x) === sq) return p;
+      }
+      return null;
+    };
+    let behind = 0;
+    let ahead = 0;
+    if (move.end < RING) {
+      const square = ringSquare(player, move.end);
+      for (let o = 0; o < seats.length; o++) {
+        if (o === player) continue;
+        const target = ownPosition(o, square);
+        for (const q of pieces[o]) if (q >= 0 && q < RING && target - q >= 1 && target - q <= 6) behind++;
+        if (target === 0 && pieces[o].includes(HOUSE)) behind++;
+      }
+      for (let dd = 1; dd <= 6; dd++) {
+        if (move.end + dd >= RING) break;
+        const hit = onRing(ringSquare(player, move.end + dd));
+        if (hit !== null && hit !== player) ahead++;
+      }
+    }
+    const own = pieces[player];
+    return [
+      move.end - move.start,
+      move.victim ? 1 : 0,
+      behind,
+      ahead,
+      move.start === HOUSE ? 1 : 0,
+      move.start < FIRST_GOAL && FIRST_GOAL <= move.end ? 1 : 0,
+      own.includes(0) && own.includes(HOUSE) ? 1 : 0,
+    ];
+  }
+
+  /** Σ weight · feature, summed in the order of the features (as Python). */
+  score(features) {
+    let total = 0.0;
+    features.forEach((f, i) => {
+      total += this.weights[i] * f;
+    });
+    return total;
+  }
+
+  /** Index into obs.moves of the move the weights choose (highest score; ties: furthest along, then first). */
+  choose(obs) {
+    let best = 0;
+    let bestKey = null;
+    obs.moves.forEach((m, i) => {
+      const key = [this.score(this.features(obs, m)), m.start];
+      if (bestKey === null || key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
+        best = i;
+        bestKey = key;
+      }
+    });
+    return best;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The Tutto win table (tutto/winprob.py; docs/win.md)
+// ---------------------------------------------------------------------------
+
+const WIN_FIELDS = ["six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target", "game_end"];
+
+export class TuttoWinTable {
+  constructor(d, fileRules, contentSha256, fail) {
+    this.game = "tutto-win";
+    this.doc = d;
+    this.rules = fileRules;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary;
+    const n = Math.floor(fileRules.target / POINT_UNIT);
+    const square = d.W.length === 2 && d.W.every((rows) => rows.length === n && rows.every((r) => r.length === n));
+    if (!square || d.target_units !== n) {
+      fail(`W must be 2 x ${n} x ${n} for target ${fileRules.target.toLocaleString("en-US")}`);
+    }
+    if (new Set(d.last_turn.map((r) => r.length)).size !== 1) fail("last_turn rows differ in length");
+    this.target = fileRules.target;
+    this.units = n;
+    this.marginCap = d.margin_cap_units * POINT_UNIT;
+    this.immediate = fileRules.game_end === "immediate";
+  }
+
+  _units(points, what) {
+    if (!(Number.isInteger(points) && points >= 0 && points < this.target)) {
+      throw new RangeError(`${what} must be 0 to ${this.target - POINT_UNIT} points, not ${points}`);
+    }
+    return Math.floor(points / POINT_UNIT);
+  }
+
+  /** W: the chance that the player to move (seat 0 moves first in every round) wins, at the start of its turn. */
+  W(seat, own, other) {
+    if (seat !== 0 && seat !== 1) throw new RangeError(`seat must be 0 or 1, not ${seat}`);
+    return this.doc.W[seat][this._units(own, "own score")][this._units(other, "other score")];
+  }
+
+  /** Seat 1's chance in its last turn `margin` points behind (`leaderHasPoints`: the leader has more than 0). */
+  lastTurn(margin, leaderHasPoints = true) {
+    const L = this.doc.last_turn[leaderHasPoints ? 1 : 0];
+    const m = Math.floor(margin / POINT_UNIT);
+    return L[Math.min(Math.max(m + 1, 0), L.length - 1)];
+  }
+
+  _leaf(s, e, x) {
+    // win_kernel._leaf: the player at seat s banks to x units, the opponent at e
+    const n = this.units;
+    if (x < n) return 1.0 - this.doc.W[1 - s][e][x];
+    if (this.immediate || s === 1) return 1.0;
+    const L = this.doc.last_turn[e === 0 ? 0 : 1];
+    return 1.0 - L[Math.min(x - e + 1, L.length - 1)];
+  }
+
+  /** The chance to win after banking `turnTotal` now (no Plus/Minus Tutto this turn), as the
+   * turn's programme values it: 1 - W(opponent) below the target, then the game's end. */
+  bankChance(seat, own, other, turnTotal) {
+    const a = this._units(own, "own score");
+    const b = this._units(other, "other score");
+    const t = Math.floor(turnTotal / POINT_UNIT);
+    return this._leaf(seat, b, a + t);
+  }
+
+  /** The chance to win after a Niete or Stop (nothing banked). */
+  bustChance(seat, own, other) {
+    return 1.0 - this.W(1 - seat, other, own);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The package's JSON Schemas (tutto_sim/*/schema/*.json), embedded so that the
+// module stands alone; tests/web/test_policy_js.py checks they are the same.
+// ---------------------------------------------------------------------------
+
+// BEGIN SCHEMAS
+const SCHEMAS = {
+  "tutto": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/policy.schema.json","title":"tutto-sim policy table, version 1 (Tutto)","description":"The optimal decisions of a Tutto turn for one set of rules. See docs/policy-format.md. Turn totals are in rows of point_unit points: row i is a turn total of i * point_unit; totals beyond the last row use the last row.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","turn_total_rows","throws","keeps","keep","tutto_keep","bank","draw","street_take","x2_by_card_points","summary","content_sha256"],"additionalProperties":false,"$defs":{"keepRows":{"description":"One string per turn-total row; character i is the number of dice (0-6) to set aside from throw i (0 = bust).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[0-6]+$"}},"keepRow":{"type":"string","pattern":"^[0-6]+$"},"bits":{"description":"One character per turn-total row: 1 = yes, 0 = no.","type":"string","pattern":"^[01]+$"},"bankByDice":{"description":"Dice left after setting aside (1-5) -> bank (1) or throw on (0), per turn-total row.","type":"object","required":["1","2","3","4","5"],"additionalProperties":false,"properties":{"1":{"$ref":"#/$defs/bits"},"2":{"$ref":"#/$defs/bits"},"3":{"$ref":"#/$defs/bits"},"4":{"$ref":"#/$defs/bits"},"5":{"$ref":"#/$defs/bits"}}},"bankableCards":{"type":"object","required":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"],"propertyNames":{"enum":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"]}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","six_of_kind","x2_scope","plusminus_chain","plusminus_deduction","reshuffle","target","game_end","cloverleaf_value"],"additionalProperties":false,"properties":{"game":{"const":"tutto"},"six_of_kind":{"enum":["two-triples","one-triple"]},"x2_scope":{"enum":["turn","card"]},"plusminus_chain":{"enum":["continue","bank","flat"]},"plusminus_deduction":{"enum":["bank","tutto"]},"reshuffle":{"enum":["full","discard"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"game_end":{"enum":["round","immediate"]},"cloverleaf_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"turn_total_rows":{"type":"integer","minimum":1},"throws":{"description":"Every throw of 1-6 dice as its sorted faces; a throw's id is its index here.","type":"array","minItems":923,"maxItems":923,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the best keep for each number of dice that can be set aside: [dice, faces set aside, points].","type":"array","minItems":923,"maxItems":923,"items":{"type":"array","maxItems":6,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":1,"maximum":6},{"type":"string","pattern":"^[1-6]{1,6}$"},{"type":"integer","minimum":50,"multipleOf":50}]}}},"keep":{"description":"Bonus and x2 cards: dice to set aside, by turn total before the throw (row) and throw id (character).","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/keepRows"}},"tutto_keep":{"description":"Plus/Minus and Kleeblatt (the keep most likely to reach a Tutto) and Feuerwerk (the forced keep): one row, the same for every turn total.","type":"object","required":["plusminus","cloverleaf","fireworks"],"additionalProperties":false,"properties":{"plusminus":{"$ref":"#/$defs/keepRow"},"cloverleaf":{"$ref":"#/$defs/keepRow"},"fireworks":{"$ref":"#/$defs/keepRow"}}},"bank":{"description":"Bonus and x2 cards: after setting aside, bank or throw on.","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/bankByDice"}},"draw":{"description":"After a Tutto: draw another card (1) or bank (0), per turn-total row.","$ref":"#/$defs/bits"},"street_take":{"description":"street_take[m][j]: with m numbers set aside and j new numbers shown, set aside this many of them (the smallest first).","type":"array","minItems":7,"maxItems":7,"items":{"type":"array","minItems":7,"maxItems":7,"items":{"type":"integer","minimum":0,"maximum":6}}},"x2_by_card_points":{"description":"Only under x2_scope=card: the x2 decisions by the card's own points (index = points / point_unit).","oneOf":[{"type":"null"},{"type":"array","minItems":1,"items":{"type":"object","required":["keep","bank"],"additionalProperties":false,"properties":{"keep":{"$ref":"#/$defs/keepRows"},"bank":{"$ref":"#/$defs/bankByDice"}}}}]},"summary":{"description":"The compact policy: per-card EV and bank thresholds, draw_below, probabilities. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_tutto","p_street","draw_below","cards"],"properties":{"turn_ev":{"type":"number"},"p_tutto":{"type":"number","minimum":0,"maximum":1},"p_street":{"type":"number","minimum":0,"maximum":1},"draw_below":{"$ref":"#/$defs/threshold"},"cards":{"type":"object"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, turn_total_rows, throws, keeps, keep, tutto_keep, bank, draw, street_take, x2_by_card_points.","$ref":"#/$defs/sha256"}}},
+  "macke": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-policy.schema.json","title":"tutto-sim policy table, version 1 (Berliner Macke / Volle Lotte)","description":"The optimal decisions of a Berliner Macke or Volle Lotte turn for one set of rules. See docs/macke-solver.md. Locked totals (points of earlier series of the turn) are in rows of point_unit points: row i is a locked total of i * point_unit; larger totals use the last row. Decision characters are indices in the alphabet 0-9a-zA-Z; '-' marks a throw with no scoring unit (a Macke).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","dice","throws_per_series","units","states","throws","keeps","returns","locked_rows","keep","return","bank","clear","summary","content_sha256"],"additionalProperties":false,"$defs":{"indexRows":{"description":"One string per locked-total row; character i is a decision index (alphabet 0-9a-zA-Z), '-' for a Macke throw.","type":"array","minItems":1,"items":{"type":"string","pattern":"^[-0-9a-zA-Z]+$"}},"bits":{"type":"string","pattern":"^[01]+$"},"bitRows":{"description":"One string per locked-total row; character s is 1 (bank) or 0 (go on) with set-aside state s.","type":"array","minItems":1,"items":{"$ref":"#/$defs/bits"}},"byThrow":{"description":"Throw of the series (1-6) -> rows.","type":"object","propertyNames":{"pattern":"^[1-6]$"}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","variant","min_score","throws","bust","target","six_of_kind","win_value"],"additionalProperties":false,"properties":{"game":{"const":"macke"},"variant":{"enum":["standard","instant-win","jackpot","ones-and-fives","volle-lotte"]},"min_score":{"type":"integer","minimum":0,"multipleOf":50},"throws":{"type":"integer","minimum":1,"maximum":6},"bust":{"enum":["subtract","zero"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"six_of_kind":{"enum":["two-triples","one-triple"]},"win_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"dice":{"enum":[5,6]},"throws_per_series":{"type":"integer","minimum":1,"maximum":6},"units":{"description":"The unit types: [name, dice, points]. A set-aside state counts units of each type.","type":"array","minItems":2,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"string"},{"type":"integer","minimum":1,"maximum":6},{"type":"integer","minimum":50,"multipleOf":50}]}},"states":{"description":"Every set-aside state (a multiset of units with at most `dice` dice) as its count of each unit type; a state's id is its index here.","type":"array","minItems":2,"items":{"type":"array","items":{"type":"integer","minimum":0,"maximum":6}}},"throws":{"description":"Every throw of 1..dice dice as its sorted faces; a throw's id is its index here (dice count ascending).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the legal keeps (state ids of the units set aside), in order; a keep decision is an index into this list; an empty list is a Macke.","type":"array","minItems":1,"items":{"type":"array","items":{"type":"integer","minimum":0}}},"returns":{"description":"Per state id: the states that can stay set aside when units are returned (the state itself first); a return decision is an index into this list.","type":"array","minItems":2,"items":{"type":"array","minItems":1,"items":{"type":"integer","minimum":0}}},"locked_rows":{"type":"integer","minimum":1},"keep":{"description":"Throw j of a series -> rows. For j = 1 nothing is set aside and character i is the keep for throw i of `dice` dice (the throws of that many dice in id order); for j >= 2 the characters run over the states s with fewer than `dice` dice, in id order, and within each over the throws of dice - dice(s) dice in id order.","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"return":{"description":"Throw j >= 2 of a series -> rows: before that throw, character s is the index into returns[s] of the units kept set aside (0: return nothing).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"bank":{"description":"Throw j < throws_per_series of a series -> rows: after setting aside, with state s set aside (not all dice), bank (1) or go on (0).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/bitRows"}},"clear":{"description":"After a clear, by turn total (character i: total i * point_unit; larger totals use the last character): bank (1) or start a new series (0).","$ref":"#/$defs/bits"},"summary":{"description":"The compact policy: EV, outcome probabilities, bank thresholds. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_positive","p_negative","p_zero","bank_thresholds","clear_bank_at"],"properties":{"turn_ev":{"type":"number"},"p_positive":{"type":"number","minimum":0,"maximum":1},"p_negative":{"type":"number","minimum":0,"maximum":1},"p_zero":{"type":"number","minimum":0,"maximum":1},"bank_thresholds":{"type":"object"},"clear_bank_at":{"$ref":"#/$defs/threshold"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, dice, throws_per_series, units, states, throws, keeps, returns, locked_rows, keep, return, bank, clear.","$ref":"#/$defs/sha256"}}},
+  "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"]}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights; every feature exactly once.","type":"array","minItems":7,"maxItems":7,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"description":"Feature -> weight (finite numbers).","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
+  "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
+};
+// END SCHEMAS
