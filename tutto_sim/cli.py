@@ -11,6 +11,7 @@ import typer
 import tutto_sim.games  # noqa: F401  (registers every game)
 from tutto_sim.core import commands, commands_games, commands_report, registry
 from tutto_sim.core.cli import main as run
+from tutto_sim.web.advisor import advisor
 
 HELP = "Strategy analysis for Tutto, Berliner Macke, Volle Lotte, Rutsmieter and Tutti."
 
@@ -29,6 +30,7 @@ for entry in registry.entries():
         app.command(name)(fn)
 commands_report.mount(app)
 commands_games.mount_analyze(app)
+app.command()(advisor)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,528 @@
+// The strategy advisor page (tutto-sim advisor). An ES module: every answer
+// comes from the JavaScript policy reader, which checks each table before it
+// is used; this file only reads the form, asks the reader and words the answer
+// as the cheat sheets do. The one import below is rewritten by boot.js when
+// the page is opened from disk, so keep it on one line as it is.
+import { loadPolicy, PolicyError } from "./policy.mjs";
+
+const $ = (id) => document.getElementById(id);
+const manifest = globalThis.ADVISOR_MANIFEST || { games: {}, tables: [] };
+const loaded = new Map(); // table id -> Promise of the reader's policy
+
+// ---- words -------------------------------------------------------------------
+const CARD_NAMES = {
+  bonus200: "Bonus 200", bonus300: "Bonus 300", bonus400: "Bonus 400", bonus500: "Bonus 500",
+  bonus600: "Bonus 600", x2: "×2", plusminus: "Plus/Minus", cloverleaf: "Kleeblatt",
+  fireworks: "Feuerwerk", street: "Straße",
+};
+const BANKABLE = new Set(["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"]);
+const COLOURS = ["Red", "Blue", "Green", "Yellow"];
+const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
+
+/** 1234 -> "1,234" (the reports' style). */
+export function pts(n) {
+  return Math.round(n).toLocaleString("en-US");
+}
+const pct = (x) => (100 * x).toFixed(1) + "%";
+const diceWord = (n) => (n === 1 ? "1 die" : `${n} dice`);
+const dashes = (faces) => String(faces).split("").join("-");
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") e.className = v;
+    else if (k.startsWith("data-")) e.setAttribute(k, v);
+    else e[k] = v;
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+class InputError extends Error {}
+
+/** The dice of a throw typed as "1 5 5 2", "1552" or "1,5,5,2": faces 1-6. */
+export function parseDice(text, min, max) {
+  const faces = String(text).replace(/[\s,;\-+]/g, "");
+  if (!/^[1-6]*$/.test(faces)) {
+    throw new InputError(`the throw must be dice faces 1 to 6 (e.g. 1 5 5 2 3 4), not "${text.trim()}"`);
+  }
+  if (faces.length < min || faces.length > max) {
+    const want = min === max ? `${min}` : `${min} to ${max}`;
+    throw new InputError(`the throw must have ${want} dice, not ${faces.length}`);
+  }
+  return faces.split("").map(Number);
+}
+
+function points(text, what, { step = 50, max = 1_000_000 } = {}) {
+  const n = Number(text);
+  if (String(text).trim() === "" || !Number.isInteger(n) || n < 0 || n > max || n % step) {
+    throw new InputError(`${what} must be a whole number of points from 0 in steps of ${step}, not "${text}"`);
+  }
+  return n;
+}
+
+// ---- page state --------------------------------------------------------------
+function showError(message) {
+  const box = $("error");
+  box.textContent = message;
+  box.hidden = !message;
+}
+function setStatus(text) {
+  $("status").textContent = text;
+}
+function setAdvice(nodes, data = {}) {
+  const body = $("advice-body");
+  body.replaceChildren(...nodes);
+  for (const a of [...body.attributes]) if (a.name.startsWith("data-")) body.removeAttribute(a.name);
+  for (const [k, v] of Object.entries(data)) body.setAttribute(`data-${k}`, String(v));
+  $("advice").hidden = nodes.length === 0;
+}
+
+const tablesOf = (game, kind = "turn") => manifest.tables.filter((t) => t.game === game && t.kind === kind);
+const tableById = (id) => manifest.tables.find((t) => t.id === id);
+
+/** The reader's policy for a table of the manifest (its script is loaded on first use). */
+function policyOf(table) {
+  if (!loaded.has(table.id)) {
+    loaded.set(table.id, (async () => {
+      const files = (globalThis.ADVISOR_FILES ||= {});
+      if (files[table.id] === undefined) {
+        await new Promise((resolve, reject) => {
+          const s = document.createElement("script");
+          s.src = table.script;
+          s.onload = resolve;
+          s.onerror = () => reject(new Error(`cannot load ${table.script}`));
+          document.head.append(s);
+        });
+      }
+      if (files[table.id] === undefined) throw new Error(`${table.script} does not hold ${table.file}`);
+      return loadPolicy(files[table.id], { game: table.reader_game, rules: table.rules, name: table.file });
+    })());
+  }
+  return loaded.get(table.id);
+}
+
+function currentGame() {
+  return $("game").value;
+}
+function currentTable() {
+  return tableById($("table").value);
+}
+
+function fillSelect(select, items) {
+  select.replaceChildren(...items.map(([value, text]) => el("option", { value, textContent: text })));
+}
+
+function tableLabel(t) {
+  return `${t.rules_words} (${t.id})`;
+}
+
+async function chooseGame() {
+  const game = currentGame();
+  fillSelect($("table"), tablesOf(game).map((t) => [t.id, tableLabel(t)]));
+  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
+  await chooseTable();
+}
+
+async function chooseTable() {
+  const t = currentTable();
+  setAdvice([]);
+  showError("");
+  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
+  if (!t) {
+    setStatus("No table for this game in this page.");
+    return;
+  }
+  $("rules-lines").replaceChildren(...t.rules_lines.map((line) => el("li", { textContent: line })));
+  setStatus(`Checking the table ${t.file}…`);
+  let p;
+  try {
+    p = await policyOf(t);
+  } catch (e) {
+    setStatus("");
+    showError(`This table is refused: ${e.message}`);
+    return;
+  }
+  if (t !== currentTable()) return; // the choice changed while loading
+  $("rules-fingerprint").textContent = `Rules fingerprint ${p.rulesSha256.slice(0, 12)}; file ${t.file}, content checked (${p.contentSha256.slice(0, 12)}).`;
+  setStatus(`${t.game_name}: ${t.rules_words}. Table checked; enter the situation.`);
+  const form = t.game === "volle-lotte" ? "macke" : t.game;
+  await setupForm[form](p, t);
+  $(`${form}-form`).hidden = false;
+}
+
+// ---- Tutto -------------------------------------------------------------------
+function tuttoQuestion() {
+  const q = $("tutto-question").value;
+  for (const f of $("tutto-form").querySelectorAll("[data-for]")) {
+    f.hidden = f.dataset.for !== q || (f.hasAttribute("data-x2card") && !x2ByCard());
+  }
+  if (q === "throw") $("tutto-scores").hidden = tablesOf("tutto", "win").length === 0;
+}
+let tuttoRules = {};
+const x2ByCard = () => tuttoRules.x2_scope === "card" && $("tutto-card").value === "x2";
+
+const setupForm = {
+  async tutto(p, t) {
+    tuttoRules = p.rules;
+    const wins = tablesOf("tutto", "win");
+    fillSelect($("win-table"), [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
+    tuttoQuestion();
+  },
+  async macke(p) {
+    fillSelect($("macke-throw"), Array.from({ length: p.throwsPerSeries }, (_, i) => [String(i + 1), `throw ${i + 1} of ${p.throwsPerSeries}`]));
+    $("macke-dice").placeholder = Array.from({ length: p.nDice }, (_, i) => i + 1).join(" ");
+  },
+  async rutsmieter(p) {
+    const players = String(p.rules.players || 2);
+    $("ruts-players").value = players;
+    rutsPlayers();
+  },
+};
+
+/** The turn total after a Tutto, the card's reward added (docs/rules.md §4.3-4.5). */
+function afterTutto(card, before, kept, cardPoints, rules) {
+  if (card.startsWith("bonus")) return before + kept + Number(card.slice(5));
+  if (card === "x2") return rules.x2_scope === "card" ? before + kept + cardPoints + kept : 2 * (before + kept);
+  if (card === "plusminus") return before + 1000;
+  return null;
+}
+
+async function adviseTutto(p) {
+  const q = $("tutto-question").value;
+  if (q === "street") {
+    const aside = Number($("street-aside").value);
+    const fresh = Number($("street-new").value);
+    if (aside + fresh > 6) throw new InputError(`${aside} set aside and ${fresh} new numbers make more than 6 dice`);
+    const take = p.streetTake(aside, fresh);
+    return [[
+      el("p", { class: "verdict on", textContent: `Set aside ${take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).` }),
+      el("p", { class: "small", textContent: "Straße: 2,000 points for 1-2-3-4-5-6, nothing otherwise; a throw with no new number is a Niete." }),
+    ], { take }];
+  }
+  if (q === "tutto") {
+    const total = points($("tutto-after").value, "the turn total after the Tutto");
+    const draw = p.draw(total);
+    const below = p.summary && p.summary.draw_below;
+    return [[
+      el("p", { class: `verdict ${draw ? "on" : "bank"}`, textContent: draw ? "Draw another card." : `Bank ${pts(total)}.` }),
+      el("p", { textContent: below ? `With Bonus, ×2, Plus/Minus or Straße: draw another card while the turn total is below ${pts(below)}, bank from ${pts(below)} on.` : "" }),
+    ], { draw }];
+  }
+  const card = $("tutto-card").value;
+  const before = points($("tutto-total").value, "the turn total");
+  const cardPoints = x2ByCard() ? points($("tutto-card-points").value, "the ×2 card's points") : 0;
+  const dice = parseDice($("tutto-dice").value, 1, 6);
+  const keep = p.keep(card, before, dice, cardPoints);
+  const out = [];
+  const data = { dice: dice.join("") };
+  const ev = p.summary && p.summary.cards && p.summary.cards[card];
+  if (keep === null) {
+    data.keep = "niete";
+    out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
+    out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
+    return [out, data];
+  }
+  data.keep = `${keep.dice}:${keep.faces}`;
+  const left = dice.length - keep.dice;
+  const plusminus = card === "plusminus" || card === "cloverleaf";
+  const total = plusminus ? before : before + keep.points;
+  out.push(el("p", { class: "verdict on", textContent: `Set aside ${dashes(keep.faces)}${plusminus ? "" : ` (${pts(keep.points)} points)`}.` }));
+  const steps = el("ul", { class: "steps" });
+  out.push(steps);
+  if (keep.dice < dice.length && left > 0) {
+    steps.append(el("li", { textContent: plusminus ? `Only the Tutto counts: throw on with ${diceWord(left)}.` : `Turn total ${pts(total)}, ${diceWord(left)} left.` }));
+  }
+  if (left === 0) {
+    data.bank = "tutto";
+    if (card === "fireworks") {
+      steps.append(el("li", { textContent: "Tutto! Throw all 6 dice again, without a new card: the Feuerwerk ends only with a Niete." }));
+    } else if (card === "cloverleaf") {
+      steps.append(el("li", { textContent: "Tutto! After the first, throw all 6 dice for the second Tutto; the second wins the game." }));
+    } else if (card === "plusminus" && p.rules.plusminus_chain !== "continue") {
+      steps.append(el("li", { textContent: p.rules.plusminus_chain === "flat" ? "Tutto! Plus/Minus: the turn ends with exactly 1,000." : `Tutto! Plus/Minus: the turn ends and banks ${pts(before + 1000)}.` }));
+    } else {
+      const after = afterTutto(card, before, keep.points, cardPoints, p.rules);
+      const draw = p.draw(after);
+      data.draw = draw;
+      steps.append(el("li", { textContent: `Tutto! With the card's reward the turn total is ${pts(after)}: ${draw ? "draw another card" : `bank ${pts(after)}`}.` }));
+    }
+  } else if (BANKABLE.has(card)) {
+    const bank = p.bank(card, left, total, cardPoints + keep.points);
+    data.bank = bank ? "bank" : "on";
+    const th = ev && ev.bank_thresholds && ev.bank_thresholds[String(left)];
+    steps.append(el("li", { class: `verdict ${bank ? "bank" : "on"}`, textContent: bank ? `Then bank ${pts(total)}.` : `Then throw on with ${diceWord(left)}.` }));
+    if (th !== undefined && !x2ByCard()) {
+      steps.append(el("li", { class: "small", textContent: `${CARD_NAMES[card]}: with ${diceWord(left)} left bank as soon as the turn total reaches ${pts(th)}.` }));
+    }
+  } else {
+    data.bank = "on";
+    steps.append(el("li", { textContent: `${CARD_NAMES[card]}: no banking before the Tutto; throw on with ${diceWord(left)}.` }));
+  }
+  if (ev && ev.ev !== undefined) {
+    out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
+  }
+  const win = $("win-table").value;
+  if (win) out.push(...await winLines(tableById(win), left > 0 && BANKABLE.has(card) ? total : null, data));
+  return [out, data];
+}
+
+async function winLines(t, bankTotal, data) {
+  const w = await policyOf(t);
+  const seat = Number($("win-seat").value);
+  const own = points($("win-own").value, "your score", { max: w.target - 50 });
+  const other = points($("win-other").value, "the opponent's score", { max: w.target - 50 });
+  const start = w.W(seat, own, other);
+  data.win = start;
+  const rows = [["at the start of this turn", start]];
+  if (bankTotal !== null) {
+    const bank = w.bankChance(seat, own, other, bankTotal);
+    data["win-bank"] = bank;
+    rows.push([`if you bank ${pts(bankTotal)} now`, bank]);
+  }
+  const niete = w.bustChance(seat, own, other);
+  data["win-bust"] = niete;
+  rows.push(["after a Niete or a Stop", niete]);
+  const table = el("table", {},
+    el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
+    el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
+    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: pct(x) }))));
+  return [table];
+}
+
+// ---- Berliner Macke and Volle Lotte ----------------------------------------------
+function parseUnits(p, text) {
+  const names = p.doc.units.map((u) => u[0]);
+  const cleaned = String(text).toLowerCase().replace(/nothing/g, "").trim();
+  if (!cleaned) return p.emptyState;
+  const found = cleaned.match(/small straight|big straight|[0-9]+/g) || [];
+  const rest = cleaned.replace(/small straight|big straight|[0-9]+|[\s,+]/g, "");
+  const bad = found.filter((u) => !names.includes(u));
+  if (rest || bad.length) {
+    throw new InputError(`set aside: units are ${names.join(", ")} (e.g. 1 + 5), not "${text.trim()}"`);
+  }
+  const id = p.stateId(found);
+  if (id === undefined || id === null || id < 0) throw new InputError(`"${text.trim()}" cannot be set aside in one series`);
+  return id;
+}
+
+async function adviseMacke(p) {
+  const locked = points($("macke-locked").value, "the locked points");
+  const aside = parseUnits(p, $("macke-aside").value);
+  const throwOfSeries = Number($("macke-throw").value);
+  const free = p.nDice - p.stateDice(aside);
+  const dice = parseDice($("macke-dice").value, free, free);
+  const keep = p.keep({ locked, aside, throwOfSeries, dice });
+  const data = { aside, throw: throwOfSeries, dice: dice.join("") };
+  const out = [];
+  if (keep === null) {
+    data.keep = "macke";
+    const first = locked === 0 && throwOfSeries === 1 && aside === p.emptyState;
+    out.push(el("p", { class: "verdict bank", textContent: "Macke: nothing scores." }));
+    out.push(el("p", { textContent: first ? "On the turn's first throw a Macke costs nothing." : (p.rules.bust === "zero" ? "The turn scores 0." : "The turn total is subtracted.") }));
+    return [out, data];
+  }
+  data.keep = keep.state;
+  const now = p.add(aside, keep.state);
+  const total = locked + p.statePoints(now);
+  data.total = total;
+  out.push(el("p", { class: "verdict on", textContent: `Set aside ${p.stateName(keep.state)}.` }));
+  const steps = el("ul", { class: "steps" });
+  out.push(steps);
+  const left = p.nDice - p.stateDice(now);
+  steps.append(el("li", { textContent: `Aside in this series: ${p.stateName(now)}; turn total ${pts(total)}, ${diceWord(left)} left.` }));
+  if (left === 0) {
+    const bank = p.bank({ locked, aside: now, throwOfSeries });
+    data.bank = bank ? "bank" : "on";
+    steps.append(el("li", { class: `verdict ${bank ? "bank" : "on"}`, textContent: bank ? `Clear! Bank ${pts(total)}.` : `Clear! Throw all ${p.nDice} dice again (a fresh series of ${p.throwsPerSeries} throws; these points stay locked).` }));
+    const at = p.summary && p.summary.clear_bank_at;
+    if (at) steps.append(el("li", { class: "small", textContent: `After a clear: bank at ≥ ${pts(at)}, else throw all ${p.nDice} dice again.` }));
+  } else if (throwOfSeries >= p.throwsPerSeries) {
+    data.bank = "end";
+    const min = p.rules.min_score;
+    steps.append(el("li", { class: "verdict bank", textContent: `After throw ${throwOfSeries} the turn ends by itself: ${pts(total)} is ${total >= min ? "added" : "subtracted"} (minimum ${pts(min)}).` }));
+  } else {
+    const bank = p.bank({ locked, aside: now, throwOfSeries });
+    data.bank = bank ? "bank" : "on";
+    if (bank) {
+      steps.append(el("li", { class: "verdict bank", textContent: `Then bank ${pts(total)}.` }));
+    } else {
+      const back = p.returnUnits({ locked, aside: now, throwOfSeries: throwOfSeries + 1 });
+      data.return = back;
+      const thrown = p.nDice - p.stateDice(back);
+      steps.append(el("li", { class: "verdict on", textContent: back === now ? `Then throw on with ${diceWord(thrown)}.` : back === p.emptyState ? `Then, before throw ${throwOfSeries + 1}, return everything to the cup and throw all ${p.nDice} dice.` : `Then, before throw ${throwOfSeries + 1}, return units to the cup: keep only ${p.stateName(back)} aside and throw ${diceWord(thrown)}.` }));
+    }
+  }
+  if (p.summary && p.summary.turn_ev !== undefined) {
+    out.push(el("p", { class: "small", textContent: `A turn is worth ${p.summary.turn_ev.toFixed(2)} points with this play.` }));
+  }
+  return [out, data];
+}
+
+// ---- Rutsmieter ----------------------------------------------------------------
+const HOUSE = -1, RING = 40, FIRST_GOAL = 40, LAST = 43, SPACING = 10;
+
+function rutsPlayers() {
+  const n = Number($("ruts-players").value);
+  const me = $("ruts-me").value || "0";
+  fillSelect($("ruts-me"), SEATS[n].map((s, i) => [String(i), `${COLOURS[s]} (player ${i + 1})`]));
+  $("ruts-me").value = Number(me) < n ? me : "0";
+  const box = $("ruts-pieces");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren(...SEATS[n].map((s, i) => el("div", { class: "field" },
+    el("label", { htmlFor: `ruts-p${i}`, textContent: `${COLOURS[s]}'s pieces (player ${i + 1})` }),
+    el("input", { id: `ruts-p${i}`, type: "text", autocomplete: "off", value: old[i] || "H H H H" }))));
+}
+
+/** A player's positions in their own count, from the viewer's ring numbers. */
+function parsePieces(text, who, seats, p, viewer) {
+  const parts = String(text).trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+  if (parts.length !== 4) throw new InputError(`${who}: give 4 pieces (H, a square 0-39 or G1-G4), not "${text.trim()}"`);
+  return parts.map((x) => {
+    if (x === "H") return HOUSE;
+    const g = /^G([1-4])$/.exec(x);
+    if (g) return FIRST_GOAL + Number(g[1]) - 1;
+    if (!/^[0-9]+$/.test(x) || Number(x) > 39) throw new InputError(`${who}: "${x}" is not H, a square 0-39 or G1-G4`);
+    const square = (Number(x) + SPACING * seats[viewer]) % RING; // the board's square
+    return (square - SPACING * seats[p] + RING) % RING;
+  });
+}
+
+function ringOf(seats, p, x) {
+  return (x + SPACING * seats[p]) % RING;
+}
+
+/** The legal moves of a throw (rutsmieter.reference.legal_moves, in piece order). */
+export function legalMoves(seats, pieces, player, die, rules) {
+  const own = pieces[player];
+  const victim = (end) => {
+    if (end >= RING) return null;
+    const sq = ringOf(seats, player, end);
+    for (let q = 0; q < seats.length; q++) {
+      for (let k = 0; k < pieces[q].length; k++) {
+        const x = pieces[q][k];
+        if (x >= 0 && x < RING && ringOf(seats, q, x) === sq) return q === player ? null : [q, k];
+      }
+    }
+    return null;
+  };
+  let moves = [];
+  let left = false;
+  own.forEach((x, k) => {
+    if (x === HOUSE) {
+      if (die === 6 && !left && !own.includes(0)) {
+        moves.push({ piece: k, start: HOUSE, end: 0, victim: victim(0) });
+        left = true;
+      }
+      return;
+    }
+    const end = x + die;
+    if (end > LAST || own.includes(end)) return;
+    if (rules.goal_no_jump && end >= FIRST_GOAL && own.some((y) => Math.max(x, FIRST_GOAL - 1) < y && y < end)) return;
+    moves.push({ piece: k, start: x, end, victim: victim(end) });
+  });
+  if (rules.must_leave_house && own.includes(HOUSE)) {
+    const leaving = moves.filter((m) => m.start === HOUSE);
+    if (leaving.length) moves = leaving;
+    else {
+      const clearing = moves.filter((m) => m.start === 0);
+      if (clearing.length) moves = clearing;
+    }
+  }
+  if (rules.must_capture) {
+    const capturing = moves.filter((m) => m.victim !== null);
+    if (capturing.length) moves = capturing;
+  }
+  return moves;
+}
+
+function describeMove(m, seats, player, viewer) {
+  const sq = (p, x) => (ringOf(seats, p, x) - SPACING * seats[viewer] + RING) % RING;
+  const where = (x) => (x === HOUSE ? "the house" : x >= FIRST_GOAL ? `goal square ${x - FIRST_GOAL + 1}` : `square ${sq(player, x)}`);
+  let text;
+  if (m.start === HOUSE) text = `piece ${m.piece + 1} leaves the house onto square ${sq(player, 0)}`;
+  else if (m.start < FIRST_GOAL && m.end >= FIRST_GOAL) text = `piece ${m.piece + 1} from square ${sq(player, m.start)} into the goal lane, goal square ${m.end - FIRST_GOAL + 1}`;
+  else text = `piece ${m.piece + 1} from ${where(m.start)} to ${m.end >= FIRST_GOAL ? where(m.end) : sq(player, m.end)}`;
+  if (m.victim) text += `, captures ${COLOURS[seats[m.victim[0]]]}'s piece ${m.victim[1] + 1}`;
+  return text;
+}
+
+async function adviseRutsmieter(p) {
+  const n = Number($("ruts-players").value);
+  const seats = SEATS[n];
+  const me = Number($("ruts-me").value);
+  const pieces = seats.map((s, i) => parsePieces($(`ruts-p${i}`).value, `${COLOURS[s]}'s pieces`, seats, i, me));
+  const squares = new Map();
+  pieces.forEach((own, q) => own.forEach((x, k) => {
+    if (x >= FIRST_GOAL && own.indexOf(x) !== k) throw new InputError(`${COLOURS[seats[q]]} has two pieces on goal square ${x - FIRST_GOAL + 1}`);
+    if (x < 0 || x >= RING) return;
+    const sq = ringOf(seats, q, x);
+    if (squares.has(sq)) throw new InputError(`two pieces on square ${(sq - SPACING * seats[me] + RING) % RING}`);
+    squares.set(sq, q);
+  }));
+  const die = Number($("ruts-die").value);
+  const moves = legalMoves(seats, pieces, me, die, p.rules);
+  const data = { moves: moves.length };
+  if (moves.length === 0) {
+    data.choice = -1;
+    return [[el("p", { class: "verdict bank", textContent: `No legal move with a ${die}: the turn passes.` })], data];
+  }
+  const obs = { seats, pieces, player: me, die, moves };
+  const best = p.choose(obs);
+  data.choice = best;
+  const rows = moves.map((m, i) => {
+    const score = p.score(p.features(obs, m));
+    return el("tr", i === best ? { class: "best" } : {},
+      el("td", { textContent: (i === best ? "★ " : "") + describeMove(m, seats, me, me) }),
+      el("td", { class: "num", textContent: score.toFixed(2) }));
+  });
+  return [[
+    el("p", { class: "verdict on", textContent: `Move ${describeMove(moves[best], seats, me, me)}.` }),
+    el("table", {}, el("caption", { class: "small", textContent: "Every legal move and its score (the tuned weights times the move's features; the highest is played, ties to the piece furthest along)" }),
+      el("tr", {}, el("th", { textContent: "move" }), el("th", { class: "num", textContent: "score" })), ...rows),
+  ], data];
+}
+
+const advise = { tutto: adviseTutto, macke: adviseMacke, rutsmieter: adviseRutsmieter };
+
+async function onSubmit(event) {
+  event.preventDefault();
+  const t = currentTable();
+  const form = event.currentTarget.dataset.game;
+  showError("");
+  try {
+    const p = await policyOf(t);
+    const [nodes, data] = await advise[form](p);
+    setAdvice(nodes, data);
+  } catch (e) {
+    setAdvice([]);
+    if (e instanceof InputError || e instanceof PolicyError || e instanceof RangeError || e instanceof TypeError) {
+      showError(e instanceof PolicyError ? `This table is refused: ${e.message}` : `Please check: ${e.message}`);
+    } else {
+      showError(`Please check: ${e.message || e}`);
+    }
+  }
+}
+
+function start() {
+  const games = Object.entries(manifest.games).filter(([g]) => tablesOf(g).length);
+  if (!games.length) {
+    showError("This page holds no tables: build it again with tutto-sim advisor --out DIR.");
+    setStatus("");
+    return;
+  }
+  fillSelect($("game"), games);
+  $("game").addEventListener("change", chooseGame);
+  $("table").addEventListener("change", chooseTable);
+  $("tutto-question").addEventListener("change", tuttoQuestion);
+  $("tutto-card").addEventListener("change", tuttoQuestion);
+  $("ruts-players").addEventListener("change", rutsPlayers);
+  for (const form of document.querySelectorAll("form.situation")) form.addEventListener("submit", onSubmit);
+  $("choose").addEventListener("submit", (e) => e.preventDefault());
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some(([g]) => g === wanted)) $("game").value = wanted;
+  document.body.dataset.ready = "1";
+  return chooseGame();
+}
+
+start();
