@@ -9,6 +9,12 @@ game kernel too.
 ``optimal``                the optimal turn policy (``data/policies/macke-default.json``
                            or ``volle-lotte-default.json`` for the default turn
                            rules, else solved for the rules in play)
+``winopt[:FILE]``          plays to win a two-player game: decisions from the
+                           exact win table (docs/macke-win.md) of ``FILE`` (from
+                           ``solve --objective win``), by default of
+                           ``results/GAME-win-TARGET.json`` when it fits the
+                           rules, else solved and saved there (reference game
+                           only: its decisions depend on both scores)
 ``table:FILE``             a Macke policy file (``export-policy --game macke``)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on when
@@ -39,7 +45,7 @@ from tutto_sim.macke.threshold import MackeThresholdPolicy
 #: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
 MACKE_POLICY_FILES = {"standard": POLICY_DIR / "macke-default.json",
                       "volle-lotte": POLICY_DIR / "volle-lotte-default.json"}
-MACKE_BOT_SPECS = ("optimal", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
+MACKE_BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
                    "reckless", "random", "py:MODULE:NAME")
 MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
 
@@ -70,17 +76,7 @@ class MackePolicyBot:
         self.endgame = endgame
 
     def act(self, d: MackeDecision):
-        p = self.policy
-        if d.kind == KEEP:
-            return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
-        if d.kind == RETURN:
-            return d.legal[d.options.index(p.before_throw(d.view))]
-        if d.kind in (BANK_OR_THROW, BANK_OR_SERIES):
-            banks = bool(p.bank(d.view))
-            if self.endgame:
-                banks = macke_endgame_banks(banks, d)
-            return BANK if banks else THROW
-        raise ValueError(f"unknown decision kind {d.kind!r}")
+        return policy_action(self.policy, d, self.endgame)
 
     def table(self) -> MackeBotTable:
         """The decisions as the game kernel's arrays (a threshold policy compiled
@@ -92,6 +88,82 @@ class MackePolicyBot:
         else:
             dec = self.policy.decisions
         return MackeBotTable.from_decisions(dec, self.endgame)
+
+
+def policy_action(p, d: MackeDecision, endgame: bool = False):
+    """The action of Macke turn policy ``p`` (``policy.macke_protocol``) at ``d``."""
+    if d.kind == KEEP:
+        return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
+    if d.kind == RETURN:
+        return d.legal[d.options.index(p.before_throw(d.view))]
+    if d.kind in (BANK_OR_THROW, BANK_OR_SERIES):
+        banks = bool(p.bank(d.view))
+        if endgame:
+            banks = macke_endgame_banks(banks, d)
+        return BANK if banks else THROW
+    raise ValueError(f"unknown decision kind {d.kind!r}")
+
+
+class MackeWinOptBot:
+    """Plays to win a two-player game (``macke.winprob.WinPlanner``): at each
+    decision the win-optimal turn of the scores in play, as a decision table."""
+
+    def __init__(self, table, name: str = "winopt"):
+        from tutto_sim.macke.winprob import WinPlanner
+
+        self.planner = WinPlanner(table)
+        self.name = name
+
+    def act(self, d: MackeDecision):
+        return policy_action(self.planner.for_view(d.game)[2], d)
+
+
+def win_table(rules: MackeRules, path: str | None = None, say=None):
+    """The win table of ``winopt``: from ``path``; else ``results/GAME-win-TARGET.json``
+    when it fits the rules; else solved now (``say`` is told first: it can take
+    minutes) and saved there for the next time."""
+    from tutto_sim.macke.hooks import default_win_path
+    from tutto_sim.macke.winprob import MackeWinTable, load_win_table
+
+    if path:
+        return load_win_table(path, rules)
+    cached = default_win_path(rules)
+    if cached.exists():
+        try:
+            return load_win_table(cached, rules)
+        except PolicyFileError:
+            pass  # another rule set's file: solve for these rules
+    return MackeWinTable.from_solution(_solve_and_save(_win_rules(rules), say))
+
+
+@functools.lru_cache(maxsize=4)
+def _solve_and_save(rules: MackeRules, say=None):
+    from tutto_sim.core.cli import atomic_write, err
+    from tutto_sim.macke.hooks import default_win_path
+    from tutto_sim.macke.winprob import solve_macke_win, write_win_table
+
+    path = default_win_path(rules)
+    (say or err.print)(f"winopt: no win table in {path} for these rules; solving one now "
+                       f"(target {rules.target:,}: about {_minutes(rules.target)} on 2 cores) "
+                       f"and saving it there")
+    sol = solve_macke_win(rules)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+    except OSError:
+        pass  # a read-only folder: the table serves this process all the same
+    return sol
+
+
+def _minutes(target: int) -> str:
+    """Rough solve time (docs/macke-win.md: 1,000 in about 3 minutes, 5,000 in about 24)."""
+    m = max(1, round(3 + (target - 1000) * 21 / 4000)) if target > 1000 else 3
+    return f"{m} minutes"
+
+
+def _win_rules(rules: MackeRules) -> MackeRules:
+    """The rule fields a win table depends on, ``win_value`` at its default."""
+    return replace(rules, win_value=MackeRules().win_value)
 
 
 def macke_turn_rules(rules: MackeRules) -> MackeRules:
@@ -136,6 +208,11 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
                     lambda policy, endgame: MackePolicyBot(policy, text, endgame=endgame))
     if bot is not None:
         return bot
+    if kind == "winopt":
+        try:
+            return MackeWinOptBot(win_table(rules, arg or None), text)
+        except ValueError as e:  # PolicyFileError too
+            raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
     if kind == "threshold":
         parts = arg.split(":") if arg else []
         if len(parts) > 2:

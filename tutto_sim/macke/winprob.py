@@ -465,3 +465,103 @@ def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
             raise PolicyFileError(f"win table {path} was solved for other rules: {', '.join(wrong)}")
     return MackeWinTable(file_rules, floor, int(d["cap_units"]), np.array(w, dtype=float),
                          np.array(d["last_turn"], dtype=float), d["summary"])
+
+
+# --------------------------------------------------------------------------
+# decisions inside a turn (the winopt bot)
+# --------------------------------------------------------------------------
+
+
+class WinPlanner:
+    """Win-optimal decisions inside a turn from a win table (two players).
+
+    The turn of a pair of scores is the solver's greedy turn
+    (:func:`win_kernel.greedy_sweep`): one turn's programme with the table's
+    values at its leaves, solved once per pair and kept as
+    :class:`~tutto_sim.macke.solver.MackeDecisions` (a clear at or above the
+    pair's ``t*`` is banked). The last turn (nachwerfen) needing more than
+    ``d`` units is :func:`win_kernel.last_turn`'s programme for that ``d``.
+    Scores below the floor count as the floor, as in the table.
+    """
+
+    def __init__(self, table: MackeWinTable, keep_turns: int = 4096):
+        import threading
+
+        self.table = table
+        self.rules = table.rules
+        self.s = _Setup(table.rules, table.floor, table.cap_units)
+        self._sf, self._si = self.s.scratch(self.s.hc)
+        self._turns: dict = {}
+        self._lock = threading.Lock()  # one scratch: one turn programme at a time
+        self.keep_turns = keep_turns
+
+    def _solve(self, bankv, mackev):
+        from tutto_sim.macke.solver import MackeDecisions
+
+        s = self.s
+        cv, vt, bt = self._sf[2][0], self._sf[3][0], self._sf[4][0]
+        cbank, keep, ret, bank = self._si[0][0], self._si[1][0], self._si[2][0], self._si[3][0]
+        tstar = wk.bank_bound_cap(bankv, mackev, s.p0, s.hc)
+        value = wk.turn_value(tstar, True, s.n_all, s.L, s.tab, s.m.empty, bankv, mackev, 1.0,
+                              cv, cbank, vt, bt, keep, ret, bank)
+        clear = np.append(cbank[:tstar], True)
+        dec = MackeDecisions(self.rules, keep[:tstar].copy(), ret[:tstar].copy(),
+                             bank[:tstar].copy(), clear)
+        return float(value), dec
+
+    def _cached(self, key, leaves):
+        """``(chance, decisions, policy)``: the policy plays the decisions
+        (:class:`~tutto_sim.macke.policy.MackeTablePolicy`)."""
+        from tutto_sim.macke.policy import MackeTablePolicy
+
+        with self._lock:
+            if key not in self._turns:
+                if len(self._turns) >= self.keep_turns:
+                    self._turns.clear()
+                bankv, mackev = self._sf[0][0], self._sf[1][0]
+                leaves(bankv, mackev)
+                value, dec = self._solve(bankv, mackev)
+                self._turns[key] = value, dec, MackeTablePolicy(self.rules, dec)
+            return self._turns[key]
+
+    def units(self, points: int) -> int:
+        """A score in units, held at the floor."""
+        return max(points // POINT_UNIT, self.s.floor_u)
+
+    def turn(self, own: int, other: int):
+        """``(chance, decisions, policy)`` of the turn from scores ``own``, ``other`` (points)."""
+        s = self.s
+        a, b = self.units(own), self.units(other)
+        if not (a < s.target_u and b < s.target_u):
+            raise ValueError(f"scores must be below the target {self.rules.target:,}")
+        w = self.table.W
+
+        def leaves(bankv, mackev):
+            wk._leaves(a, b, w[b - s.floor_u], self.table.last_turn, s.floor_u, s.target_u,
+                       s.min_u, s.subtract, bankv, mackev)
+
+        return self._cached(("turn", a, b), leaves)
+
+    def last_turn(self, own: int, best_other: int):
+        """``(chance, decisions, policy)`` of the last turn (nachwerfen) on ``own`` points
+        against ``best_other``: more wins, equal is half a win."""
+        s = self.s
+        d = best_other // POINT_UNIT - self.units(own)
+        t = np.arange(s.n_t)
+        res = np.where(t >= s.min_u, t, -t)
+        lost = -t if s.subtract else 0 * t
+
+        def leaves(bankv, mackev):
+            bankv[:] = (res > d) + 0.5 * (res == d)
+            mackev[:] = (lost > d) + 0.5 * (lost == d)
+
+        return self._cached(("last", d), leaves)
+
+    def for_view(self, game):
+        """``(chance, decisions, policy)`` of the player to move in a two-player game view."""
+        if len(game.scores) != 2:
+            raise ValueError(f"the win table is for two players, not {len(game.scores)}")
+        own, other = game.scores[game.seat], game.scores[1 - game.seat]
+        if game.last_round:
+            return self.last_turn(own, other)
+        return self.turn(own, other)
