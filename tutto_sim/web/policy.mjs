@@ -67,6 +67,9 @@ function lineCol(text, pos) {
   return `line ${line}, column ${pos - last}`;
 }
 
+const WORDS = [["null", null], ["true", true], ["false", false], ["NaN", "number"], ["Infinity", "number"],
+  ["-Infinity", "number"]];
+
 /** Parse JSON text as Python's json.loads does (NaN/Infinity accepted, control characters in strings not). */
 export function parseRawJson(text) {
   let i = 0;
@@ -87,7 +90,7 @@ export function parseRawJson(text) {
     let out = "";
     let start = ++i;
     for (;;) {
-      if (i >= n) fail("Unterminated string starting", start - 1);
+      if (i >= n) fail("Unterminated string starting at", start - 1);
       const c = text.charCodeAt(i);
       if (c === 34) {
         out += text.slice(start, i);
@@ -98,7 +101,7 @@ export function parseRawJson(text) {
       if (c === 92) {
         out += text.slice(start, i);
         const e = text[i + 1];
-        if (e === undefined) fail("Unterminated string starting", start - 1);
+        if (e === undefined) fail("Unterminated string starting at", start - 1);
         const simple = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" }[e];
         if (simple !== undefined) {
           out += simple;
@@ -177,19 +180,17 @@ export function parseRawJson(text) {
       }
     }
     if (c === '"') return string();
-    for (const [word, v] of [["null", null], ["true", true], ["false", false],
-      ["NaN", new RawNumber("NaN", true)], ["Infinity", new RawNumber("Infinity", true)],
-      ["-Infinity", new RawNumber("-Infinity", true)]]) {
-      if (text.startsWith(word, i)) {
-        i += word.length;
-        return v;
-      }
-    }
     numRe.lastIndex = i;
     const m = numRe.exec(text);
     if (m) {
       i += m[0].length;
       return new RawNumber(m[0], m[1] !== undefined || m[2] !== undefined);
+    }
+    for (const [word, v] of WORDS) {
+      if (text.startsWith(word, i)) {
+        i += word.length;
+        return v === "number" ? new RawNumber(word, true) : v;
+      }
     }
     fail("Expecting value");
   }
@@ -257,7 +258,10 @@ export function pyFloatRepr(x) {
 
 const ESC = { '"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 function pyJsonString(s) {
+  if (PLAIN.test(s)) return '"' + s + '"';
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
@@ -389,11 +393,20 @@ function jsonEqual(a, b) {
   return false;
 }
 
+const REGEXES = new Map();
+
 function pyPatternTest(pattern, s) {
-  const re = new RegExp(pattern, "u");
+  let re = REGEXES.get(pattern);
+  if (re === undefined) REGEXES.set(pattern, (re = new RegExp(pattern, "u")));
   if (re.test(s)) return true;
   // Python's `$` also matches before a final newline
   return pattern.endsWith("$") && s.endsWith("\n") && re.test(s.slice(0, -1));
+}
+
+function descend(root, schema, inst, path, key, out) {
+  path.push(key);
+  schemaErrors(root, schema, inst, path, out);
+  path.pop();
 }
 
 function schemaErrors(root, schema, inst, path, out) {
@@ -421,7 +434,7 @@ function schemaErrors(root, schema, inst, path, out) {
         break;
       case "properties":
         if (isType(inst, "object")) {
-          for (const [p, sub] of Object.entries(arg)) if (Object.hasOwn(inst, p)) schemaErrors(root, sub, inst[p], [...path, p], out);
+          for (const [p, sub] of Object.entries(arg)) if (Object.hasOwn(inst, p)) descend(root, sub, inst[p], path, p, out);
         }
         break;
       case "additionalProperties":
@@ -434,7 +447,7 @@ function schemaErrors(root, schema, inst, path, out) {
               err(kw, `Additional properties are not allowed (${extras.map(pyRepr).join(", ")} ${extras.length === 1 ? "was" : "were"} unexpected)`);
             }
           } else if (isType(arg, "object")) {
-            for (const p of extras) schemaErrors(root, arg, inst[p], [...path, p], out);
+            for (const p of extras) descend(root, arg, inst[p], path, p, out);
           }
         }
         break;
@@ -458,12 +471,12 @@ function schemaErrors(root, schema, inst, path, out) {
         break;
       }
       case "prefixItems":
-        if (Array.isArray(inst)) arg.forEach((sub, k) => k < inst.length && schemaErrors(root, sub, inst[k], [...path, k], out));
+        if (Array.isArray(inst)) arg.forEach((sub, k) => k < inst.length && descend(root, sub, inst[k], path, k, out));
         break;
       case "items":
         if (Array.isArray(inst)) {
           const from = schema.prefixItems ? schema.prefixItems.length : 0;
-          for (let k = from; k < inst.length; k++) schemaErrors(root, arg, inst[k], [...path, k], out);
+          for (let k = from; k < inst.length; k++) descend(root, arg, inst[k], path, k, out);
         }
         break;
       case "minItems":
@@ -774,13 +787,23 @@ function checkKeepRows(strings, rows, keeps, what, fail) {
   if (strings.length !== rows || strings.some((s) => s.length !== keeps.length)) {
     fail(`${what} must have ${rows} rows of ${keeps.length} decisions`);
   }
-  const legal = keeps.map((ks) => (ks.length ? new Set(ks.map((k) => String(k[0]))) : new Set(["0"])));
+  // legal[i]: bit c set when c dice may be set aside from throw i (bit 0: a Niete)
+  const legal = keeps.map((ks) => (ks.length ? ks.reduce((b, k) => b | (1 << k[0]), 0) : 1));
+  const bad = new Array(keeps.length).fill(0);
+  let any = false;
   for (const s of strings) {
     for (let i = 0; i < s.length; i++) {
-      if (!legal[i].has(s[i])) {
-        fail(`${what} sets aside [${s[i]}] dice from throw ${TUTTO_THROWS[i]}, which is not a legal keep`);
+      const bit = 1 << (s.charCodeAt(i) - 48);
+      if (!(legal[i] & bit)) {
+        bad[i] |= bit;
+        any = true;
       }
     }
+  }
+  if (any) {
+    const i = bad.findIndex((b) => b);
+    const list = [0, 1, 2, 3, 4, 5, 6].filter((c) => bad[i] & (1 << c)).join(", ");
+    fail(`${what} sets aside [${list}] dice from throw ${TUTTO_THROWS[i]}, which is not a legal keep`);
   }
 }
 
@@ -1232,6 +1255,6 @@ const SCHEMAS = {
   "tutto": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/policy.schema.json","title":"tutto-sim policy table, version 1 (Tutto)","description":"The optimal decisions of a Tutto turn for one set of rules. See docs/policy-format.md. Turn totals are in rows of point_unit points: row i is a turn total of i * point_unit; totals beyond the last row use the last row.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","turn_total_rows","throws","keeps","keep","tutto_keep","bank","draw","street_take","x2_by_card_points","summary","content_sha256"],"additionalProperties":false,"$defs":{"keepRows":{"description":"One string per turn-total row; character i is the number of dice (0-6) to set aside from throw i (0 = bust).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[0-6]+$"}},"keepRow":{"type":"string","pattern":"^[0-6]+$"},"bits":{"description":"One character per turn-total row: 1 = yes, 0 = no.","type":"string","pattern":"^[01]+$"},"bankByDice":{"description":"Dice left after setting aside (1-5) -> bank (1) or throw on (0), per turn-total row.","type":"object","required":["1","2","3","4","5"],"additionalProperties":false,"properties":{"1":{"$ref":"#/$defs/bits"},"2":{"$ref":"#/$defs/bits"},"3":{"$ref":"#/$defs/bits"},"4":{"$ref":"#/$defs/bits"},"5":{"$ref":"#/$defs/bits"}}},"bankableCards":{"type":"object","required":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"],"propertyNames":{"enum":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"]}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","six_of_kind","x2_scope","plusminus_chain","plusminus_deduction","reshuffle","target","game_end","cloverleaf_value"],"additionalProperties":false,"properties":{"game":{"const":"tutto"},"six_of_kind":{"enum":["two-triples","one-triple"]},"x2_scope":{"enum":["turn","card"]},"plusminus_chain":{"enum":["continue","bank","flat"]},"plusminus_deduction":{"enum":["bank","tutto"]},"reshuffle":{"enum":["full","discard"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"game_end":{"enum":["round","immediate"]},"cloverleaf_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"turn_total_rows":{"type":"integer","minimum":1},"throws":{"description":"Every throw of 1-6 dice as its sorted faces; a throw's id is its index here.","type":"array","minItems":923,"maxItems":923,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the best keep for each number of dice that can be set aside: [dice, faces set aside, points].","type":"array","minItems":923,"maxItems":923,"items":{"type":"array","maxItems":6,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":1,"maximum":6},{"type":"string","pattern":"^[1-6]{1,6}$"},{"type":"integer","minimum":50,"multipleOf":50}]}}},"keep":{"description":"Bonus and x2 cards: dice to set aside, by turn total before the throw (row) and throw id (character).","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/keepRows"}},"tutto_keep":{"description":"Plus/Minus and Kleeblatt (the keep most likely to reach a Tutto) and Feuerwerk (the forced keep): one row, the same for every turn total.","type":"object","required":["plusminus","cloverleaf","fireworks"],"additionalProperties":false,"properties":{"plusminus":{"$ref":"#/$defs/keepRow"},"cloverleaf":{"$ref":"#/$defs/keepRow"},"fireworks":{"$ref":"#/$defs/keepRow"}}},"bank":{"description":"Bonus and x2 cards: after setting aside, bank or throw on.","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/bankByDice"}},"draw":{"description":"After a Tutto: draw another card (1) or bank (0), per turn-total row.","$ref":"#/$defs/bits"},"street_take":{"description":"street_take[m][j]: with m numbers set aside and j new numbers shown, set aside this many of them (the smallest first).","type":"array","minItems":7,"maxItems":7,"items":{"type":"array","minItems":7,"maxItems":7,"items":{"type":"integer","minimum":0,"maximum":6}}},"x2_by_card_points":{"description":"Only under x2_scope=card: the x2 decisions by the card's own points (index = points / point_unit).","oneOf":[{"type":"null"},{"type":"array","minItems":1,"items":{"type":"object","required":["keep","bank"],"additionalProperties":false,"properties":{"keep":{"$ref":"#/$defs/keepRows"},"bank":{"$ref":"#/$defs/bankByDice"}}}}]},"summary":{"description":"The compact policy: per-card EV and bank thresholds, draw_below, probabilities. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_tutto","p_street","draw_below","cards"],"properties":{"turn_ev":{"type":"number"},"p_tutto":{"type":"number","minimum":0,"maximum":1},"p_street":{"type":"number","minimum":0,"maximum":1},"draw_below":{"$ref":"#/$defs/threshold"},"cards":{"type":"object"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, turn_total_rows, throws, keeps, keep, tutto_keep, bank, draw, street_take, x2_by_card_points.","$ref":"#/$defs/sha256"}}},
   "macke": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-policy.schema.json","title":"tutto-sim policy table, version 1 (Berliner Macke / Volle Lotte)","description":"The optimal decisions of a Berliner Macke or Volle Lotte turn for one set of rules. See docs/macke-solver.md. Locked totals (points of earlier series of the turn) are in rows of point_unit points: row i is a locked total of i * point_unit; larger totals use the last row. Decision characters are indices in the alphabet 0-9a-zA-Z; '-' marks a throw with no scoring unit (a Macke).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","dice","throws_per_series","units","states","throws","keeps","returns","locked_rows","keep","return","bank","clear","summary","content_sha256"],"additionalProperties":false,"$defs":{"indexRows":{"description":"One string per locked-total row; character i is a decision index (alphabet 0-9a-zA-Z), '-' for a Macke throw.","type":"array","minItems":1,"items":{"type":"string","pattern":"^[-0-9a-zA-Z]+$"}},"bits":{"type":"string","pattern":"^[01]+$"},"bitRows":{"description":"One string per locked-total row; character s is 1 (bank) or 0 (go on) with set-aside state s.","type":"array","minItems":1,"items":{"$ref":"#/$defs/bits"}},"byThrow":{"description":"Throw of the series (1-6) -> rows.","type":"object","propertyNames":{"pattern":"^[1-6]$"}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","variant","min_score","throws","bust","target","six_of_kind","win_value"],"additionalProperties":false,"properties":{"game":{"const":"macke"},"variant":{"enum":["standard","instant-win","jackpot","ones-and-fives","volle-lotte"]},"min_score":{"type":"integer","minimum":0,"multipleOf":50},"throws":{"type":"integer","minimum":1,"maximum":6},"bust":{"enum":["subtract","zero"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"six_of_kind":{"enum":["two-triples","one-triple"]},"win_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"dice":{"enum":[5,6]},"throws_per_series":{"type":"integer","minimum":1,"maximum":6},"units":{"description":"The unit types: [name, dice, points]. A set-aside state counts units of each type.","type":"array","minItems":2,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"string"},{"type":"integer","minimum":1,"maximum":6},{"type":"integer","minimum":50,"multipleOf":50}]}},"states":{"description":"Every set-aside state (a multiset of units with at most `dice` dice) as its count of each unit type; a state's id is its index here.","type":"array","minItems":2,"items":{"type":"array","items":{"type":"integer","minimum":0,"maximum":6}}},"throws":{"description":"Every throw of 1..dice dice as its sorted faces; a throw's id is its index here (dice count ascending).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the legal keeps (state ids of the units set aside), in order; a keep decision is an index into this list; an empty list is a Macke.","type":"array","minItems":1,"items":{"type":"array","items":{"type":"integer","minimum":0}}},"returns":{"description":"Per state id: the states that can stay set aside when units are returned (the state itself first); a return decision is an index into this list.","type":"array","minItems":2,"items":{"type":"array","minItems":1,"items":{"type":"integer","minimum":0}}},"locked_rows":{"type":"integer","minimum":1},"keep":{"description":"Throw j of a series -> rows. For j = 1 nothing is set aside and character i is the keep for throw i of `dice` dice (the throws of that many dice in id order); for j >= 2 the characters run over the states s with fewer than `dice` dice, in id order, and within each over the throws of dice - dice(s) dice in id order.","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"return":{"description":"Throw j >= 2 of a series -> rows: before that throw, character s is the index into returns[s] of the units kept set aside (0: return nothing).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"bank":{"description":"Throw j < throws_per_series of a series -> rows: after setting aside, with state s set aside (not all dice), bank (1) or go on (0).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/bitRows"}},"clear":{"description":"After a clear, by turn total (character i: total i * point_unit; larger totals use the last character): bank (1) or start a new series (0).","$ref":"#/$defs/bits"},"summary":{"description":"The compact policy: EV, outcome probabilities, bank thresholds. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_positive","p_negative","p_zero","bank_thresholds","clear_bank_at"],"properties":{"turn_ev":{"type":"number"},"p_positive":{"type":"number","minimum":0,"maximum":1},"p_negative":{"type":"number","minimum":0,"maximum":1},"p_zero":{"type":"number","minimum":0,"maximum":1},"bank_thresholds":{"type":"object"},"clear_bank_at":{"$ref":"#/$defs/threshold"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, dice, throws_per_series, units, states, throws, keeps, returns, locked_rows, keep, return, bank, clear.","$ref":"#/$defs/sha256"}}},
   "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"]}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights; every feature exactly once.","type":"array","minItems":7,"maxItems":7,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"description":"Feature -> weight (finite numbers).","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
-  "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
+  "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
 };
 // END SCHEMAS

@@ -1,0 +1,61 @@
+// Test driver for tutto_sim/web/policy.mjs (tests/web/test_policy_js.py).
+//
+//   node driver.mjs answer CASES.json   -> the JS answers to the exported situations, one JSON list
+//   node driver.mjs load JOBS.json      -> per job {file, game, rules?, name?}: {ok} or {reason, message}
+//   node driver.mjs canon TEXTS.json    -> the canonical JSON (for the hashes) of each JSON text
+//
+// The answers take the shapes of tutto_sim/web/export.py's Python answers.
+import { readFileSync } from "node:fs";
+import { canonicalJson, loadPolicy, loadPolicyFile, parseRawJson, PolicyError } from "../../tutto_sim/web/policy.mjs";
+
+const [mode, file] = process.argv.slice(2);
+const spec = JSON.parse(readFileSync(file, "utf8"));
+
+function answer(p, game, c) {
+  if (game === "tutto") {
+    if (c.q === "keep") {
+      const k = p.keep(c.card, c.total, c.dice, c.card_points);
+      return k === null ? null : { dice: k.dice, points: k.points };
+    }
+    if (c.q === "bank") return p.bank(c.card, c.left, c.total, c.card_points);
+    if (c.q === "draw") return p.draw(c.total);
+    if (c.q === "street") return p.streetTake(c.aside, c.new);
+  }
+  if (game === "macke") {
+    const s = { locked: c.locked, aside: c.aside, throwOfSeries: c.throw, dice: c.dice };
+    if (c.q === "keep") {
+      const k = p.keep(s);
+      return k === null ? null : k.state;
+    }
+    if (c.q === "return") return p.returnUnits(s);
+    if (c.q === "bank") return p.bank(s);
+  }
+  if (game === "rutsmieter") return p.choose(c);
+  if (game === "tutto-win") {
+    if (c.q === "W") return p.W(c.seat, c.own, c.other);
+    if (c.q === "bank") return p.bankChance(c.seat, c.own, c.other, c.total);
+  }
+  throw new Error(`no question ${c.q} for ${game}`);
+}
+
+if (mode === "answer") {
+  const p = await loadPolicy(readFileSync(spec.policy), { game: spec.game, name: spec.policy });
+  process.stdout.write(JSON.stringify(spec.cases.map((c) => answer(p, spec.game, c))) + "\n");
+} else if (mode === "load") {
+  const out = [];
+  for (const job of spec) {
+    try {
+      await loadPolicyFile(job.file, { game: job.game, rules: job.rules ?? null, name: job.name });
+      out.push({ ok: true });
+    } catch (e) {
+      if (!(e instanceof PolicyError)) throw e;
+      out.push({ reason: e.reason, message: e.message });
+    }
+  }
+  process.stdout.write(JSON.stringify(out) + "\n");
+} else if (mode === "canon") {
+  process.stdout.write(JSON.stringify(spec.map((text) => canonicalJson(parseRawJson(text)))) + "\n");
+} else {
+  console.error("usage: node driver.mjs answer CASES.json | load JOBS.json | canon TEXTS.json");
+  process.exit(2);
+}

@@ -1,0 +1,257 @@
+"""The JavaScript policy reader (tutto_sim/web/policy.mjs) under node against the Python loaders.
+
+Each game: 10,000 situations drawn by ``tutto_sim.web.export`` (seeded) are
+answered by the Python loaders and by ``tests/web/driver.mjs`` with the
+module; the answers must be identical. Damaged or mismatched files must be
+refused by both with the same one-line message (the file's path where
+Python names it). The canonical JSON behind the content hashes must equal
+Python's ``json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True)``
+for awkward floats, strings and keys. node is required: without it the tests
+fail (CI installs it).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.web import policy_module_path
+from tutto_sim.web.export import default_policy, export_cases
+
+DRIVER = Path(__file__).with_name("driver.mjs")
+WIN_TABLE = Path(__file__).with_name("data") / "tutto-win-300.json"
+N = 10_000
+
+
+def node(*args: str) -> list:
+    exe = shutil.which("node")
+    if exe is None:
+        pytest.fail("node (>= 18) is needed for the JavaScript policy reader's tests: apt-get install -y nodejs")
+    out = subprocess.run([exe, str(DRIVER), *args], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("game", ["tutto", "macke", "volle-lotte", "rutsmieter", "tutto-win"])
+def test_js_answers_equal_python(game, tmp_path):
+    policy = WIN_TABLE if game == "tutto-win" else None
+    doc = export_cases(game, policy, N, seed=1)
+    cases = tmp_path / "cases.json"
+    cases.write_text(json.dumps(doc))
+    answers = node("answer", str(cases))
+    assert len(answers) == len(doc["cases"]) == N
+    wrong = [(c, a) for c, a in zip(doc["cases"], answers) if a != c["answer"]]
+    assert not wrong, f"{len(wrong)} of {N} answers differ, e.g. {wrong[:3]}"
+    # the situations ask every question, with more than one answer each
+    by_q = {}
+    for c in doc["cases"]:
+        by_q.setdefault(c["q"], set()).add(json.dumps(c["answer"]))
+    assert all(len(v) > 1 for v in by_q.values()), by_q.keys()
+
+
+def test_export_is_seeded():
+    a = export_cases("macke", None, 200, seed=5)["cases"]
+    assert a == export_cases("macke", None, 200, seed=5)["cases"]
+    assert a != export_cases("macke", None, 200, seed=6)["cases"]
+
+
+# ---------------------------------------------------------------------------
+# refusals: the same message as Python
+# ---------------------------------------------------------------------------
+
+
+def _python_refusal(game: str, path: Path, rules):
+    from tutto_sim.macke.policy import load_macke_policy
+    from tutto_sim.rutsmieter.policy import load_weights_policy
+    from tutto_sim.tutto.policy import load_policy
+    from tutto_sim.tutto.winprob import load_win_table
+
+    load = {"tutto": load_policy, "macke": load_macke_policy, "rutsmieter": load_weights_policy,
+            "tutto-win": load_win_table}[game]
+    try:
+        load(path, rules)
+    except PolicyFileError as e:
+        return str(e)
+    return None
+
+
+def _rules(game: str, **kw):
+    from tutto_sim.macke.rules import MackeRules
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+    from tutto_sim.tutto.rules import TuttoRules
+
+    cls = {"tutto": TuttoRules, "macke": MackeRules, "rutsmieter": RutsmieterRules, "tutto-win": TuttoRules}[game]
+    return cls(**kw)
+
+
+def _rehash(d: dict, game: str) -> dict:
+    from tutto_sim.macke.policy import content_hash as macke_hash
+    from tutto_sim.rutsmieter.policy import content_hash as ruts_hash
+    from tutto_sim.tutto.policy import content_hash as tutto_hash
+    from tutto_sim.tutto.winprob import _win_hash
+
+    d["content_sha256"] = {"tutto": tutto_hash, "macke": macke_hash, "rutsmieter": ruts_hash,
+                           "tutto-win": _win_hash}[game](d)
+    return d
+
+
+def _flip(s: str, i: int, alphabet: str) -> str:
+    return s[:i] + next(c for c in alphabet if c != s[i]) + s[i + 1:]
+
+
+def _damages(game: str, d: dict, file_rules: dict):
+    """(label, document or raw text, caller rules) for each kind of damage."""
+    out = []
+    # a flipped digit in a decision
+    x = copy.deepcopy(d)
+    if game == "tutto":
+        x["keep"]["bonus300"][3] = _flip(x["keep"]["bonus300"][3], 700, "01")
+    elif game == "macke":
+        x["bank"]["1"][0] = _flip(x["bank"]["1"][0], 5, "01")
+    elif game == "rutsmieter":
+        x["weights"]["danger_ahead"] += 0.25
+    else:
+        x["W"][0][1][2] = x["W"][0][1][2] / 2
+    out.append(("flipped digit", x, None))
+    # a missing key, a key too many
+    x = copy.deepcopy(d)
+    del x[{"tutto": "draw", "macke": "clear", "rutsmieter": "weights", "tutto-win": "last_turn"}[game]]
+    out.append(("missing key", x, None))
+    x = copy.deepcopy(d)
+    x["extra"] = 1
+    out.append(("key too many", x, None))
+    # a value the schema forbids, deep inside
+    x = copy.deepcopy(d)
+    if game == "tutto":
+        x["bank"]["x2"]["3"] = "012"
+    elif game == "macke":
+        x["clear"] = x["clear"][:-1] + "x"
+    elif game == "rutsmieter":
+        x["weights"]["capture"] = "30"
+    else:
+        x["W"][1][0][1] = 1.5
+    out.append(("forbidden value", x, None))
+    # other version, format, game
+    out.append(("other version", {**d, "version": 2}, None))
+    out.append(("other format", {**d, "format": "something-else"}, None))
+    out.append(("other game", {**d, "game": "tutti"}, None))
+    # the rules changed, the content hash made to fit: rules_sha256 no longer matches
+    x = copy.deepcopy(d)
+    key, value = {"tutto": ("x2_scope", "card"), "macke": ("min_score", 350),
+                  "rutsmieter": ("must_capture", False), "tutto-win": ("game_end", "immediate")}[game]
+    x["rules"][key] = value
+    out.append(("rules changed", _rehash(x, game), None))
+    # other rules than the caller plays
+    out.append(("other rules", d, {"tutto": {"x2_scope": "card"}, "macke": {"min_score": 350},
+                                   "rutsmieter": {"must_capture": False, "players": 3},
+                                   "tutto-win": {"target": 1000}}[game]))
+    out.append(("the caller's rules", d, {"tutto": {}, "macke": {}, "rutsmieter": {"players": 4},
+                                          "tutto-win": {"cloverleaf_value": 500}}[game]))
+    # an illegal decision under a fitting hash
+    x = copy.deepcopy(d)
+    if game == "tutto":
+        x["keep"]["bonus200"][0] = "6" + x["keep"]["bonus200"][0][1:]  # throw "1": at most 1 die
+    elif game == "macke":
+        x["keep"]["1"][0] = "z" + x["keep"]["1"][0][1:]
+    elif game == "rutsmieter":
+        x["features"] = list(reversed(x["features"]))
+    else:
+        x["W"][1].pop()
+    out.append(("illegal decision", _rehash(x, game), None))
+    # damaged bytes
+    text = json.dumps(d, separators=(",", ":"))
+    out.append(("truncated", text[: len(text) // 2], None))
+    out.append(("not UTF-8", b"\xff\xfe" + text.encode(), None))
+    return out
+
+
+@pytest.mark.parametrize("game,file", [("tutto", "tutto"), ("macke", "macke"), ("macke", "volle-lotte"),
+                                       ("rutsmieter", "rutsmieter"), ("tutto-win", None)])
+def test_damaged_files_refused_as_in_python(game, file, tmp_path):
+    src = WIN_TABLE if file is None else default_policy(file)
+    d = json.loads(src.read_text())
+    jobs, expected = [], []
+    for i, (label, doc, rules) in enumerate(_damages(game, d, d["rules"])):
+        path = tmp_path / f"damage{i}.json"
+        if isinstance(doc, dict):
+            path.write_text(json.dumps(doc, separators=(",", ":")))
+        elif isinstance(doc, bytes):
+            path.write_bytes(doc)
+        else:
+            path.write_text(doc)
+        caller = None
+        if rules is not None:
+            caller = _rules(game, **{k: v for k, v in {**d["rules"], **rules}.items() if k != "game"})
+        jobs.append({"file": str(path), "game": game, "rules": caller.to_dict() if caller else None})
+        expected.append((label, _python_refusal(game, path, caller)))
+    jobs.append({"file": str(src), "game": game})
+    expected.append(("the file itself", None))
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    got = node("load", str(tmp_path / "jobs.json"))
+    for (label, want), js in zip(expected, got):
+        if want is None:
+            assert js == {"ok": True}, (label, js)
+        else:
+            assert js.get("message") == want, (label, js, want)
+    # every damage is refused, for different reasons
+    assert sum(w is not None for _, w in expected) >= len(expected) - 3
+    assert len({js.get("reason") for js in got}) >= 8
+
+
+def test_wrong_reader_refused_as_in_python(tmp_path):
+    """A Macke file read as Tutto, a Tutto file read as a win table, a win table read as Tutto."""
+    jobs, expected = [], []
+    for game, src in [("tutto", default_policy("macke")), ("tutto-win", default_policy("tutto")),
+                      ("tutto", WIN_TABLE), ("rutsmieter", default_policy("tutto")),
+                      ("tutto-win", tmp_path / "missing.json")]:
+        jobs.append({"file": str(src), "game": game})
+        expected.append(_python_refusal(game, src, None))
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    got = node("load", str(tmp_path / "jobs.json"))
+    assert all(w is not None for w in expected)
+    assert [js.get("message") for js in got[:4]] == expected[:4]
+    assert got[4]["reason"] == "unreadable" and got[4]["message"] == expected[4].split(":")[0] + ": No such file or directory"
+
+
+# ---------------------------------------------------------------------------
+# the canonical JSON of the hashes
+# ---------------------------------------------------------------------------
+
+
+def test_canonical_json_equals_python(tmp_path):
+    rng = random.Random(3)
+    floats = [0.0, -0.0, 1.0, 0.1, 1e-05, 1e-4, 0.0001234, 1e16, 1e15, 123456789012345678.0, 1.5e-7,
+              5e-324, 1.7976931348623157e308, 2.5, 100.0, 0.45008629707120744, math.inf, -math.inf]
+    floats += [rng.uniform(0, 1) for _ in range(300)]
+    floats += [math.ldexp(rng.random(), rng.randint(-1070, 1020)) * rng.choice((1, -1)) for _ in range(700)]
+    texts = [json.dumps(x) for x in floats]
+    texts += ["[1, -0, 12345678901234567890123, 1E2, 1e-2, 10.50]", '"ä€😀\\u0000\\u001f\\u007f\\"\\\\/\\ud800"',
+              '{"b": 1, "a": {"z": [true, false, null], "ä": 2, "\\ud83d\\ude00": 3, "\\uffff": 4, "A": 5}, "a": 7}',
+              '  {"x" :\t[ 1 ,2 ]\r\n}  ', '{"__proto__": {"y": 1}}', "NaN"]
+    want = [json.dumps(json.loads(t), sort_keys=True, separators=(",", ":"), ensure_ascii=True) for t in texts]
+    (tmp_path / "texts.json").write_text(json.dumps(texts))
+    assert node("canon", str(tmp_path / "texts.json")) == want
+
+
+def test_embedded_schemas_are_the_packages():
+    """policy.mjs carries the package's JSON Schemas; they must not drift."""
+    import re
+
+    text = policy_module_path().read_text(encoding="utf-8")
+    block = re.search(r"// BEGIN SCHEMAS\nconst SCHEMAS = (\{.*?\n\});\n// END SCHEMAS", text, re.S).group(1)
+    embedded = json.loads(block)
+    root = Path(__file__).resolve().parents[2] / "tutto_sim"
+    files = {"tutto": "tutto/schema/policy.schema.json", "macke": "macke/schema/macke-policy.schema.json",
+             "rutsmieter": "rutsmieter/schema/rutsmieter-policy.schema.json",
+             "tutto-win": "tutto/schema/win-policy.schema.json"}
+    for game, rel in files.items():
+        assert embedded[game] == json.loads((root / rel).read_text()), (
+            f"policy.mjs's schema for {game} differs from tutto_sim/{rel}: copy it into the SCHEMAS block")
