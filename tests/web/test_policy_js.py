@@ -57,6 +57,49 @@ def test_js_answers_equal_python(game, tmp_path):
     assert all(len(v) > 1 for v in by_q.values()), by_q.keys()
 
 
+def _x2_card_file(path: Path) -> Path:
+    """A legal table under x2_scope=card, small and quick (not the optimal one): the
+    default file's first 12 rows, and x2 decisions by card points drawn at random
+    from the legal keeps and both bank answers."""
+    from tutto_sim.dice.throws import build_tables
+    from tutto_sim.tutto.policy import content_hash
+    from tutto_sim.tutto.rules import TuttoRules
+    from tutto_sim.tutto.solver import max_card_points
+
+    d = json.loads(default_policy("tutto").read_text())
+    rows = 12
+    rng = random.Random(7)
+    d["turn_total_rows"] = rows
+    for card in d["keep"]:
+        d["keep"][card] = d["keep"][card][:rows]
+        d["bank"][card] = {n: b[:rows] for n, b in d["bank"][card].items()}
+    d["draw"] = d["draw"][:rows]
+
+    def keep_row() -> str:
+        return "".join(str(rng.choice(ks)[0]) if ks else "0" for ks in d["keeps"])
+
+    parts = [{"keep": [keep_row() for _ in range(rows)],
+              "bank": {str(n): "".join(rng.choice("01") for _ in range(rows)) for n in range(1, 6)}}
+             for _ in range(max_card_points(build_tables()) + 1)]
+    d["x2_by_card_points"] = parts
+    d["keep"]["x2"], d["bank"]["x2"] = parts[0]["keep"], parts[0]["bank"]
+    rules = TuttoRules(x2_scope="card")
+    d["rules"], d["rules_sha256"] = rules.to_dict(), rules.digest()
+    d["content_sha256"] = content_hash(d)
+    path.write_text(json.dumps(d, separators=(",", ":")))
+    return path
+
+
+def test_js_answers_equal_python_x2_by_card_points(tmp_path):
+    """Under x2_scope=card the x2 decisions depend on the card's points too."""
+    doc = export_cases("tutto", _x2_card_file(tmp_path / "x2card.json"), 4000, seed=2)
+    (tmp_path / "cases.json").write_text(json.dumps(doc))
+    answers = node("answer", str(tmp_path / "cases.json"))
+    wrong = [(c, a) for c, a in zip(doc["cases"], answers) if a != c["answer"]]
+    assert not wrong, f"{len(wrong)} answers differ, e.g. {wrong[:3]}"
+    assert sum(c.get("card") == "x2" and c["card_points"] > 0 for c in doc["cases"]) > 300
+
+
 def test_export_is_seeded():
     a = export_cases("macke", None, 200, seed=5)["cases"]
     assert a == export_cases("macke", None, 200, seed=5)["cases"]
@@ -255,3 +298,60 @@ def test_embedded_schemas_are_the_packages():
     for game, rel in files.items():
         assert embedded[game] == json.loads((root / rel).read_text()), (
             f"policy.mjs's schema for {game} differs from tutto_sim/{rel}: copy it into the SCHEMAS block")
+
+
+# ---------------------------------------------------------------------------
+# examples/tutto_bot.mjs
+# ---------------------------------------------------------------------------
+
+BOT = Path(__file__).resolve().parents[2] / "examples" / "tutto_bot.mjs"
+
+
+def run_bot(*args: str) -> subprocess.CompletedProcess:
+    exe = shutil.which("node")
+    if exe is None:
+        pytest.fail("node (>= 18) is needed for examples/tutto_bot.mjs: apt-get install -y nodejs")
+    return subprocess.run([exe, str(BOT), *args], capture_output=True, text=True, timeout=120)
+
+
+def test_bot_mean_matches_the_exact_turn_ev():
+    """200,000 turns: the mean banked points lie within the 99.9% CI of the solver's exact turn EV."""
+    import re
+
+    from tutto_sim.tutto.rules import TuttoRules
+    from tutto_sim.tutto.solver import solve_tutto
+
+    turns = 200_000
+    out = run_bot("--turns", str(turns), "--seed", "7", "--show", "0")
+    assert out.returncode == 0, out.stderr
+    m = re.search(r"mean points per turn: ([\d.]+) ± [\d.]+ \(95% CI; standard deviation ([\d.]+)\)", out.stdout)
+    mean, sd = float(m.group(1)), float(m.group(2))
+    exact = solve_tutto(TuttoRules()).turn_ev
+    assert abs(mean - exact) <= 3.29 * sd / math.sqrt(turns), (mean, exact, sd)
+    assert 300 < sd < 700  # a turn's points spread widely: the CI is not vacuous
+
+
+def test_bot_tells_turns_in_words_and_repeats_with_its_seed():
+    a = run_bot("--turns", "60", "--seed", "3", "--show", "60")
+    assert a.returncode == 0, a.stderr
+    text = a.stdout
+    for words in ("card: Stop", "card: Bonus", "set aside", "Tutto! turn total", "throw on", "bank ",
+                  "Niete", "the turn banks", "mean points per turn"):
+        assert words in text, words
+    assert text.count("\nturn ") + text.startswith("turn ") == 60
+    assert run_bot("--turns", "60", "--seed", "3", "--show", "60").stdout == text
+    assert run_bot("--turns", "60", "--seed", "4", "--show", "60").stdout != text
+
+
+def test_bot_refuses_bad_input_and_damaged_files(tmp_path):
+    d = json.loads(default_policy("tutto").read_text())
+    d["draw"] = "1" + d["draw"][1:] if d["draw"][0] == "0" else "0" + d["draw"][1:]
+    bad = tmp_path / "damaged.json"
+    bad.write_text(json.dumps(d))
+    out = run_bot("--policy", str(bad))
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"tutto_bot: error: policy file {bad} was changed or damaged: its content hash does not match"
+    for args, words in [(("--turns", "0"), "--turns must be"), (("--card", "joker"), "valid: stop, fireworks"),
+                        (("--speed", "9"), "unknown option --speed")]:
+        out = run_bot(*args)
+        assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
