@@ -206,19 +206,18 @@ def advisor(
     Open DIR/index.html in a browser, from disk or any static host: choose the
     game and the rules, enter the situation, read the advice.
     """
-    paths = [(p, "--policy") for p in shipped_policies() + list(policy or [])]
-    wins = list(win_table) if win_table else found_win_tables()
-    tables = [read_table(p, flag) for p, flag in paths]
-    for t in tables:
-        if t.kind == "win":
-            raise UserError(f"--policy {t.path}: a win table; give it with --win-table")
-    for p in wins:
-        t = read_table(p, "--win-table")
-        if t.kind != "win":
-            raise UserError(f"--win-table {p}: not a win table (give it with --policy)")
-        tables.append(t)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: is a file, not a folder")
+    given = []  # the files given first: a bad one is refused before the shipped ones are read
+    for p in policy or []:
+        given.append(read_table(p, "--policy"))
+        if given[-1].kind == "win":
+            raise UserError(f"--policy {p}: a win table; give it with --win-table")
+    for p in win_table or found_win_tables():
+        given.append(read_table(p, "--win-table"))
+        if given[-1].kind != "win":
+            raise UserError(f"--win-table {p}: not a win table (give it with --policy)")
+    tables = [read_table(p, "shipped policy") for p in shipped_policies()] + given
     prepare_dir(out, "--out")
     written = build_site(out, tables)
     counts = ", ".join(f"{sum(t.game == g for t in tables)} {name}" for g, name in GAME_NAMES.items())

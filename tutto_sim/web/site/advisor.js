@@ -8,6 +8,7 @@ import { loadPolicy, PolicyError } from "./policy.mjs";
 const $ = (id) => document.getElementById(id);
 const manifest = globalThis.ADVISOR_MANIFEST || { games: {}, tables: [] };
 const loaded = new Map(); // table id -> Promise of the reader's policy
+let answered = 0; // answers given (body data-answered): lets a test wait for the next one
 
 // ---- words -------------------------------------------------------------------
 const CARD_NAMES = {
@@ -128,6 +129,7 @@ async function chooseTable() {
   const t = currentTable();
   setAdvice([]);
   showError("");
+  delete document.body.dataset.table;
   for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
   if (!t) {
     setStatus("No table for this game in this page.");
@@ -139,8 +141,10 @@ async function chooseTable() {
   try {
     p = await policyOf(t);
   } catch (e) {
+    if (t !== currentTable()) return;
     setStatus("");
     showError(`This table is refused: ${e.message}`);
+    document.body.dataset.table = `refused:${t.id}`;
     return;
   }
   if (t !== currentTable()) return; // the choice changed while loading
@@ -149,6 +153,7 @@ async function chooseTable() {
   const form = t.game === "volle-lotte" ? "macke" : t.game;
   await setupForm[form](p, t);
   $(`${form}-form`).hidden = false;
+  document.body.dataset.table = t.id;
 }
 
 // ---- Tutto -------------------------------------------------------------------
@@ -221,6 +226,8 @@ async function adviseTutto(p) {
     data.keep = "niete";
     out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
     out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
+    const win = $("win-table").value;
+    if (win) out.push(...await winLines(tableById(win), null, data));
     return [out, data];
   }
   data.keep = `${keep.dice}:${keep.faces}`;
@@ -470,6 +477,7 @@ async function adviseRutsmieter(p) {
   const obs = { seats, pieces, player: me, die, moves };
   const best = p.choose(obs);
   data.choice = best;
+  data.move = `${moves[best].piece}:${moves[best].start}:${moves[best].end}`;
   const rows = moves.map((m, i) => {
     const score = p.score(p.features(obs, m));
     return el("tr", i === best ? { class: "best" } : {},
@@ -502,6 +510,7 @@ async function onSubmit(event) {
       showError(`Please check: ${e.message || e}`);
     }
   }
+  document.body.dataset.answered = String(++answered);
 }
 
 function start() {
@@ -521,7 +530,6 @@ function start() {
   $("choose").addEventListener("submit", (e) => e.preventDefault());
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some(([g]) => g === wanted)) $("game").value = wanted;
-  document.body.dataset.ready = "1";
   return chooseGame();
 }
 
