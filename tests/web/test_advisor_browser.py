@@ -49,10 +49,22 @@ def win_file() -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, win_file) -> Path:
+def house_rules(tmp_path_factory) -> Path:
+    """The shipped Rutsmieter weights under the other house rules (no obligation to
+    leave the house or to capture, no jumping in the goal lane): given with --policy."""
+    from tutto_sim.rutsmieter.policy import WeightsPolicy, load_weights_policy
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+    weights = load_weights_policy(POLICY_DIR / "rutsmieter-default.json").weights
+    rules = RutsmieterRules(players=2, must_leave_house=False, must_capture=False, goal_no_jump=True)
+    return WeightsPolicy(weights, rules).write(tmp_path_factory.mktemp("ruts") / "rutsmieter-house.json")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, win_file, house_rules) -> Path:
     out = tmp_path_factory.mktemp("site") / "advisor"
     with pytest.raises(SystemExit) as done:
-        cli_main(["advisor", "--out", str(out), "--win-table", str(win_file)])
+        cli_main(["advisor", "--out", str(out), "--win-table", str(win_file), "--policy", str(house_rules)])
         raise SystemExit(0)
     assert done.value.code == 0
     return out
@@ -295,15 +307,19 @@ def typed(board, player: int, viewer: int) -> str:
     return " ".join(out)
 
 
-def check_rutsmieter_moves(site, page):
+def check_rutsmieter_moves(site, page, file: Path):
     from tutto_sim.rutsmieter.policy import load_weights_policy
     from tutto_sim.rutsmieter.reference import Board, Observation, legal_moves
     from tutto_sim.rutsmieter.rules import FIRST_GOAL, HOUSE, PIECES, RING
 
-    pol = load_weights_policy(POLICY_DIR / "rutsmieter-default.json")
+    pol = load_weights_policy(file)
     open_page(page, (site / "index.html").as_uri(), "rutsmieter")
+    if page.input_value("#table") != file.stem:
+        page.select_option("#table", file.stem)
+        page.wait_for_function(f"document.body.dataset.table === {json.dumps(file.stem)}")
     rng = random.Random(3)
     counts = []
+    differ = 0  # situations where these house rules allow other moves than the defaults
     for i in range(N):
         players = 2 + i % 3
         rules = dataclasses.replace(pol.rules, players=players)
@@ -328,6 +344,7 @@ def check_rutsmieter_moves(site, page):
         got = ask(page, "rutsmieter", values)
         assert got["error"] == "", (board, me, die, got)
         moves = legal_moves(board, me, die, rules)
+        differ += moves != legal_moves(board, me, die, type(rules)(players=players))
         assert int(got["data"]["moves"]) == len(moves), (board.pieces, me, die, got)
         counts.append(len(moves))
         if not moves:
@@ -338,6 +355,7 @@ def check_rutsmieter_moves(site, page):
         assert got["data"]["choice"] == str(best)
         assert got["data"]["move"] == f"{mv.piece}:{mv.start}:{mv.end}"
     assert sum(c >= 2 for c in counts) >= N // 3, counts  # real choices, not only forced moves
+    assert differ >= (3 if pol.rules != type(pol.rules)(players=pol.rules.players) else 0), differ
 
 
 # ---- over http, refusals, errors, the screenshot -----------------------------------------
@@ -415,7 +433,7 @@ def check_bad_input_labels_phone_screenshot(site, tmp_path, page):
     assert shot.stat().st_size > 10_000
 
 
-def test_the_page_answers_as_python(site, win_file, browser, tmp_path):
+def test_the_page_answers_as_python(site, win_file, house_rules, browser, tmp_path):
     """Every check in one browser and one build of the page (the build and the
     Python loaders take most of the time; under pytest-xdist separate tests
     would each pay for them on both workers)."""
@@ -425,8 +443,9 @@ def test_the_page_answers_as_python(site, win_file, browser, tmp_path):
     for game, file in (("macke", "macke-default.json"), ("volle-lotte", "volle-lotte-default.json")):
         with phone(browser) as page:
             check_macke_turns(site, page, game, file)
-    with phone(browser) as page:
-        check_rutsmieter_moves(site, page)
+    for file in (POLICY_DIR / "rutsmieter-default.json", house_rules):
+        with phone(browser) as page:
+            check_rutsmieter_moves(site, page, file)
     with phone(browser) as page:
         check_static_http_server(site, page)
     with phone(browser) as page:

@@ -21,7 +21,7 @@ const COLOURS = ["Red", "Blue", "Green", "Yellow"];
 const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
 
 /** 1234 -> "1,234" (the reports' style). */
-export function pts(n) {
+function pts(n) {
   return Math.round(n).toLocaleString("en-US");
 }
 const pct = (x) => (100 * x).toFixed(1) + "%";
@@ -42,7 +42,7 @@ function el(tag, attrs = {}, ...children) {
 class InputError extends Error {}
 
 /** The dice of a throw typed as "1 5 5 2", "1552" or "1,5,5,2": faces 1-6. */
-export function parseDice(text, min, max) {
+function parseDice(text, min, max) {
   const faces = String(text).replace(/[\s,;\-+]/g, "");
   if (!/^[1-6]*$/.test(faces)) {
     throw new InputError(`the throw must be dice faces 1 to 6 (e.g. 1 5 5 2 3 4), not "${text.trim()}"`);
@@ -504,11 +504,7 @@ async function onSubmit(event) {
     setAdvice(nodes, data);
   } catch (e) {
     setAdvice([]);
-    if (e instanceof InputError || e instanceof PolicyError || e instanceof RangeError || e instanceof TypeError) {
-      showError(e instanceof PolicyError ? `This table is refused: ${e.message}` : `Please check: ${e.message}`);
-    } else {
-      showError(`Please check: ${e.message || e}`);
-    }
+    showError(e instanceof PolicyError ? `This table is refused: ${e.message}` : `Please check: ${e.message || e}`);
   }
   document.body.dataset.answered = String(++answered);
 }
