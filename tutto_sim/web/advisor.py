@@ -197,9 +197,9 @@ def build_site(out: Path, tables: list[Table]) -> list[Path]:
 
 
 def advisor(
-    out: Annotated[Path, typer.Option("--out", help="Folder for the page (created; files of the same names are replaced).")],
-    policy: Annotated[Optional[list[Path]], typer.Option("--policy", help="A policy file to offer besides the shipped ones (data/policies/*.json), e.g. one solved for other rules; repeat for more.")] = None,
-    win_table: Annotated[Optional[list[Path]], typer.Option("--win-table", help="A Tutto win table (tutto-sim solve --objective win) for advice by scores; repeat for more. Default: those in results/ (tutto-win-*.json).")] = None,
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the page (created; files of the same names are replaced).")],
+    policy: Annotated[Optional[list[Path]], typer.Option("--policy", metavar="FILE", help="A policy file to offer besides the shipped ones (data/policies/*.json), e.g. one solved for other rules; repeat for more.")] = None,
+    win_table: Annotated[Optional[list[Path]], typer.Option("--win-table", metavar="FILE", help="A Tutto win table (tutto-sim solve --objective win) for advice by scores; repeat for more. Default: those in results/ (tutto-win-*.json).")] = None,
 ) -> None:
     """Write the strategy advisor: a static web page (docs/advisor.md).
 

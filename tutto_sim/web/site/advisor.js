@@ -502,6 +502,7 @@ async function onSubmit(event) {
     const p = await policyOf(t);
     const [nodes, data] = await advise[form](p);
     setAdvice(nodes, data);
+    $("advice").scrollIntoView({ block: "nearest" }); // on a phone the advice is below the form
   } catch (e) {
     setAdvice([]);
     showError(e instanceof PolicyError ? `This table is refused: ${e.message}` : `Please check: ${e.message || e}`);
