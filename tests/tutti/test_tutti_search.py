@@ -191,3 +191,32 @@ def test_a_tute_ends_the_search():
         value = search.exact(search.from_state(state), 0)
         assert value == (want if allow else Minimax().value(state, 0))
         assert allow or abs(value) < search.TUTE_MARGIN
+
+
+@pytest.mark.parametrize("rules,left", [(RULES[0], 8), (RULES[3], 8)], ids=["two", "four"])
+def test_evaluate_shares_its_scratch_and_each_search_starts_from_an_empty_table(rules, left):
+    """``evaluate`` takes its scratch from the caller (``search.scratch()``, one per
+    thread: every pimc decision of the thread reuses it) and never clears the
+    transposition table; rows of an earlier call must not count. The same
+    positions searched for every side in turn, then the first side again,
+    through the one scratch: each value is the plain minimax's (a row kept
+    from another side's search would give the other side's value)."""
+    brute = Minimax()
+    states, want = [], []
+    for i in range(8):
+        state = deal(rules, 11, i)
+        bots = [make_bot("random", p, 11, i) for p in range(rules.players)]
+        while not is_over(state) and cards_left(state) > left:
+            apply(state, bots[state.to_move].act(observe(state, state.to_move)))
+        if not is_over(state):
+            states.append(search.from_state(state))
+            want.append([brute.value(state, side) for side in range(rules.sides)])
+    assert len(states) >= 4
+    scratch = search.scratch()
+    assert search.scratch() is scratch  # allocated once for the thread
+    no_action = search.np.full((1, 1), -1, search.np.int64)
+    for side in [*range(rules.sides), 0]:
+        out = search.np.empty((len(states), 1), search.np.int64)
+        search.evaluate(search.np.array(states), no_action, side, 40, 0, out, *scratch)
+        assert out[:, 0].tolist() == [w[side] for w in want]
+    assert (scratch[2][:, 3] > 0).any() and (scratch[2][:, 3] < scratch[3][0]).any()

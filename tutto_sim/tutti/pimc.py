@@ -106,7 +106,7 @@ def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
     side = obs.rules.side(obs.seat)
     if endgame is None:
         endgame = ENDGAME[obs.rules.players]
-    search.evaluate(np.asarray(states), table, side, endgame, tail, margins)
+    search.evaluate(np.asarray(states), table, side, endgame, tail, margins, *search.scratch())
     w = np.array(weights, np.float64)[:, None]
     total = w.sum()
     sign = np.sign(margins)

@@ -47,6 +47,8 @@ Seats ``0..N-1``; sides ``p mod 2`` with ``PAIRS``, else ``p``.
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
@@ -77,7 +79,7 @@ _SEVEN, _TWO = 5, 9
 _INF = 1 << 20
 _ALPHA, _BETA, _BEST, _REST, _ALPHA0, _BETA0, _KEY, _BASE = range(8)
 _EXACT, _LOWER, _UPPER = range(3)
-#: Transposition table slots (a power of 2).
+#: Transposition table slots (a power of 2); a row: key, value, bound, epoch.
 TT_SIZE = 1 << 16
 
 
@@ -431,13 +433,14 @@ def _key(s, salt, with_points):
 
 
 @njit(cache=True)
-def _alphabeta(stack, frames, tt, side, salt):
+def _alphabeta(stack, frames, tt, side, salt, epoch):
     """The exact margin of ``side`` from ``stack[0]`` by alpha-beta over the
     card plays (automatic actions made on the way), fail-soft, with a
     transposition table ``tt`` at the starts of tricks (rows: key, value,
-    bound; ``salt`` tells deals apart). Frame ``d`` is the state ``stack[d]``
-    and ``frames[d]``; a single legal card is played in place, without a new
-    frame. With two sides and no Tute to come, the rest of the hand adds
+    bound, epoch; ``salt`` tells deals apart, and a row written under another
+    ``epoch`` counts as empty: see :func:`scratch`). Frame ``d`` is the state
+    ``stack[d]`` and ``frames[d]``; a single legal card is played in place,
+    without a new frame. With two sides and no Tute to come, the rest of the hand adds
     the same points whatever was scored before: the table then keeps the
     value minus the current margin, and a position matches whatever the
     score."""
@@ -473,7 +476,7 @@ def _alphabeta(stack, frames, tt, side, salt):
                 f[_BASE] = s[PTS + side] - s[PTS + 1 - side] if linear else 0
                 f[_KEY] = _key(s, salt, not linear)
                 e = tt[f[_KEY] & mask]
-                if e[0] == f[_KEY]:
+                if e[0] == f[_KEY] and e[3] == epoch:
                     val = e[1] + f[_BASE]
                     if e[2] == _EXACT or (e[2] == _LOWER and val >= f[_BETA]) \
                             or (e[2] == _UPPER and val <= f[_ALPHA]):
@@ -508,6 +511,7 @@ def _alphabeta(stack, frames, tt, side, salt):
                     e[0] = f[_KEY]
                     e[1] = v - f[_BASE]
                     e[2] = _UPPER if v <= f[_ALPHA0] else (_LOWER if v >= f[_BETA0] else _EXACT)
+                    e[3] = epoch
                 d -= 1
                 if d < 0:
                     return v
@@ -529,13 +533,30 @@ def s_two_sides(s):
 
 
 @njit(cache=True)
-def _scratch():
+def _new_scratch():
     return (np.empty((MAX_DEPTH + 1, SIZE), np.int64), np.empty((MAX_DEPTH + 1, 8), np.int64),
-            np.zeros((TT_SIZE, 3), np.int64))
+            np.zeros((TT_SIZE, 4), np.int64), np.zeros(1, np.int64))
+
+
+#: Each thread's :func:`scratch`.
+_local = threading.local()
+
+
+def scratch():
+    """This thread's search scratch: ``(stack, frames, tt, epoch)``, allocated
+    once per thread (a bot may play in several games at once, one per
+    thread). The transposition table (2 MB) is not cleared between searches:
+    each :func:`evaluate` takes the next ``epoch``, and a row written under
+    another epoch never matches, so every search starts from an empty table
+    as with a fresh one."""
+    s = getattr(_local, "scratch", None)
+    if s is None:
+        s = _local.scratch = _new_scratch()
+    return s
 
 
 @njit(cache=True)
-def _playout(stack, frames, tt, side, endgame, salt):
+def _playout(stack, frames, tt, side, endgame, salt, epoch):
     """The margin of ``side`` from ``stack[0]``: heuristic cards until at most
     ``endgame`` cards are left to play, then exact (``stack[0]`` is changed)."""
     s = stack[0]
@@ -544,17 +565,18 @@ def _playout(stack, frames, tt, side, endgame, salt):
         if s[PHASE] == OVER:
             return margin(s, side)
         if cards_left(s) <= endgame:
-            return _alphabeta(stack, frames, tt, side, salt)
+            return _alphabeta(stack, frames, tt, side, salt, epoch)
         _play(s, heuristic_card(s, legal_cards(s)))
 
 
 @njit(cache=True)
-def evaluate(states, sequences, side, endgame, tail, out):
+def evaluate(states, sequences, side, endgame, tail, out, stack, frames, tt, epoch):
     """``out[i, j]``: the margin of ``side`` after the actions ``sequences[j]``
     (ids, -1 padded) on ``states[i]``, then the automatic actions and
     ``_playout``: exact when at most ``endgame`` cards are left to play,
-    else heuristic cards until ``tail`` are left, then exact."""
-    stack, frames, tt = _scratch()
+    else heuristic cards until ``tail`` are left, then exact. ``stack,
+    frames, tt, epoch``: :func:`scratch` (nothing is allocated here)."""
+    epoch[0] += 1
     for i in range(states.shape[0]):
         e = endgame if cards_left(states[i]) <= endgame else tail
         for j in range(sequences.shape[0]):
@@ -564,7 +586,7 @@ def evaluate(states, sequences, side, endgame, tail, out):
                 if a < 0 or s[PHASE] == OVER:
                     break
                 apply_id(s, a)
-            out[i, j] = _playout(stack, frames, tt, side, e, i)
+            out[i, j] = _playout(stack, frames, tt, side, e, i, epoch[0])
 
 
 @njit(cache=True)
@@ -582,16 +604,16 @@ def rollout(s, sides, out):
 
 def exact(state: np.ndarray, side: int) -> int:
     """The exact margin of ``side`` from a search state (every card searched)."""
-    stack, frames, tt = _scratch()
+    stack, frames, tt, _ = _new_scratch()
     stack[0] = state
-    return int(_alphabeta(stack, frames, tt, side, 0))
+    return int(_alphabeta(stack, frames, tt, side, 0, 1))
 
 
 def playout(state: np.ndarray, side: int, endgame: int = 0) -> int:
     """The margin of ``side``: heuristic cards until ``endgame`` cards are left, then exact."""
-    stack, frames, tt = _scratch()
+    stack, frames, tt, _ = _new_scratch()
     stack[0] = state
-    return int(_playout(stack, frames, tt, side, endgame, 0))
+    return int(_playout(stack, frames, tt, side, endgame, 0, 1))
 
 
 def encode_all(actions) -> list[int]:
