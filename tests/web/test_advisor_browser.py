@@ -470,3 +470,22 @@ def test_advisor_command_refuses_bad_files_in_one_line(tmp_path, capsys, win_fil
     (tmp_path / "file").write_text("x")
     code, out, err = run_cli(capsys, "advisor", "--out", str(tmp_path / "file"))
     assert code == 2 and "is a file" in err
+
+
+def test_advisor_takes_the_win_tables_in_results(tmp_path, capsys, monkeypatch, win_file):
+    """Without --win-table the page gets results/tutto-win-*.json; a damaged one
+    found there is left out with a line that says why (it was not asked for)."""
+    import tutto_sim.web.advisor as advisor
+
+    monkeypatch.setattr(advisor, "shipped_policies", lambda: [])  # this test is about results/
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / win_file.name).write_text(win_file.read_text())
+    (tmp_path / "results" / "tutto-win-500.json").write_text(win_file.read_text()[:1000])
+    code, out, err = run_cli(capsys, "advisor", "--out", "site")
+    assert code == 0, err
+    assert "left out results/tutto-win-500.json: " in err and "damaged or truncated" in err
+    manifest = (tmp_path / "site" / "manifest.js").read_text()
+    tables = json.loads(manifest.split("=", 1)[1].rstrip().rstrip(";"))["tables"]
+    assert [(t["id"], t["kind"], t["target"]) for t in tables] == [(win_file.stem, "win", WIN_TARGET)]
+    assert (tmp_path / "site" / "policies" / win_file.name).read_text() == win_file.read_text()

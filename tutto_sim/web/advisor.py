@@ -213,10 +213,15 @@ def advisor(
         given.append(read_table(p, "--policy"))
         if given[-1].kind == "win":
             raise UserError(f"--policy {p}: a win table; give it with --win-table")
-    for p in win_table or found_win_tables():
+    for p in win_table or []:
         given.append(read_table(p, "--win-table"))
         if given[-1].kind != "win":
             raise UserError(f"--win-table {p}: not a win table (give it with --policy)")
+    for p in [] if win_table else found_win_tables():  # found, not asked for: a bad one is left out
+        try:
+            given.append(read_table(p, "found win table"))
+        except UserError as e:
+            typer.echo(f"left out {p}: {e}", err=True)
     tables = [read_table(p, "shipped policy") for p in shipped_policies()] + given
     prepare_dir(out, "--out")
     written = build_site(out, tables)
