@@ -242,6 +242,7 @@ def play(
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
+    win_table: Annotated[Optional[Path], typer.Option("--win-table", help="Berliner Macke, Volle Lotte, two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points.")] = None,
     rules=None,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
@@ -284,7 +285,18 @@ def play(
         return line
 
     write = lambda text: print(text, flush=True)  # noqa: E731
-    human = _hook(rules, "human")(name, read, write, hints, rules)
+    make_human = _hook(rules, "human")
+    extra = {}
+    if win_table is not None:
+        import inspect
+
+        if "win_table" not in inspect.signature(make_human).parameters:
+            raise UserError(f"--win-table: {_title(rules)} advice has no win table "
+                            "(Berliner Macke and Volle Lotte have)")
+        if len(others) != 1:
+            raise UserError(f"--win-table: the win table is for two players, not {len(others) + 1}")
+        extra["win_table"] = win_table
+    human = make_human(name, read, write, hints, rules, **extra)
     players = others[:seat] + [human] + others[seat:]
     # the game's heading and how to answer (optional hook play_intro; default: the dice games')
     heading, how = getattr(game_hooks, "play_intro", lambda r: (

@@ -467,8 +467,11 @@ class MackeAdvisor:
 
 class MackeHumanBot(TerminalPlayer):
     """A player who answers at the terminal: numbered choices, ``?`` shows
-    :class:`MackeAdvisor`'s values (``advisor``, or None), ``q`` leaves
-    (``core.play.QuitGame``)."""
+    :class:`MackeAdvisor`'s values (``advisor``, or None), and with ``win`` (a
+    ``macke.winprob.WinPlanner``, two players) each choice's chance to win;
+    ``q`` leaves (``core.play.QuitGame``)."""
+
+    win = None
 
     @staticmethod
     def label(d: MackeDecision, a) -> str:
@@ -513,9 +516,19 @@ class MackeHumanBot(TerminalPlayer):
             return
         vals = self.advisor.values(d)
         best = self.advisor.best(d)
-        self.write("advice (optimal turn policy; expected points this turn adds):")
+        chances = self.win.option_chances(d) if self.win is not None else None
+        if chances is None:
+            self.write("advice (optimal turn policy; expected points this turn adds):")
+        else:
+            self.write("advice: expected points this turn adds (optimal turn policy), and your "
+                       "chance to win the game (both play to win from here; win table to "
+                       f"{self.win.rules.target:,}):")
         for i, (a, v) in enumerate(zip(d.legal, vals)):
             mark = "  <- best" if i == best else ""
+            if chances is not None:
+                top = max(chances)
+                mark += "  <- best to win" if chances[i] == top else ""
+                mark = f"  {chances[i]:>7.2%}{mark}"
             self.write(f"  {i + 1}) {self.label(d, a):<34} {v:,.1f}{mark}")
         for line in self.advisor.explain(d, vals, best):
             self.write("  " + line)

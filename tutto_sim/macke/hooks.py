@@ -82,10 +82,22 @@ def instant_column(rules) -> tuple[str, str, bool]:
     return "instant wins", "instant_win_share", rules.variant == "instant-win"
 
 
-def human(name, read, write, hints, rules):
+def human(name, read, write, hints, rules, win_table=None):
+    """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
+    win``) adds each choice's chance to win to the advice (two players)."""
     from tutto_sim.macke.game import MackeAdvisor, MackeHumanBot
 
-    return MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
+    bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
+    if win_table is not None:
+        from tutto_sim.core.cli import UserError
+        from tutto_sim.core.policyfile import PolicyFileError
+        from tutto_sim.macke.winprob import WinPlanner, load_win_table
+
+        try:
+            bot.win = WinPlanner(load_win_table(win_table, rules))
+        except PolicyFileError as e:
+            raise UserError(f"--win-table: {e}") from None
+    return bot
 
 
 def interactive_game(players, config, seed, narrate):

@@ -100,7 +100,7 @@ import numpy as np
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke import win_kernel as wk
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.solver import _kernel_args, slot_layout, solve_macke
+from tutto_sim.macke.solver import _kernel_args, slot_layout, solve_macke, turn_level
 
 #: A clear at a turn total of at least this many units (20,000 points) is
 #: banked: the best chance to make that much in one turn is about 1e-13.
@@ -492,6 +492,7 @@ class WinPlanner:
         self.s = _Setup(table.rules, table.floor, table.cap_units)
         self._sf, self._si = self.s.scratch(self.s.hc)
         self._turns: dict = {}
+        self._advice: dict = {}  # turn -> the values that advice reads
         self._lock = threading.Lock()  # one scratch: one turn programme at a time
         self.keep_turns = keep_turns
 
@@ -534,28 +535,14 @@ class WinPlanner:
         a, b = self.units(own), self.units(other)
         if not (a < s.target_u and b < s.target_u):
             raise ValueError(f"scores must be below the target {self.rules.target:,}")
-        w = self.table.W
-
-        def leaves(bankv, mackev):
-            wk._leaves(a, b, w[b - s.floor_u], self.table.last_turn, s.floor_u, s.target_u,
-                       s.min_u, s.subtract, bankv, mackev)
-
-        return self._cached(("turn", a, b), leaves)
+        key = ("turn", a, b)
+        return self._cached(key, lambda bankv, mackev: self._fill_leaves(key, bankv, mackev))
 
     def last_turn(self, own: int, best_other: int):
         """``(chance, decisions, policy)`` of the last turn (nachwerfen) on ``own`` points
         against ``best_other``: more wins, equal is half a win."""
-        s = self.s
-        d = best_other // POINT_UNIT - self.units(own)
-        t = np.arange(s.n_t)
-        res = np.where(t >= s.min_u, t, -t)
-        lost = -t if s.subtract else 0 * t
-
-        def leaves(bankv, mackev):
-            bankv[:] = (res > d) + 0.5 * (res == d)
-            mackev[:] = (lost > d) + 0.5 * (lost == d)
-
-        return self._cached(("last", d), leaves)
+        key = ("last", best_other // POINT_UNIT - self.units(own))
+        return self._cached(key, lambda bankv, mackev: self._fill_leaves(key, bankv, mackev))
 
     def for_view(self, game):
         """``(chance, decisions, policy)`` of the player to move in a two-player game view."""
@@ -565,3 +552,90 @@ class WinPlanner:
         if game.last_round:
             return self.last_turn(own, other)
         return self.turn(own, other)
+
+    # ---- advice: the chance to win after each choice ----------------------
+    def option_chances(self, d) -> list[float]:
+        """The chance to win after each of ``d.legal`` (a ``MackeDecision`` of a
+        two-player game), the rest of the game played to win: the values of
+        the turn's programme at the decision (docs/macke-win.md)."""
+        from tutto_sim.dice.api import BANK_OR_THROW, KEEP
+        from tutto_sim.macke.game import BANK_OR_SERIES, RETURN
+
+        g = d.game
+        if len(g.scores) != 2:
+            raise ValueError(f"the win table is for two players, not {len(g.scores)}")
+        s, m = self.s, self.s.m
+        own, other = g.scores[g.seat], g.scores[1 - g.seat]
+        key = ("last", other // POINT_UNIT - self.units(own)) if g.last_round else (
+            "turn", self.units(own), self.units(other))
+        t0, u, t = d.locked // POINT_UNIT, d.view.aside, d.turn_total // POINT_UNIT
+        with self._lock:
+            bankv, cv, tstar = self._values(key)
+            if d.kind == BANK_OR_SERIES:
+                if t >= s.hc:
+                    return [float(bankv[t]), float(bankv[t])]
+                vt, _ = self._level(key, t)
+                return [float(bankv[t]), float(vt[s.L, m.empty])]
+            if t0 >= s.hc:  # past the cap every turn ends banked
+                return [float(bankv[t])] * len(d.legal)
+            vt, bt = self._level(key, t0)
+            if d.kind == KEEP:
+                out = []
+                for st in d.options:
+                    u2 = int(m.add[u, st])
+                    tt = t0 + int(m.state_pts[u2])
+                    if int(m.state_dice[u2]) == s.n_all:
+                        out.append(float(cv[tt] if tt < tstar else bankv[tt]))
+                    elif d.throws_left == 0:
+                        out.append(float(bankv[tt]))
+                    else:
+                        out.append(float(max(bankv[tt], bt[d.throws_left, u2])))
+                return out
+            if d.kind == RETURN:
+                return [float(vt[d.throws_left, st]) for st in d.options]
+            if d.kind == BANK_OR_THROW:
+                return [float(bankv[t]), float(bt[d.throws_left, u])]
+        raise ValueError(f"no advice for a {d.kind} decision")
+
+    def _values(self, key):
+        """``(leaves, values after a clear, t*)`` of a turn, kept per turn."""
+        s = self.s
+        if key not in self._advice:
+            if len(self._advice) >= 64:
+                self._advice.clear()
+            bankv, mackev = self._sf[0][0], self._sf[1][0]
+            cv, vt, bt = self._sf[2][0], self._sf[3][0], self._sf[4][0]
+            cbank, keep, ret, bank = self._si[0][0], self._si[1][0], self._si[2][0], self._si[3][0]
+            self._fill_leaves(key, bankv, mackev)
+            tstar = wk.bank_bound_cap(bankv, mackev, s.p0, s.hc)
+            wk.turn_value(tstar, True, s.n_all, s.L, s.tab, s.m.empty, bankv, mackev, 1.0, cv,
+                          cbank, vt, bt, keep, ret, bank)  # fills cv for every total
+            self._advice[key] = (bankv.copy(), mackev.copy(), cv.copy(), tstar, {})
+        bankv, _, cv, tstar, _ = self._advice[key]
+        return bankv, cv, tstar
+
+    def _level(self, key, t0: int):
+        """``(vt, bt)``: the values of a turn's locked total ``t0`` (``turn_level``)."""
+        s = self.s
+        bankv, mackev, cv, tstar, levels = self._advice[key]
+        if t0 not in levels:
+            vt, bt = np.zeros_like(self._sf[3][0]), np.zeros_like(self._sf[4][0])
+            keep, ret, bank = self._si[1][0][0], self._si[2][0][0], self._si[3][0][0]
+            turn_level(t0, s.n_all, s.L, s.tab, bankv, mackev, 1.0, tstar, cv, vt, bt, keep, ret,
+                       bank)
+            levels[t0] = vt, bt
+        return levels[t0]
+
+    def _fill_leaves(self, key, bankv, mackev) -> None:
+        s = self.s
+        if key[0] == "turn":
+            _, a, b = key
+            wk._leaves(a, b, self.table.W[b - s.floor_u], self.table.last_turn, s.floor_u,
+                       s.target_u, s.min_u, s.subtract, bankv, mackev)
+        else:
+            d = key[1]
+            t = np.arange(s.n_t)
+            res = np.where(t >= s.min_u, t, -t)
+            lost = -t if s.subtract else 0 * t
+            bankv[:] = (res > d) + 0.5 * (res == d)
+            mackev[:] = (lost > d) + 0.5 * (lost == d)
