@@ -35,6 +35,10 @@ function answer(p, game, c) {
     if (c.q === "W") return p.W(c.seat, c.own, c.other);
     if (c.q === "bank") return p.bankChance(c.seat, c.own, c.other, c.total);
   }
+  if (game === "macke-win") {
+    if (c.q === "W") return p.W(c.own, c.other);
+    if (c.q === "last") return p.lastTurn(c.need);
+  }
   throw new Error(`no question ${c.q} for ${game}`);
 }
 

@@ -28,6 +28,9 @@ from tutto_sim.web.export import default_policy, export_cases
 
 DRIVER = Path(__file__).with_name("driver.mjs")
 WIN_TABLE = Path(__file__).with_name("data") / "tutto-win-300.json"
+MACKE_WIN_TABLE = Path(__file__).with_name("data") / "macke-win-500.json"
+VL_WIN_TABLE = Path(__file__).with_name("data") / "volle-lotte-win-300.json"
+WIN_TABLES = {"tutto-win": WIN_TABLE, "macke-win": MACKE_WIN_TABLE}
 N = 10_000
 
 
@@ -40,9 +43,10 @@ def node(*args: str) -> list:
     return json.loads(out.stdout)
 
 
-@pytest.mark.parametrize("game", ["tutto", "macke", "volle-lotte", "rutsmieter", "tutto-win"])
-def test_js_answers_equal_python(game, tmp_path):
-    policy = WIN_TABLE if game == "tutto-win" else None
+@pytest.mark.parametrize("game,policy", [("tutto", None), ("macke", None), ("volle-lotte", None),
+                                         ("rutsmieter", None), ("tutto-win", WIN_TABLE),
+                                         ("macke-win", MACKE_WIN_TABLE), ("macke-win", VL_WIN_TABLE)])
+def test_js_answers_equal_python(game, policy, tmp_path):
     doc = export_cases(game, policy, N, seed=1)
     cases = tmp_path / "cases.json"
     cases.write_text(json.dumps(doc))
@@ -113,12 +117,13 @@ def test_export_is_seeded():
 
 def _python_refusal(game: str, path: Path, rules):
     from tutto_sim.macke.policy import load_macke_policy
+    from tutto_sim.macke.winprob import load_win_table as load_macke_win_table
     from tutto_sim.rutsmieter.policy import load_weights_policy
     from tutto_sim.tutto.policy import load_policy
     from tutto_sim.tutto.winprob import load_win_table
 
     load = {"tutto": load_policy, "macke": load_macke_policy, "rutsmieter": load_weights_policy,
-            "tutto-win": load_win_table}[game]
+            "tutto-win": load_win_table, "macke-win": load_macke_win_table}[game]
     try:
         load(path, rules)
     except PolicyFileError as e:
@@ -131,18 +136,20 @@ def _rules(game: str, **kw):
     from tutto_sim.rutsmieter.rules import RutsmieterRules
     from tutto_sim.tutto.rules import TuttoRules
 
-    cls = {"tutto": TuttoRules, "macke": MackeRules, "rutsmieter": RutsmieterRules, "tutto-win": TuttoRules}[game]
+    cls = {"tutto": TuttoRules, "macke": MackeRules, "rutsmieter": RutsmieterRules, "tutto-win": TuttoRules,
+           "macke-win": MackeRules}[game]
     return cls(**kw)
 
 
 def _rehash(d: dict, game: str) -> dict:
     from tutto_sim.macke.policy import content_hash as macke_hash
+    from tutto_sim.macke.winprob import _win_hash as macke_win_hash
     from tutto_sim.rutsmieter.policy import content_hash as ruts_hash
     from tutto_sim.tutto.policy import content_hash as tutto_hash
     from tutto_sim.tutto.winprob import _win_hash
 
     d["content_sha256"] = {"tutto": tutto_hash, "macke": macke_hash, "rutsmieter": ruts_hash,
-                           "tutto-win": _win_hash}[game](d)
+                           "tutto-win": _win_hash, "macke-win": macke_win_hash}[game](d)
     return d
 
 
@@ -161,12 +168,15 @@ def _damages(game: str, d: dict, file_rules: dict):
         x["bank"]["1"][0] = _flip(x["bank"]["1"][0], 5, "01")
     elif game == "rutsmieter":
         x["weights"]["danger_ahead"] += 0.25
+    elif game == "macke-win":
+        x["W"][1][2] = x["W"][1][2] / 2
     else:
         x["W"][0][1][2] = x["W"][0][1][2] / 2
     out.append(("flipped digit", x, None))
     # a missing key, a key too many
     x = copy.deepcopy(d)
-    del x[{"tutto": "draw", "macke": "clear", "rutsmieter": "weights", "tutto-win": "last_turn"}[game]]
+    del x[{"tutto": "draw", "macke": "clear", "rutsmieter": "weights", "tutto-win": "last_turn",
+           "macke-win": "floor_units"}[game]]
     out.append(("missing key", x, None))
     x = copy.deepcopy(d)
     x["extra"] = 1
@@ -179,6 +189,8 @@ def _damages(game: str, d: dict, file_rules: dict):
         x["clear"] = x["clear"][:-1] + "x"
     elif game == "rutsmieter":
         x["weights"]["capture"] = "30"
+    elif game == "macke-win":
+        x["last_turn"][3] = -0.5
     else:
         x["W"][1][0][1] = 1.5
     out.append(("forbidden value", x, None))
@@ -189,15 +201,17 @@ def _damages(game: str, d: dict, file_rules: dict):
     # the rules changed, the content hash made to fit: rules_sha256 no longer matches
     x = copy.deepcopy(d)
     key, value = {"tutto": ("x2_scope", "card"), "macke": ("min_score", 350),
-                  "rutsmieter": ("must_capture", False), "tutto-win": ("game_end", "immediate")}[game]
+                  "rutsmieter": ("must_capture", False), "tutto-win": ("game_end", "immediate"),
+                  "macke-win": ("bust", "zero")}[game]
     x["rules"][key] = value
     out.append(("rules changed", _rehash(x, game), None))
     # other rules than the caller plays
     out.append(("other rules", d, {"tutto": {"x2_scope": "card"}, "macke": {"min_score": 350},
                                    "rutsmieter": {"must_capture": False, "players": 3},
-                                   "tutto-win": {"target": 1000}}[game]))
+                                   "tutto-win": {"target": 1000}, "macke-win": {"min_score": 350}}[game]))
     out.append(("the caller's rules", d, {"tutto": {}, "macke": {}, "rutsmieter": {"players": 4},
-                                          "tutto-win": {"cloverleaf_value": 500}}[game]))
+                                          "tutto-win": {"cloverleaf_value": 500},
+                                          "macke-win": {"win_value": 1000}}[game]))
     # an illegal decision under a fitting hash
     x = copy.deepcopy(d)
     if game == "tutto":
@@ -206,6 +220,8 @@ def _damages(game: str, d: dict, file_rules: dict):
         x["keep"]["1"][0] = "z" + x["keep"]["1"][0][1:]
     elif game == "rutsmieter":
         x["features"] = list(reversed(x["features"]))
+    elif game == "macke-win":
+        x["last_turn"].pop()
     else:
         x["W"][1].pop()
     out.append(("illegal decision", _rehash(x, game), None))
@@ -217,9 +233,9 @@ def _damages(game: str, d: dict, file_rules: dict):
 
 
 @pytest.mark.parametrize("game,file", [("tutto", "tutto"), ("macke", "macke"), ("macke", "volle-lotte"),
-                                       ("rutsmieter", "rutsmieter"), ("tutto-win", None)])
+                                       ("rutsmieter", "rutsmieter"), ("tutto-win", None), ("macke-win", None)])
 def test_damaged_files_refused_as_in_python(game, file, tmp_path):
-    src = WIN_TABLE if file is None else default_policy(file)
+    src = WIN_TABLES[game] if file is None else default_policy(file)
     d = json.loads(src.read_text())
     jobs, expected = [], []
     for i, (label, doc, rules) in enumerate(_damages(game, d, d["rules"])):
@@ -250,18 +266,21 @@ def test_damaged_files_refused_as_in_python(game, file, tmp_path):
 
 
 def test_wrong_reader_refused_as_in_python(tmp_path):
-    """A Macke file read as Tutto, a Tutto file read as a win table, a win table read as Tutto."""
+    """A Macke file read as Tutto, a Tutto file read as a win table, a win table read as a policy, one
+    game's win table read as the other's, a file that is not there."""
     jobs, expected = [], []
     for game, src in [("tutto", default_policy("macke")), ("tutto-win", default_policy("tutto")),
                       ("tutto", WIN_TABLE), ("rutsmieter", default_policy("tutto")),
+                      ("macke-win", WIN_TABLE), ("tutto-win", MACKE_WIN_TABLE), ("macke", MACKE_WIN_TABLE),
                       ("tutto-win", tmp_path / "missing.json")]:
         jobs.append({"file": str(src), "game": game})
         expected.append(_python_refusal(game, src, None))
     (tmp_path / "jobs.json").write_text(json.dumps(jobs))
     got = node("load", str(tmp_path / "jobs.json"))
     assert all(w is not None for w in expected)
-    assert [js.get("message") for js in got[:4]] == expected[:4]
-    assert got[4]["reason"] == "unreadable" and got[4]["message"] == expected[4].split(":")[0] + ": No such file or directory"
+    assert [js.get("message") for js in got[:-1]] == expected[:-1]
+    assert got[-1]["reason"] == "unreadable"
+    assert got[-1]["message"] == expected[-1].split(":")[0] + ": No such file or directory"
 
 
 # ---------------------------------------------------------------------------
@@ -294,7 +313,8 @@ def test_embedded_schemas_are_the_packages():
     root = Path(__file__).resolve().parents[2] / "tutto_sim"
     files = {"tutto": "tutto/schema/policy.schema.json", "macke": "macke/schema/macke-policy.schema.json",
              "rutsmieter": "rutsmieter/schema/rutsmieter-policy.schema.json",
-             "tutto-win": "tutto/schema/win-policy.schema.json"}
+             "tutto-win": "tutto/schema/win-policy.schema.json",
+             "macke-win": "macke/schema/macke-win-policy.schema.json"}
     for game, rel in files.items():
         assert embedded[game] == json.loads((root / rel).read_text()), (
             f"policy.mjs's schema for {game} differs from tutto_sim/{rel}: copy it into the SCHEMAS block")

@@ -20,12 +20,14 @@ The situations, by game (one JSON object each, ``q`` names the question):
   -> the state kept aside; ``bank`` -> bool (a full state: the clear table).
 * Rutsmieter: random positions at 2, 3 and 4 players with a choice of at
   least two legal moves -> the index of the move the weights choose.
+* Macke / Volle Lotte win table: ``W`` (own, other; also below the floor)
+  -> ``MackeWinTable.win``; ``last`` (points needed) -> ``last_turn``.
 * Tutto win table: ``bank`` (seat, own score, other score, turn total) -> the
   chance after banking, ``TurnStart.bank`` of the win programme's first layer;
   ``W`` (seat, own, other) -> the table's value.
 
 Usage: ``python -m tutto_sim.web.export --game tutto --n 10000 --seed 1 --out cases.json``
-(``--policy FILE``: another file than the shipped one; required for ``tutto-win``).
+(``--policy FILE``: another file than the shipped one; required for the win tables).
 """
 
 from __future__ import annotations
@@ -36,14 +38,14 @@ import random
 import sys
 from pathlib import Path
 
-GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter", "tutto-win")
+GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter", "tutto-win", "macke-win")
 
 
 def default_policy(game: str) -> Path:
     """The shipped policy file of ``game`` (``data/policies/GAME-default.json``)."""
     from tutto_sim.core.bots import POLICY_DIR
 
-    if game == "tutto-win":
+    if game.endswith("-win"):
         raise ValueError("the win table has no shipped file: pass one (tutto-sim solve --objective win --out FILE)")
     return POLICY_DIR / f"{game}-default.json"
 
@@ -231,13 +233,32 @@ def win_cases(path: Path, n: int, seed: int) -> list[dict]:
     return cases
 
 
+def macke_win_cases(path: Path, n: int, seed: int) -> list[dict]:
+    from tutto_sim.dice.scoring import POINT_UNIT
+    from tutto_sim.macke.winprob import load_win_table
+
+    table = load_win_table(path)
+    rng = random.Random(seed)
+    low, high = table.floor - 500, table.target - POINT_UNIT  # below the floor too: held at it
+    cases = []
+    for _ in range(n):
+        if rng.random() < 0.8:
+            a, b = (rng.randrange(low, high + 1, POINT_UNIT) for _ in range(2))
+            cases.append({"q": "W", "own": a, "other": b, "answer": table.win(a, b)})
+        else:
+            d = rng.randrange(len(table.last_turn) + 20)
+            cases.append({"q": "last", "need": d * POINT_UNIT,
+                          "answer": float(table.last_turn[min(d, len(table.last_turn) - 1)])})
+    return cases
+
+
 def export_cases(game: str, policy: Path | str | None, n: int, seed: int) -> dict:
     """``n`` situations of ``game`` drawn with ``seed``, each with the Python answer."""
     if game not in GAMES:
         raise ValueError(f"unknown game {game!r}; valid: {', '.join(GAMES)}")
     path = Path(policy) if policy is not None else default_policy(game)
     make = {"tutto": tutto_cases, "macke": macke_cases, "volle-lotte": macke_cases,
-            "rutsmieter": rutsmieter_cases, "tutto-win": win_cases}[game]
+            "rutsmieter": rutsmieter_cases, "tutto-win": win_cases, "macke-win": macke_win_cases}[game]
     reader = {"volle-lotte": "macke"}.get(game, game)
     return {"game": reader, "policy": str(path), "seed": seed, "cases": make(path, n, seed)}
 

@@ -8,6 +8,7 @@
 //   Macke, V. Lotte tutto_sim/macke/policy.py        load_macke_policy    keep, bank, return units
 //   Rutsmieter      tutto_sim/rutsmieter/policy.py   load_weights_policy  the move
 //   Tutto win table tutto_sim/tutto/winprob.py       load_win_table       W, the chance after banking
+//   Macke win table tutto_sim/macke/winprob.py       load_win_table       W, the last turn's chance
 //
 // It refuses, with a one-line PolicyError, what Python refuses, in Python's
 // order: unreadable or non-UTF-8 bytes, broken JSON, another format, version,
@@ -25,7 +26,7 @@
 export const FORMAT = "tutto-sim-policy";
 export const VERSION = 1;
 export const POINT_UNIT = 50;
-export const GAMES = ["tutto", "macke", "rutsmieter", "tutto-win"];
+export const GAMES = ["tutto", "macke", "rutsmieter", "tutto-win", "macke-win"];
 
 /** A policy file that must not be used; `message` says why in one line, `reason` is a code. */
 export class PolicyError extends Error {
@@ -327,6 +328,8 @@ export const HASHED_FIELDS = {
   rutsmieter: ["format", "version", "game", "rules", "rules_sha256", "evaluator", "features", "weights"],
   "tutto-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
     "point_unit", "target_units", "margin_cap_units", "W", "last_turn"],
+  "macke-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
+    "point_unit", "target_units", "floor_units", "cap_units", "W", "last_turn"],
 };
 
 /** content_sha256 of a raw tree, as Python's content_hash(d) computes it. */
@@ -583,6 +586,31 @@ const RULES = {
   },
 };
 
+RULES.macke = {
+  title: "Berliner Macke",
+  defaults: { variant: "standard", min_score: 300, throws: 3, bust: "subtract", target: 5000,
+    six_of_kind: "two-triples", win_value: 5000 },
+  choices: { variant: ["standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte"],
+    bust: ["subtract", "zero"], six_of_kind: ["two-triples", "one-triple"] },
+  check(r) {
+    for (const name of ["min_score", "target", "win_value"]) {
+      const v = r[name];
+      const top = name === "min_score" ? 10000 : MAX_POINTS;
+      if (!(typeof v === "number" && Number.isInteger(v)) || v < 0 || v % POINT_UNIT || v > top
+          || (name === "target" && v === 0)) {
+        return `${name} must be a non-negative multiple of ${POINT_UNIT} up to ${top.toLocaleString("en-US")}, not ${v}`;
+      }
+    }
+    if (!(typeof r.throws === "number" && Number.isInteger(r.throws)) || r.throws < 1 || r.throws > 6) {
+      return `throws must be 1..6, not ${r.throws}`;
+    }
+    return null;
+  },
+  toDict(r) {
+    return { game: "macke", ...r };
+  },
+};
+
 function checkedRules(game, raw) {
   // RulesCls.from_dict(d) then .to_dict(): the file's rules as Python rebuilds them
   const spec = RULES[game];
@@ -609,7 +637,9 @@ function checkedRules(game, raw) {
 // Reading a file: the checks every policy file passes (core/policyfile.py)
 // ---------------------------------------------------------------------------
 
-const EXPECTED_GAME = { tutto: "tutto", macke: "macke", rutsmieter: "rutsmieter", "tutto-win": "tutto" };
+const EXPECTED_GAME = { tutto: "tutto", macke: "macke", rutsmieter: "rutsmieter", "tutto-win": "tutto",
+  "macke-win": "macke" };
+const WIN_GAMES = { "tutto-win": "tutto", "macke-win": "macke" };
 
 function decodeSource(source, name) {
   if (typeof source === "string") return source;
@@ -639,8 +669,10 @@ async function readPolicyFile(source, game, name, callerRules) {
     throw e;
   }
   const d = toValue(raw);
-  if (game === "tutto-win" && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
-    throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; export one with: tutto-sim solve --objective win)`, "kind");
+  if (WIN_GAMES[game] && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
+    const how = game === "tutto-win" ? "export one with: tutto-sim solve --objective win"
+      : "write one with: tutto-sim solve --objective win --game macke";
+    throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; ${how})`, "kind");
   }
   if (!isType(d, "object") || d.format !== FORMAT) {
     throw new PolicyError(`${name} is not a tutto-sim policy file (format must be '${FORMAT}')`, "format");
@@ -659,8 +691,8 @@ async function readPolicyFile(source, game, name, callerRules) {
   }
   // the rules: valid (the schema checks them, except in win tables), then their hash
   let fileRules = d.rules;
-  if (game === "tutto-win") {
-    const [r, why] = checkedRules("tutto", d.rules);
+  if (WIN_GAMES[game]) {
+    const [r, why] = checkedRules(WIN_GAMES[game], d.rules);
     if (why) throw new PolicyError(`policy file ${name} has invalid rules: ${why}`, "invalid-rules");
     fileRules = r;
   }
@@ -683,7 +715,7 @@ function otherRules(callerRules, fileRules, fields) {
 
 /**
  * Load and check a policy file. `source`: its text or bytes. Options:
- * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win"),
+ * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win", "macke-win" (also Volle Lotte)),
  * `rules` (the rules you play, as in the file's `rules`; a file made for others
  * is refused), `name` (stands for the path in messages).
  */
@@ -714,6 +746,16 @@ export async function loadPolicy(source, { game, rules = null, name = "<policy>"
       if (diff) throw new PolicyError(`policy file ${name} was made for other rules: ${diff}`, "other-rules");
     }
     return new RutsmieterPolicy(d, contentSha256, fail, rules);
+  }
+  if (game === "macke-win") {
+    const p = new MackeWinTable(d, fileRules, contentSha256, fail);
+    if (rules) {
+      const full = { ...RULES.macke.defaults, ...rules };
+      const wrong = MACKE_WIN_FIELDS.filter((f) => !jsonEqual(full[f], fileRules[f]))
+        .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
+      if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
+    }
+    return p;
   }
   // the Tutto win table
   const p = new TuttoWinTable(d, fileRules, contentSha256, fail);
@@ -1246,6 +1288,77 @@ export class TuttoWinTable {
 }
 
 // ---------------------------------------------------------------------------
+// The Macke / Volle Lotte win table (macke/winprob.py; docs/macke-win.md)
+// ---------------------------------------------------------------------------
+
+const MACKE_WIN_FIELDS = ["variant", "min_score", "throws", "bust", "target", "six_of_kind"];
+
+/** The most points (units of 50) one series can set aside under `rules`: the best
+ * multiset of the rules' units with at most n dice (macke/tables.py unit_types). */
+export function mackeSeriesMax(rules) {
+  const n = rules.variant === "volle-lotte" ? 6 : 5;
+  const units = [[1, 2], [1, 1]]; // a single 1 (100), a single 5 (50): [dice, units]
+  const faces = rules.variant === "ones-and-fives" ? [1, 5] : [1, 2, 3, 4, 5, 6];
+  for (const f of faces) units.push([3, f === 1 ? 20 : 2 * f]);
+  if (rules.variant !== "ones-and-fives") {
+    units.push([4, 10]);
+    units.push(n === 6 ? [6, 40] : [5, 20]);
+  }
+  if (rules.variant === "jackpot") units.push([5, 100], [5, 200]);
+  const best = new Array(n + 1).fill(0);
+  for (let c = 1; c <= n; c++) {
+    for (const [dice, pts] of units) if (dice <= c) best[c] = Math.max(best[c], best[c - dice] + pts);
+  }
+  return best[n];
+}
+
+export class MackeWinTable {
+  constructor(d, fileRules, contentSha256, fail) {
+    this.game = "macke-win";
+    this.doc = d;
+    this.rules = fileRules;
+    this.variant = fileRules.variant;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary;
+    const floor = d.floor_units * POINT_UNIT;
+    if (floor % POINT_UNIT || !(floor >= -20000 && floor < 0)) {
+      fail(`the floor must be a negative multiple of ${POINT_UNIT} from -20,000 to -${POINT_UNIT}, not ${floor}`);
+    }
+    if (fileRules.target > 20000) {
+      fail(`the win solve takes targets up to 20,000, not ${fileRules.target.toLocaleString("en-US")}`);
+    }
+    const n = Math.floor(fileRules.target / POINT_UNIT) - d.floor_units;
+    if (d.target_units !== Math.floor(fileRules.target / POINT_UNIT) || !(d.W.length === n && d.W.every((r) => r.length === n))) {
+      fail(`W must be ${n} x ${n} for target ${fileRules.target.toLocaleString("en-US")} and floor ${floor.toLocaleString("en-US")}`);
+    }
+    const want = d.cap_units + mackeSeriesMax(fileRules) + 1;
+    if (d.last_turn.length !== want) fail(`last_turn must have ${want} entries for its cap`);
+    this.target = fileRules.target;
+    this.floor = floor;
+  }
+
+  /** W: the chance that the player to move with `own` points against `other` wins (the seat does not
+   * matter); scores below the floor count as the floor. */
+  W(own, other) {
+    const f = this.doc.floor_units;
+    const n = this.doc.W.length;
+    const [i, j] = [own, other].map((x) => Math.max(Math.floor(x / POINT_UNIT), f) - f);
+    if (!(i < n && j < n)) throw new RangeError(`scores must be below the target ${this.target.toLocaleString("en-US")}`);
+    return this.doc.W[i][j];
+  }
+
+  /** The best chance in the last turn (nachwerfen) when more than `need` points are needed to pass
+   * the opponent (equal scores: one half). */
+  lastTurn(need) {
+    const L = this.doc.last_turn;
+    const d = Math.floor(need / POINT_UNIT);
+    if (d < 0) throw new RangeError(`need must be 0 points or more, not ${need}`);
+    return L[Math.min(d, L.length - 1)];
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The package's JSON Schemas (tutto_sim/*/schema/*.json), embedded so that the
 // module stands alone; tests/web/test_policy_js.py checks they are the same.
 // ---------------------------------------------------------------------------
@@ -1255,6 +1368,7 @@ const SCHEMAS = {
   "tutto": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/policy.schema.json","title":"tutto-sim policy table, version 1 (Tutto)","description":"The optimal decisions of a Tutto turn for one set of rules. See docs/policy-format.md. Turn totals are in rows of point_unit points: row i is a turn total of i * point_unit; totals beyond the last row use the last row.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","turn_total_rows","throws","keeps","keep","tutto_keep","bank","draw","street_take","x2_by_card_points","summary","content_sha256"],"additionalProperties":false,"$defs":{"keepRows":{"description":"One string per turn-total row; character i is the number of dice (0-6) to set aside from throw i (0 = bust).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[0-6]+$"}},"keepRow":{"type":"string","pattern":"^[0-6]+$"},"bits":{"description":"One character per turn-total row: 1 = yes, 0 = no.","type":"string","pattern":"^[01]+$"},"bankByDice":{"description":"Dice left after setting aside (1-5) -> bank (1) or throw on (0), per turn-total row.","type":"object","required":["1","2","3","4","5"],"additionalProperties":false,"properties":{"1":{"$ref":"#/$defs/bits"},"2":{"$ref":"#/$defs/bits"},"3":{"$ref":"#/$defs/bits"},"4":{"$ref":"#/$defs/bits"},"5":{"$ref":"#/$defs/bits"}}},"bankableCards":{"type":"object","required":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"],"propertyNames":{"enum":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"]}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","six_of_kind","x2_scope","plusminus_chain","plusminus_deduction","reshuffle","target","game_end","cloverleaf_value"],"additionalProperties":false,"properties":{"game":{"const":"tutto"},"six_of_kind":{"enum":["two-triples","one-triple"]},"x2_scope":{"enum":["turn","card"]},"plusminus_chain":{"enum":["continue","bank","flat"]},"plusminus_deduction":{"enum":["bank","tutto"]},"reshuffle":{"enum":["full","discard"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"game_end":{"enum":["round","immediate"]},"cloverleaf_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"turn_total_rows":{"type":"integer","minimum":1},"throws":{"description":"Every throw of 1-6 dice as its sorted faces; a throw's id is its index here.","type":"array","minItems":923,"maxItems":923,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the best keep for each number of dice that can be set aside: [dice, faces set aside, points].","type":"array","minItems":923,"maxItems":923,"items":{"type":"array","maxItems":6,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":1,"maximum":6},{"type":"string","pattern":"^[1-6]{1,6}$"},{"type":"integer","minimum":50,"multipleOf":50}]}}},"keep":{"description":"Bonus and x2 cards: dice to set aside, by turn total before the throw (row) and throw id (character).","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/keepRows"}},"tutto_keep":{"description":"Plus/Minus and Kleeblatt (the keep most likely to reach a Tutto) and Feuerwerk (the forced keep): one row, the same for every turn total.","type":"object","required":["plusminus","cloverleaf","fireworks"],"additionalProperties":false,"properties":{"plusminus":{"$ref":"#/$defs/keepRow"},"cloverleaf":{"$ref":"#/$defs/keepRow"},"fireworks":{"$ref":"#/$defs/keepRow"}}},"bank":{"description":"Bonus and x2 cards: after setting aside, bank or throw on.","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/bankByDice"}},"draw":{"description":"After a Tutto: draw another card (1) or bank (0), per turn-total row.","$ref":"#/$defs/bits"},"street_take":{"description":"street_take[m][j]: with m numbers set aside and j new numbers shown, set aside this many of them (the smallest first).","type":"array","minItems":7,"maxItems":7,"items":{"type":"array","minItems":7,"maxItems":7,"items":{"type":"integer","minimum":0,"maximum":6}}},"x2_by_card_points":{"description":"Only under x2_scope=card: the x2 decisions by the card's own points (index = points / point_unit).","oneOf":[{"type":"null"},{"type":"array","minItems":1,"items":{"type":"object","required":["keep","bank"],"additionalProperties":false,"properties":{"keep":{"$ref":"#/$defs/keepRows"},"bank":{"$ref":"#/$defs/bankByDice"}}}}]},"summary":{"description":"The compact policy: per-card EV and bank thresholds, draw_below, probabilities. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_tutto","p_street","draw_below","cards"],"properties":{"turn_ev":{"type":"number"},"p_tutto":{"type":"number","minimum":0,"maximum":1},"p_street":{"type":"number","minimum":0,"maximum":1},"draw_below":{"$ref":"#/$defs/threshold"},"cards":{"type":"object"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, turn_total_rows, throws, keeps, keep, tutto_keep, bank, draw, street_take, x2_by_card_points.","$ref":"#/$defs/sha256"}}},
   "macke": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-policy.schema.json","title":"tutto-sim policy table, version 1 (Berliner Macke / Volle Lotte)","description":"The optimal decisions of a Berliner Macke or Volle Lotte turn for one set of rules. See docs/macke-solver.md. Locked totals (points of earlier series of the turn) are in rows of point_unit points: row i is a locked total of i * point_unit; larger totals use the last row. Decision characters are indices in the alphabet 0-9a-zA-Z; '-' marks a throw with no scoring unit (a Macke).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","dice","throws_per_series","units","states","throws","keeps","returns","locked_rows","keep","return","bank","clear","summary","content_sha256"],"additionalProperties":false,"$defs":{"indexRows":{"description":"One string per locked-total row; character i is a decision index (alphabet 0-9a-zA-Z), '-' for a Macke throw.","type":"array","minItems":1,"items":{"type":"string","pattern":"^[-0-9a-zA-Z]+$"}},"bits":{"type":"string","pattern":"^[01]+$"},"bitRows":{"description":"One string per locked-total row; character s is 1 (bank) or 0 (go on) with set-aside state s.","type":"array","minItems":1,"items":{"$ref":"#/$defs/bits"}},"byThrow":{"description":"Throw of the series (1-6) -> rows.","type":"object","propertyNames":{"pattern":"^[1-6]$"}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","variant","min_score","throws","bust","target","six_of_kind","win_value"],"additionalProperties":false,"properties":{"game":{"const":"macke"},"variant":{"enum":["standard","instant-win","jackpot","ones-and-fives","volle-lotte"]},"min_score":{"type":"integer","minimum":0,"multipleOf":50},"throws":{"type":"integer","minimum":1,"maximum":6},"bust":{"enum":["subtract","zero"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"six_of_kind":{"enum":["two-triples","one-triple"]},"win_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"dice":{"enum":[5,6]},"throws_per_series":{"type":"integer","minimum":1,"maximum":6},"units":{"description":"The unit types: [name, dice, points]. A set-aside state counts units of each type.","type":"array","minItems":2,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"string"},{"type":"integer","minimum":1,"maximum":6},{"type":"integer","minimum":50,"multipleOf":50}]}},"states":{"description":"Every set-aside state (a multiset of units with at most `dice` dice) as its count of each unit type; a state's id is its index here.","type":"array","minItems":2,"items":{"type":"array","items":{"type":"integer","minimum":0,"maximum":6}}},"throws":{"description":"Every throw of 1..dice dice as its sorted faces; a throw's id is its index here (dice count ascending).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the legal keeps (state ids of the units set aside), in order; a keep decision is an index into this list; an empty list is a Macke.","type":"array","minItems":1,"items":{"type":"array","items":{"type":"integer","minimum":0}}},"returns":{"description":"Per state id: the states that can stay set aside when units are returned (the state itself first); a return decision is an index into this list.","type":"array","minItems":2,"items":{"type":"array","minItems":1,"items":{"type":"integer","minimum":0}}},"locked_rows":{"type":"integer","minimum":1},"keep":{"description":"Throw j of a series -> rows. For j = 1 nothing is set aside and character i is the keep for throw i of `dice` dice (the throws of that many dice in id order); for j >= 2 the characters run over the states s with fewer than `dice` dice, in id order, and within each over the throws of dice - dice(s) dice in id order.","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"return":{"description":"Throw j >= 2 of a series -> rows: before that throw, character s is the index into returns[s] of the units kept set aside (0: return nothing).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"bank":{"description":"Throw j < throws_per_series of a series -> rows: after setting aside, with state s set aside (not all dice), bank (1) or go on (0).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/bitRows"}},"clear":{"description":"After a clear, by turn total (character i: total i * point_unit; larger totals use the last character): bank (1) or start a new series (0).","$ref":"#/$defs/bits"},"summary":{"description":"The compact policy: EV, outcome probabilities, bank thresholds. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_positive","p_negative","p_zero","bank_thresholds","clear_bank_at"],"properties":{"turn_ev":{"type":"number"},"p_positive":{"type":"number","minimum":0,"maximum":1},"p_negative":{"type":"number","minimum":0,"maximum":1},"p_zero":{"type":"number","minimum":0,"maximum":1},"bank_thresholds":{"type":"object"},"clear_bank_at":{"$ref":"#/$defs/threshold"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, dice, throws_per_series, units, states, throws, keeps, returns, locked_rows, keep, return, bank, clear.","$ref":"#/$defs/sha256"}}},
   "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"]}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights; every feature exactly once.","type":"array","minItems":7,"maxItems":7,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"description":"Feature -> weight (finite numbers).","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
-  "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
+  "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
+  "macke-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-win-policy.schema.json","title":"tutto-sim win table, version 1 (Berliner Macke and Volle Lotte, two players)","description":"The chance to win at the start of every turn of a two-player Berliner Macke or Volle Lotte game when both players play to win (docs/macke-win.md). Scores are in units of point_unit points; scores below the floor (floor_units) are held at it. W[own - floor][other - floor]: the chance of the player to move with own points against the opponent's other points, both from the floor to below the target; the seat does not matter. last_turn[d]: the best chance in the last turn (nachwerfen) when the player needs more than d units to pass the opponent (equal: one half); the last entry counts for every larger d. A clear at cap_units or more is banked. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","floor_units","cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"floor_units":{"type":"integer","maximum":-1},"cap_units":{"type":"integer","minimum":1},"W":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}},"last_turn":{"$ref":"#/$defs/row"},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
 };
 // END SCHEMAS
