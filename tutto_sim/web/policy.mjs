@@ -747,21 +747,13 @@ export async function loadPolicy(source, { game, rules = null, name = "<policy>"
     }
     return new RutsmieterPolicy(d, contentSha256, fail, rules);
   }
-  if (game === "macke-win") {
-    const p = new MackeWinTable(d, fileRules, contentSha256, fail);
-    if (rules) {
-      const full = { ...RULES.macke.defaults, ...rules };
-      const wrong = MACKE_WIN_FIELDS.filter((f) => !jsonEqual(full[f], fileRules[f]))
-        .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
-      if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
-    }
-    return p;
-  }
-  // the Tutto win table
-  const p = new TuttoWinTable(d, fileRules, contentSha256, fail);
+  // a win table: checked, then compared on the rule fields it depends on
+  const p = game === "macke-win" ? new MackeWinTable(d, fileRules, contentSha256, fail)
+    : new TuttoWinTable(d, fileRules, contentSha256, fail);
   if (rules) {
-    const full = { ...RULES.tutto.defaults, ...rules };
-    const wrong = WIN_FIELDS.filter((f) => !jsonEqual(full[f], fileRules[f]))
+    const full = { ...RULES[WIN_GAMES[game]].defaults, ...rules };
+    const fields = game === "macke-win" ? MACKE_WIN_FIELDS : WIN_FIELDS;
+    const wrong = fields.filter((f) => !jsonEqual(full[f], fileRules[f]))
       .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
     if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
   }
