@@ -375,3 +375,19 @@ def test_bot_refuses_bad_input_and_damaged_files(tmp_path):
                         (("--speed", "9"), "unknown option --speed")]:
         out = run_bot(*args)
         assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_node_18_without_global_web_crypto():
+    """node 18 (Debian 12's nodejs) has Web Crypto only in node:crypto: the reader falls back to it."""
+    exe = shutil.which("node")
+    if exe is None:
+        pytest.fail("node (>= 18) is needed for the JavaScript policy reader's tests: apt-get install -y nodejs")
+    script = (
+        'Object.defineProperty(globalThis, "crypto", { value: undefined, configurable: true });'
+        f'const m = await import({json.dumps(policy_module_path().as_uri())});'
+        f'const p = await m.loadPolicyFile({json.dumps(str(default_policy("rutsmieter")))}, {{ game: "rutsmieter" }});'
+        'console.log(typeof globalThis.crypto, p.contentSha256);')
+    out = subprocess.run([exe, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    d = json.loads(default_policy("rutsmieter").read_text())
+    assert out.stdout.split() == ["undefined", d["content_sha256"]]

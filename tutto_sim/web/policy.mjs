@@ -312,9 +312,18 @@ export function canonicalJson(raw) {
 }
 
 /** SHA-256 (hex) of a string's UTF-8 bytes. */
+async function webCryptoSubtle() {
+  if (globalThis.crypto && globalThis.crypto.subtle) return globalThis.crypto.subtle;
+  // node 18 has Web Crypto only as node:crypto's webcrypto (global from node 19 on)
+  if (typeof process !== "undefined" && process.versions && process.versions.node) {
+    const nodeCrypto = await import("node:crypto");
+    if (nodeCrypto.webcrypto && nodeCrypto.webcrypto.subtle) return nodeCrypto.webcrypto.subtle;
+  }
+  throw new Error("this JavaScript runtime has no crypto.subtle (SHA-256); use node >= 18 or a browser over https or from disk");
+}
+
 export async function sha256Hex(text) {
-  const subtle = globalThis.crypto && globalThis.crypto.subtle;
-  if (!subtle) throw new Error("this JavaScript runtime has no crypto.subtle (SHA-256); use node >= 18 or a browser");
+  const subtle = await webCryptoSubtle();
   const buf = await subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
