@@ -155,11 +155,15 @@ def test_validate_and_optimize_turns_run_on_the_cluster_with_the_same_json(capsy
     assert best["turns"] == 30000
 
 
-def test_work_that_does_not_go_to_the_cluster_says_so(capsys, scheduler, tmp_path):
-    code, out, err = run_cli(capsys, "analyze", "tute", "--deals", "2000", "--out-dir",
-                             str(tmp_path), "--cluster", scheduler.address)
-    assert code == 0, err
-    assert f"note: nothing of this command ran on the cluster {scheduler.address}" in err
+def test_work_that_does_not_go_to_the_cluster_says_so(capsys, scheduler):
+    # every command with --cluster now sends work there (``_json`` checks that no
+    # note is printed); a block that sends none still says so in one line
+    with cluster.using(scheduler.address):
+        pass
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        f"note: nothing of this command ran on the cluster {scheduler.address}: its work runs "
+        "in this process"]
 
 
 def test_a_worker_killed_mid_tournament_loses_nothing(scheduler):
@@ -256,3 +260,79 @@ def test_without_the_extra_one_line_names_the_install(capsys, monkeypatch):
         assert code == 2, err
         assert err.strip().splitlines() == [
             "tutto-sim: error: --cluster needs Dask's distributed package: pip install -e '.[cluster]'"]
+
+
+# -- the games' own searches and analyses (one task per candidate or position and chunk) --------
+
+
+@pytest.fixture(scope="module")
+def local2():
+    """A ``LocalCluster`` of two worker processes, as ``--cluster local:2`` starts
+    (``cluster.local_cluster``), once for the module: its scheduler's address."""
+    with cluster.local_cluster(2) as lc:
+        yield lc.scheduler_address
+
+
+def _threads_and_cluster(capsys, address, *args, chunks=()):
+    """The command's JSON in this process and on the cluster at ``address``:
+    equal. ``chunks``: (module, name, size) set only for the cluster's run, so
+    that its tasks cut the work where this process does not."""
+    here = _json(capsys, *args)
+    with pytest.MonkeyPatch.context() as mp:
+        for module, name, size in chunks:
+            mp.setattr(module, name, size)
+        there = _json(capsys, *args, "--cluster", address)
+    assert there == here
+    return here
+
+
+def test_rutsmieter_weight_search_same_json_on_local_cluster(capsys, local2, tmp_path):
+    from tutto_sim.rutsmieter import optimize
+
+    d = _threads_and_cluster(
+        capsys, local2, "optimize", "--game", "rutsmieter", "--players", "2", "--field",
+        "first,random", "--candidates", "5", "--search-games", "150", "--games", "200",
+        "--seed", "4", "--out", str(tmp_path / "w.json"), "--out-dir", str(tmp_path),
+        chunks=[(optimize, "CHUNK", 128)])  # 300 search games: 3 tasks per candidate
+    assert d["search"]["candidates"] == 6 and d["fresh"]["games_per_bot"] == 200
+    assert d["free_weights"] and not d["interrupted"]
+
+
+def test_rutsmieter_pieces_same_json_on_local_cluster_and_scheduler(capsys, local2, scheduler,
+                                                                    tmp_path):
+    from tutto_sim.rutsmieter import analysis
+
+    args = ("analyze", "pieces", "--players", "2", "--games", "300", "--positions", "12",
+            "--position-games", "8", "--seed", "3", "--out-dir", str(tmp_path))
+    here = _threads_and_cluster(capsys, local2, *args,
+                                chunks=[(analysis, "PIECE_CHUNK", 128),
+                                        (analysis, "SAMPLE_TASK", 5), (analysis, "EVENT_TASK", 5)])
+    assert _json(capsys, *args, "--cluster", scheduler.address) == here
+    assert here["capture"]["positions_done"] == 12 and here["capture"]["sample_games"] >= 12
+    assert len(here["first_piece_out"]["seats"]) == 2
+
+
+def test_tutti_exchange_and_declare_same_json_on_local_cluster(capsys, local2, tmp_path):
+    from tutto_sim.tutti import analysis
+
+    ex = _threads_and_cluster(capsys, local2, "analyze", "exchange", "--deals", "12", "--seed",
+                              "2", "--out-dir", str(tmp_path),
+                              chunks=[(analysis, "ABSTAIN_TASK", 5)])
+    assert list(ex["tables"]) == ["2"] and ex["tables"]["2"]["deals"] == 12
+    de = _threads_and_cluster(capsys, local2, "analyze", "declare", "--tables", "3,4p",
+                              "--deals", "8", "--seed", "2", "--out-dir", str(tmp_path),
+                              chunks=[(analysis, "ABSTAIN_TASK", 3)])
+    assert list(de["tables"]) == ["3", "4p"]
+
+
+def test_tutti_trump_and_tute_same_json_on_local_cluster(capsys, local2, tmp_path):
+    from tutto_sim.tutti import analysis
+
+    tr = _threads_and_cluster(capsys, local2, "analyze", "trump", "--tables", "2,4p", "--deals",
+                              "3000", "--seed", "5", "--out-dir", str(tmp_path),
+                              chunks=[(analysis, "HAND_CHUNK", 1024)])
+    assert sum(r["hands"] for r in tr["tables"]["2"].values()) == 3000
+    tu = _threads_and_cluster(capsys, local2, "analyze", "tute", "--tables", "2,4", "--deals",
+                              "40000", "--seed", "5", "--out-dir", str(tmp_path),
+                              chunks=[(analysis, "DEAL_CHUNK", 8192)])
+    assert tu["p_dealt_tute"]["4"]["deals"] == 40000

@@ -26,11 +26,17 @@ pure function of its offset the result is the same.
 Ctrl-C: the pending tasks are cancelled, the finished chunks are given to
 ``take`` (in chunk order) and :class:`KeyboardInterrupt` goes on to the
 runner, which keeps what finished as it does on threads.
+
+Work that is not one range of games (the candidates of a search, positions,
+several start positions) goes through :func:`run_tasks`: a list of
+independent tasks, taken in list order, one after the other here and side
+by side on a cluster.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import uuid
 from dataclasses import dataclass
@@ -264,6 +270,36 @@ def run_chunks(work: Callable[[int, int], Any], total: int, chunk: int,
                 progress(n * weight)
         return
     _on_cluster(_client, work, total, chunk, take, progress, weight)
+
+
+def _task_list(fn: Callable, tasks: list, offset: int, n: int) -> list:
+    """Tasks ``offset .. offset + n - 1`` of :func:`run_tasks` (on a worker or here)."""
+    return [fn(*tasks[i]) for i in range(offset, offset + n)]
+
+
+def run_tasks(fn: Callable, tasks, take: Callable[[int, Any], None], per_task: int = 1) -> None:
+    """``take(i, fn(*tasks[i]))`` for every task, in task order: in this process
+    one after the other, on a cluster (:func:`using`) ``per_task`` of them per
+    Dask task. For work that is not a range of games: candidates of a search,
+    positions, deals of several kinds; ``fn`` is a module-level function and
+    every task a pure function of its arguments (seed and game numbers
+    among them), so the results do not depend on where they ran. The task
+    list travels once per call, by value. Ctrl-C: the tasks finished before
+    the first unfinished one are taken (never a gap), then KeyboardInterrupt
+    passes on."""
+    tasks = list(tasks)
+    given = 0
+
+    def take_chunk(offset: int, n: int, results: list) -> None:
+        nonlocal given
+        if offset != given:  # after Ctrl-C on a cluster: a gap, and nothing after it
+            return
+        for k, result in enumerate(results):
+            take(offset + k, result)
+        given = offset + n
+
+    run_chunks(functools.partial(_task_list, fn, tasks), len(tasks),
+               per_task if _client is not None else 1, take_chunk)
 
 
 def add_up(work: Callable[[int, int], Any], sums, total: int, chunk: int, block: int,

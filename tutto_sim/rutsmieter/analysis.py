@@ -51,6 +51,10 @@ Pieces (:func:`piece_values`)
   (squares 0-9, 10-19, 20-29, 30-39 of its walk), and a group's CI comes
   from its positions' losses (each position one sample).
 
+With ``--cluster`` the start positions' games, the sample games and the
+capture positions are Dask tasks (``core.cluster.run_tasks``), taken in order:
+the same figures.
+
 Examples
 --------
 >>> from tutto_sim.rutsmieter.rules import RutsmieterRules
@@ -71,6 +75,7 @@ from typing import Callable
 
 import numpy as np
 
+from tutto_sim.core import cluster
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.stats import Estimate
 
@@ -88,6 +93,11 @@ EVAL_START = 1 << 42
 BAND = 10
 #: Sample games looked at for capture positions at most (a real game has several captures).
 MAX_SAMPLE_GAMES = 1_000_000
+#: Games per kernel call of the first piece out (and per Dask task on a cluster).
+PIECE_CHUNK = 1 << 15
+#: On a cluster, per Dask task: sample games looked at, capture positions evaluated.
+SAMPLE_TASK = 64
+EVENT_TASK = 16
 
 Phase = Callable[[str, int], Callable[[int], None]]
 
@@ -464,29 +474,29 @@ def piece_values(rules: RutsmieterRules = RutsmieterRules(), bot: str = "tuned",
     losses: list[float] = []
     try:
         start = np.full((n, 4), HOUSE, np.int64)
-        advance = phase("first piece out", (n + 1) * games)
-        plain = play.winners(start, 0, seed, 0, games)
-        advance(games)
-        diffs = []
+        starts = [start]
         for j in range(n):
             pieces = start.copy()
             pieces[j, 0] = 0
-            won = play.winners(pieces, 0, seed, 0, games)
-            advance(games)
-            d = (won == j).astype(np.int64) - (plain == j)
+            starts.append(pieces)
+        won = _winners(play, starts, seed, games, phase("first piece out", (n + 1) * games))
+        plain = won[0]
+        diffs = []
+        for j in range(n):
+            d = (won[j + 1] == j).astype(np.int64) - (plain == j)
             diffs.append(d)
-            out.piece_out.append(PieceOutRow(j, _est(won == j), _est(plain == j), _est(d)))
+            out.piece_out.append(PieceOutRow(j, _est(won[j + 1] == j), _est(plain == j), _est(d)))
         out.piece_out_mean = _est(np.mean(diffs, axis=0))
         events = _sample_captures(play, rules, seed, positions, phase, out)
         advance = phase("captures", len(events))
-        for e, ev in enumerate(events):
-            s = EVAL_START + e * position_games
-            home = ev.pieces.copy()
-            home[ev.victim, ev.piece] = HOUSE
-            kept = play.winners(ev.pieces, ev.capturer, seed, s, position_games)
-            lost = play.winners(home, ev.capturer, seed, s, position_games)
-            losses.append(float(np.mean((kept == ev.victim).astype(np.int64) - (lost == ev.victim))))
+
+        def lost(e: int, loss: float) -> None:
+            losses.append(loss)
             advance(1)
+
+        cluster.run_tasks(_capture_loss, [(play, ev, seed, EVAL_START + e * position_games,
+                                           position_games) for e, ev in enumerate(events)],
+                          lost, EVENT_TASK)
     except KeyboardInterrupt:
         out.interrupted = True
     if losses:
@@ -496,21 +506,70 @@ def piece_values(rules: RutsmieterRules = RutsmieterRules(), bot: str = "tuned",
     return out
 
 
-def _sample_captures(play: _Player, rules, seed, positions, phase, out) -> list[CaptureEvent]:
-    """One capture of each sample game (picked at random among its captures),
-    until there are ``positions``; games without a capture give none."""
+def _winners_span(play: _Player, pieces, seed: int, lo: int, hi: int) -> np.ndarray:
+    """Winners of games ``lo .. hi - 1`` from ``pieces``, player 0 to throw (a task)."""
+    return play.winners(pieces, 0, seed, lo, hi - lo).astype(np.int8)
+
+
+def _winners(play: _Player, starts, seed: int, games: int, advance) -> list[np.ndarray]:
+    """The winners of games ``0 .. games - 1`` from each position of ``starts``,
+    player 0 to throw: kernel calls (Dask tasks on a cluster) of
+    :data:`PIECE_CHUNK` games; Ctrl-C passes on."""
+    spans = [(lo, min(games, lo + PIECE_CHUNK)) for lo in range(0, games, PIECE_CHUNK)]
+    parts: list[np.ndarray] = []
+
+    def take(i: int, won: np.ndarray) -> None:
+        parts.append(won)
+        advance(len(won))
+
+    cluster.run_tasks(_winners_span, [(play, p, seed, lo, hi) for p in starts for lo, hi in spans],
+                      take)
+    k = len(spans)
+    return [np.concatenate(parts[i * k:(i + 1) * k]).astype(np.int64) for i in range(len(starts))]
+
+
+def _capture_loss(play: _Player, ev: CaptureEvent, seed: int, start: int, n: int) -> float:
+    """The victim's win rate with the captured piece where it stood minus with it
+    in the house, the capturer to throw, games ``start ..`` (``n``) on both sides."""
+    home = ev.pieces.copy()
+    home[ev.victim, ev.piece] = HOUSE
+    kept = play.winners(ev.pieces, ev.capturer, seed, start, n)
+    lost = play.winners(home, ev.capturer, seed, start, n)
+    return float(np.mean((kept == ev.victim).astype(np.int64) - (lost == ev.victim)))
+
+
+def _sample_events(play: _Player, rules, seed: int, g: int) -> CaptureEvent | None:
+    """Sample game ``g``'s capture (picked at random among its captures), or None."""
     from tutto_sim.core.rng import Stream
 
+    found = capture_events(play.log(seed, SAMPLE_START + g), rules, SAMPLE_START + g)
+    return found[Stream(seed, PICK_START + g).below(len(found))] if found else None
+
+
+def _sample_captures(play: _Player, rules, seed, positions, phase, out) -> list[CaptureEvent]:
+    """One capture of each sample game (picked at random among its captures),
+    until there are ``positions``; games without a capture give none. The
+    games are looked at in rounds of as many as positions are missing (a
+    game gives at most one), one after the other here, :data:`SAMPLE_TASK`
+    per Dask task on a cluster; the first ``positions`` found count."""
     events: list[CaptureEvent] = []
     advance = phase("sampling captures", positions)
     g = 0
+
+    def take(i: int, ev: CaptureEvent | None) -> None:
+        nonlocal g
+        if len(events) < positions and g == first + i:
+            g += 1
+            out.sample_games = g
+            if ev is not None:
+                events.append(ev)
+                advance(1)
+
     while len(events) < positions and g < MAX_SAMPLE_GAMES:
-        found = capture_events(play.log(seed, SAMPLE_START + g), rules, SAMPLE_START + g)
-        if found:
-            events.append(found[Stream(seed, PICK_START + g).below(len(found))])
-            advance(1)
-        g += 1
-        out.sample_games = g
+        first = g
+        more = min(positions - len(events), MAX_SAMPLE_GAMES - g)
+        cluster.run_tasks(_sample_events, [(play, rules, seed, h) for h in range(g, g + more)],
+                          take, SAMPLE_TASK)
     return events
 
 

@@ -45,7 +45,10 @@ games, streams from ``FRESH_START`` on that the search never read:
 weights play the same fresh games, for a paired comparison.
 
 Every random number follows from the seed; the kernel's results do not
-depend on the number of threads, so neither does the search.
+depend on the number of threads, so neither does the search. With
+``--cluster`` each weight vector's games (up to :data:`CHUNK` of them) are
+one Dask task (``core.cluster.run_tasks``): a generation's candidates, the
+probes and the fresh games run side by side, with the same results.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ from typing import Callable
 
 import numpy as np
 
+from tutto_sim.core import cluster
 from tutto_sim.core.analysis import FRESH_START
 from tutto_sim.core.stats import Estimate
 
@@ -81,7 +85,7 @@ SMOOTHING = 0.7
 #: Weights are multiples of 1 / GRID: scores are sums of exact binary fractions
 #: (and what is written is what was played).
 GRID = 64
-#: Fresh games per kernel call (progress and Ctrl-C granularity).
+#: Games per kernel call (progress and Ctrl-C granularity) and per Dask task on a cluster.
 CHUNK = 32768
 #: The default field.
 FIELD = ("first", "aggressive", "defensive", "random")
@@ -104,6 +108,19 @@ class Play:
     def same_games(self, other: "Play") -> bool:
         return (np.array_equal(self.winner, other.winner)
                 and np.array_equal(self.throws, other.throws))
+
+    @staticmethod
+    def concat(parts: list["Play"]) -> "Play":
+        """Consecutive spans of games as one."""
+        if len(parts) == 1:
+            return parts[0]
+        return Play(*(np.concatenate([getattr(p, k) for p in parts])
+                      for k in ("won", "throws", "winner")))
+
+
+def _play_span(games: "Games", weights, lo: int, hi: int) -> Play:
+    """Games ``lo .. hi - 1`` of ``games`` with ``weights`` (a task, here or on a Dask worker)."""
+    return games.play(weights, lo, hi)
 
 
 class Games:
@@ -132,9 +149,23 @@ class Games:
         # table f * n + j: the candidate (weights row 0) in seat j, field bot f elsewhere
         self.lineups = np.array([[K.BOT_WEIGHTS if k == j else ids[f] for k in range(n)]
                                  for f in range(len(field)) for j in range(n)], np.int64)
-        i = start + np.arange(self.total, dtype=np.int64)
-        self.seat = (i % n).astype(np.int8)
-        self.bot = (i % (len(field) * n)) // n
+
+    def _index(self, lo: int, hi: int) -> np.ndarray:
+        return self.start + np.arange(lo, hi, dtype=np.int64)
+
+    def seats(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
+        """The candidate's seat in games ``lo .. hi - 1`` (default: all)."""
+        hi = self.total if hi is None else hi
+        return (self._index(lo, hi) % self.rules.players).astype(np.int8)
+
+    def bots(self, lo: int = 0, hi: int | None = None) -> np.ndarray:
+        """The field bot of games ``lo .. hi - 1`` (default: all)."""
+        hi = self.total if hi is None else hi
+        n = self.rules.players
+        return (self._index(lo, hi) % (len(self.names) * n)) // n
+
+    seat = property(seats)
+    bot = property(bots)
 
     def play(self, weights, lo: int = 0, hi: int | None = None) -> Play:
         """Games ``lo .. hi - 1`` (default: all) with ``weights`` as the candidate."""
@@ -142,11 +173,37 @@ class Games:
         wtab = np.array([tuple(weights), *self.field_rows], np.float64)
         res = K.simulate(self.lineups, self.rules, self.seed, hi - lo, self.start + lo,
                          weights=wtab)
-        return Play(res.winner == self.seat[lo:hi], res.throws, res.winner)
+        return Play(res.winner == self.seats(lo, hi), res.throws, res.winner)
+
+    def spans(self) -> list[tuple[int, int]]:
+        """The games cut into kernel calls (and Dask tasks on a cluster) of at
+        most :data:`CHUNK`: ``(lo, hi)``."""
+        return [(lo, min(self.total, lo + CHUNK)) for lo in range(0, self.total, CHUNK)]
+
+    def play_all(self, candidates, done: Callable[[int, Play], None],
+                 step: Callable[[int], None]) -> None:
+        """Every weight vector of ``candidates`` on all the games:
+        ``done(k, play)`` for candidate ``k`` once its games are played, in
+        order, ``step(games)`` after each span. One kernel call per span here,
+        one Dask task per (candidate, span) on a cluster (``core.cluster``):
+        a span is a pure function of its weights and games, so the results are
+        the same. Ctrl-C passes on after the candidates done."""
+        spans = self.spans()
+        parts: list[Play] = []
+
+        def take(i: int, play: Play) -> None:
+            parts.append(play)
+            step(len(play.won))
+            if len(parts) == len(spans):
+                done(i // len(spans), Play.concat(parts))
+                parts.clear()
+
+        cluster.run_tasks(_play_span, [(self, w, lo, hi) for w in candidates for lo, hi in spans],
+                          take)
 
     def by_bot(self, won: np.ndarray, lo: int = 0) -> dict[str, Estimate]:
         """Win rate against each field bot (games ``lo ..``)."""
-        bot = self.bot[lo:lo + len(won)]
+        bot = self.bots(lo, lo + len(won))
         return {name: Estimate.proportion(int(won[bot == f].sum()), int((bot == f).sum()))
                 for f, name in enumerate(self.names)}
 
@@ -222,20 +279,26 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
     search = Games(rules, field, seed, search_games)
     res = OptimizeResult(rules, search.names, seed, search.per_bot, 0, start, start)
     try:
-        # the start weights and the probe
-        start_play = search.play(start)
+        # the start weights, then the probe: every +PROBE, then -PROBE where + changed nothing
+        got: list[Play] = []
+        search.play_all([start], lambda k, play: got.append(play), lambda n: None)
+        start_play = got[0]
         res.start_search_score = res.search_score = win_rate(start_play.won)
         res.candidates.append((0, start, res.search_score.mean))
         step = phase("probing the weights", 2 * len(FEATURES) * search.total)
+        plays: dict[tuple[int, float], Play] = {}
+
+        def probe(keys):
+            return lambda k, play: plays.__setitem__(keys[k], play)
+
+        plus = [(k, PROBE) for k in range(len(FEATURES))]
+        search.play_all([_probe(start, *key) for key in plus], probe(plus), step)
+        minus = [(k, -PROBE) for k, _ in plus if plays[(k, PROBE)].same_games(start_play)]
+        search.play_all([_probe(start, *key) for key in minus], probe(minus), step)
+        step((len(FEATURES) - len(minus)) * search.total)  # the -PROBE games not needed
         for k, name in enumerate(FEATURES):
-            same = True
-            for sign in (1.0, -1.0):
-                w = list(start)
-                w[k] = sign * PROBE
-                same = search.play(w).same_games(start_play)
-                step(search.total)
-                if not same:
-                    break
+            same = all(plays[key].same_games(start_play) for key in ((k, PROBE), (k, -PROBE))
+                       if key in plays)
             (res.fixed if same else res.free).append(name)
         free = [FEATURES.index(f) for f in res.free]
         length = float(np.linalg.norm(np.array(start)[free])) or 1.0
@@ -248,16 +311,17 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
             units = [centre] + [_unit(centre + spread * rng.standard_normal(len(free)))
                                 for _ in range(size - 1)]
             step = phase(f"search, generation {g + 1} of {n_gen}", size * search.total)
-            scores = []
-            for u in units:
-                w = _with_free(start, free, length * u)
-                won = search.play(w).won
-                step(search.total)
-                s = float(won.mean())
+            weights = [_with_free(start, free, length * u) for u in units]
+            scores: list[float] = []
+
+            def scored(k: int, play: Play, g=g, weights=weights, scores=scores) -> None:
+                s = float(play.won.mean())
                 scores.append(s)
-                res.candidates.append((g + 1, w, s))
+                res.candidates.append((g + 1, weights[k], s))
                 if s > res.search_score.mean:  # ties keep the earlier candidate
-                    res.weights, res.search_score = w, win_rate(won)
+                    res.weights, res.search_score = weights[k], win_rate(play.won)
+
+            search.play_all(weights, scored, step)
             res.generations.append(Generation(g + 1, size, max(scores), float(np.mean(scores)),
                                               _with_free(start, free, length * centre),
                                               float(spread.mean())))
@@ -287,24 +351,33 @@ def _with_free(start, free: list[int], values: np.ndarray) -> tuple[float, ...]:
     return on_grid(w)
 
 
+def _probe(start, k: int, sign: float) -> tuple[float, ...]:
+    """``start`` with weight ``k`` set to ``sign`` (±PROBE)."""
+    w = list(start)
+    w[k] = sign
+    return tuple(w)
+
+
 def _fresh(res: OptimizeResult, rules, field, seed: int, games: int, phase: Phase) -> None:
-    """The best weights and the start weights on fresh games (chunks; Ctrl-C keeps
-    the chunks played)."""
+    """The best weights and the start weights on fresh games (spans of
+    :data:`CHUNK`, the best weights' then the start weights'; Ctrl-C keeps the
+    spans played by both)."""
     fresh = Games(rules, field, seed, games, start=FRESH_START)
     res.games = fresh.per_bot
-    won, base = [], []
     step = phase("fresh games", 2 * fresh.total)
+    won: list[np.ndarray] = []
+    base: list[np.ndarray] = []
+
+    def take(i: int, play: Play) -> None:
+        (won if i % 2 == 0 else base).append(play.won)
+        step(len(play.won))
+
     try:
-        for lo in range(0, fresh.total, CHUNK):
-            hi = min(fresh.total, lo + CHUNK)
-            a = fresh.play(res.weights, lo, hi).won
-            step(hi - lo)
-            b = fresh.play(res.start, lo, hi).won
-            step(hi - lo)
-            won.append(a)
-            base.append(b)
+        cluster.run_tasks(_play_span, [(fresh, w, lo, hi) for lo, hi in fresh.spans()
+                                       for w in (res.weights, res.start)], take)
     except KeyboardInterrupt:
         res.interrupted = True
+    won = won[:len(base)]
     if not won:
         return
     won, base = np.concatenate(won), np.concatenate(base)

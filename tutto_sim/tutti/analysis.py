@@ -43,6 +43,11 @@ Analyses
   ``0 .. deals-1``, per player (the mean over the seats of a deal, so its CI
   comes from whole deals) and at the table (some player has one).
 
+Every analysis cuts its deals (hands, matches) into chunks of consecutive
+ones, each a pure function of its first deal, added up in order: with
+``--cluster`` a chunk is one Dask task (``core.cluster``), with the same
+figures.
+
 Examples
 --------
 >>> [(r.players, r.pairs) for r in map(lambda t: table_rules(TuttiRules(), t), TABLES)]
@@ -61,6 +66,7 @@ ValueError: --tables must be a list of 2, 3, 4, 4p (4p: four in pairs), not '5'
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -70,6 +76,7 @@ from typing import Callable
 import numpy as np
 from numba import njit, prange
 
+from tutto_sim.core import cluster
 from tutto_sim.core.stats import Estimate
 from tutto_sim.core.streams import below, stream_start
 
@@ -84,6 +91,8 @@ ABSTAIN = {"exchange": ("exchange",), "declare": ("declare", "tute")}
 DEAL_CHUNK = 1 << 17
 #: Hands per kernel call in :func:`trump_rank`.
 HAND_CHUNK = 1 << 15
+#: Deals per Dask task of :func:`abstain_value` on a cluster (here: one at a time).
+ABSTAIN_TASK = 25
 KINGS = sum(1 << card(s, KING) for s in range(4))
 HORSES = sum(1 << card(s, HORSE) for s in range(4))
 
@@ -338,21 +347,23 @@ def _per_table(out: Result, tables, part) -> Result:
     return out
 
 
+def _tute_counts(players: int, seed: int, offset: int, n: int) -> np.ndarray:
+    """Deals ``offset ..`` (``n``): Σ seats dealt a Tute, Σ its square, deals with one
+    (one chunk of :func:`dealt_tute`, here or on a Dask worker)."""
+    hands, _ = deals(players, seed, offset, n)
+    count = holds_tute(hands).sum(axis=1).astype(np.int64)
+    return np.array([count.sum(), (count * count).sum(), (count > 0).sum()], np.int64)
+
+
 def dealt_tute(tables=(2, 3, 4), n_deals: int = 1_000_000, seed: int = 1,
                phase: Phase = _no_phase) -> Result:
     """Exact and sampled P(a Tute is dealt) per table size (module docstring)."""
 
     def part(n):
-        advance = phase(f"{n} players", n_deals)
         per = np.zeros(3, np.int64)  # Σ seats with a Tute, Σ its square, deals with one
-        done = 0
-        while done < n_deals:
-            k = min(DEAL_CHUNK, n_deals - done)
-            hands, _ = deals(n, seed, done, k)
-            count = holds_tute(hands).sum(axis=1).astype(np.int64)
-            per += [count.sum(), (count * count).sum(), (count > 0).sum()]
-            done += k
-            advance(k)
+        cluster.add_up(functools.partial(_tute_counts, n, seed), per, n_deals, DEAL_CHUNK,
+                       DEAL_CHUNK // cluster.CLUSTER_BLOCKS, phase(f"{n} players", n_deals),
+                       catch_interrupt=False)
         exact = p_dealt_tute(n)
         return [TuteRow(n, n_deals, exact["player"], exact["table"],
                         Estimate.from_sums(int(per[0]), int(per[1]), n_deals, 1 / n),
@@ -405,43 +416,66 @@ class Abstain:
                                                        if a.kind not in self.kinds)))
 
 
-def abstain_value(base: TuttiRules, what: str = "declare", tables=TABLES, bot: str = "heuristic",
-                  n_deals: int = 1_000, seed: int = 1, phase: Phase = _no_phase) -> Result:
-    """The value of the trump exchange or of declaring (module docstring)."""
+def _abstain_hand(what: str, bot: str, rules: TuttiRules, seed: int, i: int, abstaining=()):
+    """Deal ``i`` played by ``bot`` in every seat, the seats ``abstaining`` never
+    taking the actions of ``what``."""
     from .bots import make_bot
     from .reference import play_hand
 
-    kinds = ABSTAIN[what]
+    bots = [make_bot(bot, j, seed, i) for j in range(rules.players)]
+    for j in abstaining:
+        bots[j] = Abstain(bots[j], ABSTAIN[what])
+    return play_hand(bots, rules, seed, i)
 
-    def hand(rules, i, abstaining=()):
-        bots = [make_bot(bot, j, seed, i) for j in range(rules.players)]
-        for j in abstaining:
-            bots[j] = Abstain(bots[j], kinds)
-        return play_hand(bots, rules, seed, i)
 
-    def used(rec, side, rules):
-        made = rec.exchanges if what == "exchange" else rec.declarations
-        return sum(rules.side(x.seat) == side for x in made)
+#: The per-deal figures of :func:`abstain_value`, in the order of its sums.
+ABSTAIN_KEYS = ("uses", "pw", "pwo", "pv", "ww", "wwo", "wv")
+
+
+def _abstain_deals(what: str, bot: str, rules: TuttiRules, seed: int, offset: int,
+                   n: int) -> list[tuple[float, ...]]:
+    """Deals ``offset ..`` (``n``) of :func:`abstain_value`, each played with the
+    option and once more for each side without: per deal the figures of
+    :data:`ABSTAIN_KEYS` (means over the sides)."""
+    rows = []
+    for i in range(offset, offset + n):
+        full = _abstain_hand(what, bot, rules, seed, i)
+        made = full.exchanges if what == "exchange" else full.declarations
+        row = dict.fromkeys(ABSTAIN_KEYS, 0.0)
+        for s in range(rules.sides):
+            without = _abstain_hand(what, bot, rules, seed, i,
+                                    [j for j in range(rules.players) if rules.side(j) == s])
+            for k, v in (("uses", sum(rules.side(x.seat) == s for x in made)),
+                         ("pw", full.scores[s]), ("pwo", without.scores[s]),
+                         ("ww", float(full.winner == s)), ("wwo", float(without.winner == s))):
+                row[k] += v / rules.sides
+        row["pv"] = row["pw"] - row["pwo"]
+        row["wv"] = row["ww"] - row["wwo"]
+        rows.append(tuple(row[k] for k in ABSTAIN_KEYS))
+    return rows
+
+
+def abstain_value(base: TuttiRules, what: str = "declare", tables=TABLES, bot: str = "heuristic",
+                  n_deals: int = 1_000, seed: int = 1, phase: Phase = _no_phase) -> Result:
+    """The value of the trump exchange or of declaring (module docstring). On a
+    cluster :data:`ABSTAIN_TASK` deals are one task; the deals' figures are
+    added up in deal order either way."""
+    if what not in ABSTAIN:
+        raise ValueError(f"what must be one of {', '.join(ABSTAIN)}, not {what!r}")
 
     def part(table):
         rules = table_rules(base, table)
-        advance = phase(table_words(table), n_deals)
-        sums = {k: _Sums() for k in ("uses", "pw", "pwo", "pv", "ww", "wwo", "wv")}
-        for i in range(n_deals):
-            full = hand(rules, i)
-            row = {k: 0.0 for k in sums}
-            for s in range(rules.sides):
-                without = hand(rules, i, [j for j in range(rules.players) if rules.side(j) == s])
-                for k, v in (("uses", used(full, s, rules)), ("pw", full.scores[s]),
-                             ("pwo", without.scores[s]), ("ww", float(full.winner == s)),
-                             ("wwo", float(without.winner == s))):
-                    row[k] += v / rules.sides
-            row["pv"] = row["pw"] - row["pwo"]
-            row["wv"] = row["ww"] - row["wwo"]
-            for k, v in row.items():
-                sums[k].add(v)
-            advance(1)
-        e = {k: v.estimate() for k, v in sums.items()}
+        sums = [_Sums() for _ in ABSTAIN_KEYS]
+
+        def take(offset: int, n: int, rows) -> None:
+            for row in rows:
+                for acc, v in zip(sums, row):
+                    acc.add(v)
+
+        cluster.run_chunks(functools.partial(_abstain_deals, what, bot, rules, seed), n_deals,
+                           ABSTAIN_TASK if cluster.active() else 1, take,
+                           phase(table_words(table), n_deals))
+        e = dict(zip(ABSTAIN_KEYS, (acc.estimate() for acc in sums)))
         return [AbstainRow(table, n_deals, e["uses"], e["pw"], e["pwo"], e["pv"], e["ww"],
                            e["wwo"], e["wv"])]
 
@@ -451,31 +485,39 @@ def abstain_value(base: TuttiRules, what: str = "declare", tables=TABLES, bot: s
 def trump_rank(base: TuttiRules, tables=TABLES, bot: str = "heuristic", n_deals: int = 200_000,
                seed: int = 1, phase: Phase = _no_phase) -> Result:
     """Points per hand by the rank of the card that shows trumps (module docstring)."""
-    from . import kernel as K
 
     def part(table):
         rules = table_rules(base, table)
         sides = rules.sides
-        advance = phase(table_words(table), n_deals)
-        acc = np.zeros((10, sides, 2), np.int64)  # per rank and side: Σp, Σp²
-        count = np.zeros(10, np.int64)
-        wins = np.zeros(10, np.int64)
-        done = 0
-        while done < n_deals:
-            k = min(HAND_CHUNK, n_deals - done)
-            res = K.simulate_hands([bot] * rules.players, rules, seed, k, done)
-            rank = deals(rules.players, seed, done, k)[1] % 10
-            p = res.points.astype(np.int64)[:, :sides]
-            np.add.at(count, rank, 1)
-            np.add.at(wins, rank, (res.winner == 0).astype(np.int64))
-            for s in range(sides):
-                np.add.at(acc[:, s, 0], rank, p[:, s])
-                np.add.at(acc[:, s, 1], rank, p[:, s] * p[:, s])
-            done += k
-            advance(k)
-        return [TrumpRow(table, r, [Estimate.from_sums(int(acc[r, s, 0]), int(acc[r, s, 1]),
-                                                       int(count[r])) for s in range(sides)],
+        # per rank: hands, hands the leader won, then per side Σp, then per side Σp²
+        acc = np.zeros((10, 2 + 2 * sides), np.int64)
+        cluster.add_up(functools.partial(_trump_sums, bot, rules, seed), acc, n_deals,
+                       HAND_CHUNK, HAND_CHUNK // cluster.CLUSTER_BLOCKS,
+                       phase(table_words(table), n_deals), catch_interrupt=False)
+        count, wins = acc[:, 0], acc[:, 1]
+        return [TrumpRow(table, r, [Estimate.from_sums(int(acc[r, 2 + s]),
+                                                       int(acc[r, 2 + sides + s]), int(count[r]))
+                                    for s in range(sides)],
                          Estimate.proportion(int(wins[r]), int(count[r])))
                 for r in range(10) if count[r]]
 
     return _per_table(Result("trump", base, bot, seed, n_deals), tables, part)
+
+
+def _trump_sums(bot: str, rules: TuttiRules, seed: int, offset: int, n: int) -> np.ndarray:
+    """Hands ``offset ..`` (``n``) of :func:`trump_rank` in the kernel, by the rank
+    of the card that shows trumps: ``[rank, (hands, leader's wins, Σp per side,
+    Σp² per side)]``."""
+    from . import kernel as K
+
+    sides = rules.sides
+    res = K.simulate_hands([bot] * rules.players, rules, seed, n, offset)
+    rank = deals(rules.players, seed, offset, n)[1] % 10
+    p = res.points.astype(np.int64)[:, :sides]
+    acc = np.zeros((10, 2 + 2 * sides), np.int64)
+    np.add.at(acc[:, 0], rank, 1)
+    np.add.at(acc[:, 1], rank, (res.winner == 0).astype(np.int64))
+    for s in range(sides):
+        np.add.at(acc[:, 2 + s], rank, p[:, s])
+        np.add.at(acc[:, 2 + sides + s], rank, p[:, s] * p[:, s])
+    return acc
