@@ -17,8 +17,8 @@ Bot specs (``parse_bot``):
                            exact win table (docs/win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
                            ``results/tutto-win-TARGET.json`` when it fits the
-                           rules, else solved (reference game only: its
-                           decisions depend on both scores)
+                           rules, else solved (in the game kernel from
+                           its values at every turn start, built at load)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
@@ -229,6 +229,13 @@ class WinOptBot:
         if d.kind == BANK_OR_DRAW:
             return BANK if p.banks_after_tutto(g, d.turn_total, pm) else DRAW
         raise ValueError(f"unknown decision kind {d.kind!r}")
+
+    def table(self):
+        """The same decisions in the game kernel (``tutto.win_bot_kernel``):
+        the planner's values for every turn start, built once per table."""
+        from tutto_sim.tutto.win_bot_kernel import WinBotTable, forced_table, win_bot_data
+
+        return WinBotTable(win_bot_data(self.planner.table), forced_table(self.planner.rules))
 
 
 def win_table(rules: TuttoRules, path: str | None = None):

@@ -62,6 +62,15 @@ from tutto_sim.tutto.turn_kernel import (
     TuttoKernelData,
     _throw,
 )
+from tutto_sim.tutto.win_bot_kernel import (
+    WinBotTable,
+    kernel_win_args,
+    win_banks,
+    win_banks_after_tutto,
+    win_keep,
+    win_layer,
+    win_street,
+)
 
 # params columns
 P_X2_CARD, P_PM_CHAIN, P_DEDUCT_AT_TUTTO, P_TARGET, P_IMMEDIATE, P_MAX_ROUNDS, P_INDEPENDENT = range(7)
@@ -176,11 +185,12 @@ def _endgame(table_banks, total, me, n, scores, target, last_round):
 
 @njit(cache=True)
 def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_x2p,
-               bank_x2p, endgame, deck, pos, ordered, ordered_off, best_pts, faces, bonus,
+               bank_x2p, endgame, win, deck, pos, ordered, ordered_off, best_pts, faces, bonus,
                bankable, params):
     """One turn of bot b in seat ``me``: banked units, or CLOVER_WIN.
 
-    ``play_turn_table`` with the deck, the deductions and the endgame rule.
+    ``play_turn_table`` with the deck, the deductions and the endgame rule;
+    a ``winopt`` bot (``win[0][b] >= 0``) decides by ``win_bot_kernel``.
     """
     x2_card = params[P_X2_CARD] == 1
     pm_chain = params[P_PM_CHAIN]
@@ -188,6 +198,8 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
     target = params[P_TARGET]
     independent = params[P_INDEPENDENT] == 1
     eg = endgame[b]
+    wb = win[0][b]
+    immediate = params[P_IMMEDIATE] == 1
     t_max = draw.shape[2] - 1
     total = 0
     pm = 0  # Plus/Minus Tuttos waiting for the bank
@@ -208,7 +220,11 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
                 while x != 0:
                     x &= x - 1
                     j += 1
-                for _ in range(street[b, 6 - dice, j]):
+                take = street[b, 6 - dice, j]
+                if wb >= 0:
+                    L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                    take = win_street(win, L, total, 6 - dice, j)
+                for _ in range(take):
                     low = new & -new
                     mask |= low
                     new ^= low
@@ -223,7 +239,11 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
             while True:
                 ms = _throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
-                if by_points:
+                if wb >= 0 and card != FIREWORKS:
+                    L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                    k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
+                                 x2_card, pm_chain)
+                elif by_points:
                     k = keep_x2p[b, card_pts, row, ms]
                 else:
                     k = keep[b, card, row, ms]
@@ -247,7 +267,10 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
                     break
                 if can_bank:
                     row = total if total < t_max else t_max
-                    if by_points:
+                    if wb >= 0:
+                        L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                        stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
+                    elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
                     else:
                         stop = bank[b, card, dice, row]
@@ -273,6 +296,9 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
             else:
                 total += bonus[card]
         go = draw[b, card, total if total < t_max else t_max]
+        if wb >= 0:
+            L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+            go = not win_banks_after_tutto(win, L, total)
         if eg:
             go = not _endgame(not go, total, me, n, scores, target, last_round)
         if not go:
@@ -283,7 +309,7 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
 
 @njit(cache=True, nogil=True)
 def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_x2p, endgame,
-                ordered, ordered_off, best_pts, faces, deck0, bonus, bankable, params,
+                win, ordered, ordered_off, best_pts, faces, deck0, bonus, bankable, params,
                 share, score, bsum, bsq, turns, end):
     """Games ``lo .. hi-1`` (stream and output row ``g``); scratch arrays are this
     call's own. Per game and seat: ``share`` (of SHARE; the highest score wins,
@@ -320,7 +346,7 @@ def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_
             if me == 0 and turn >= max_turns:
                 break
             v = _play_turn(st, seats[me], me, n, scores, last_round, keep, bank, draw, street,
-                           keep_x2p, bank_x2p, endgame, deck, pos, ordered, ordered_off,
+                           keep_x2p, bank_x2p, endgame, win, deck, pos, ordered, ordered_off,
                            best_pts, faces, bonus, bankable, params)
             turn += 1
             if v == CLOVER_WIN:
@@ -351,11 +377,14 @@ def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=No
 class TuttoGameKernel:
     """The kernel's inputs for a config and a list of bot tables, ready to run."""
 
-    def __init__(self, config: GameConfig, tables: list[BotTable]):
+    def __init__(self, config: GameConfig, tables: list):
         kd = TuttoKernelData(config.rules)
         t = build_tables(config.rules.scoring)
         self.config = config
-        self.bots = stack_tables(tables)
+        # a winopt bot (win_bot_kernel.WinBotTable) stacks its forced keeps here
+        plain = [x.forced if isinstance(x, WinBotTable) else x for x in tables]
+        self.winopt = [isinstance(x, WinBotTable) for x in tables]
+        self.bots = stack_tables(plain) + (kernel_win_args(config.rules, tables),)
         self.data = (np.ascontiguousarray(t.ordered), np.ascontiguousarray(t.ordered_off),
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
@@ -364,5 +393,7 @@ class TuttoGameKernel:
     def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
             threads: int | None = None, block: int = BLOCK):
         lineups = np.ascontiguousarray(lineups, dtype=np.int64)
+        if any(self.winopt) and lineups.shape[1] != 2:
+            raise ValueError(f"winopt plays two-player games only, not {lineups.shape[1]} players")
         return simulate_games(seed, start, n_games, lineups, self.bots, self.data, self.params,
                               threads, block)

@@ -1,0 +1,96 @@
+"""The winopt bot in the game kernel (``tutto.win_bot_kernel``).
+
+1. It plays the very games of the reference game's ``winopt`` bot, whose
+   decisions come from one turn's programme per decision
+   (``winprob.WinPlanner``): same seeds, same scores, winners, turns and
+   banked points, under both game ends and the rule options that change its
+   decisions (deduction at the Tutto, the Plus/Minus chains; the x2 card's
+   own points were checked the same way outside the tests, where solving its
+   turn table takes a minute).
+2. Its tournaments with cards drawn independently (``--deck iid``) win as
+   often as the exact solver says (``winprob.solve_win``): winopt against
+   winopt in the first seat ``p_first_wins``, winopt against the points bot
+   ``optimal`` in each seat ``win_vs_ev_seats`` and on average ``win_vs_ev``,
+   within 95% confidence (the checks together, ``family_z``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tutto_sim.core.bots import parse_bots
+from tutto_sim.core.stats import Z95, Estimate, family_z
+from tutto_sim.core.tournament import kernel_batch, make_lineups, reference_batch
+from tutto_sim.tutto.bots import WinOptBot, parse_bot
+from tutto_sim.tutto.game import GameConfig
+from tutto_sim.tutto.game_kernel import SHARE, TuttoGameKernel
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.winprob import WinTable, solve_win
+
+CASES = [
+    # rule options, bots, games
+    ({"target": 300}, "winopt,optimal", 80),
+    ({"target": 300, "game_end": "immediate"}, "winopt,winopt", 80),
+    ({"target": 200, "plusminus_deduction": "tutto", "plusminus_chain": "flat"}, "winopt,optimal", 60),
+    ({"target": 200, "plusminus_chain": "bank"}, "optimal,winopt", 60),
+]
+
+
+@pytest.mark.parametrize("options, specs, games", CASES,
+                         ids=["round", "immediate-self", "tutto-flat", "bank-chain"])
+def test_kernel_plays_the_reference_games(options, specs, games):
+    rules = TuttoRules(deck="iid", **options)
+    config = GameConfig(rules)
+    bots = parse_bots(specs, rules)
+    lineups = make_lineups(2, 2)
+    k = kernel_batch(TuttoGameKernel(config, [b.table() for b in bots]), 11, 0, games, lineups)
+    errors: dict = {}
+    r = reference_batch(bots, config, 11, 0, games, lineups, errors)
+    assert errors == {}
+    for field in ("share", "score", "banked", "banked_sq", "turns", "end"):
+        a, b = getattr(k, field), getattr(r, field)
+        bad = np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1))
+        assert bad.size == 0, f"{field} differs in games {bad[:5]}: kernel {a[bad[:2]]} reference {b[bad[:2]]}"
+    # the games reach the decisions that matter: the last round, both seats winning
+    assert set(k.end.tolist()) >= ({0} if rules.game_end == "round" else {1})
+    assert 0 < k.share[:, 0].sum() < SHARE * games
+
+
+def test_winopt_needs_two_players():
+    rules = TuttoRules(target=200, deck="iid")
+    kern = TuttoGameKernel(GameConfig(rules), [parse_bot("winopt", rules).table()])
+    with pytest.raises(ValueError, match="two-player"):
+        kern.run(1, 0, 10, make_lineups(1, 3))
+
+
+def _rate(share: np.ndarray, z: float) -> Estimate:
+    x = share.astype(np.float64) / SHARE
+    e = Estimate.from_sums(float(x.sum()), float((x * x).sum()), len(x))
+    return Estimate(e.mean, e.ci95 / Z95 * z, e.n)
+
+
+def test_kernel_tournaments_win_as_the_solver_says():
+    rules = TuttoRules(target=300, deck="iid")
+    sol = solve_win(TuttoRules(target=300))
+    win = WinOptBot(WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap,
+                             sol.summary()))
+    opt = parse_bot("optimal", rules)
+    config = GameConfig(rules)
+    z = family_z(4)
+    games = 60_000
+    self_play = kernel_batch(TuttoGameKernel(config, [win.table()]), 21, 0, games,
+                             make_lineups(1, 2))
+    first = _rate(self_play.share[:, 0], z)
+    assert first.contains(sol.p_first_wins), (str(first), sol.p_first_wins)
+    # game i: winopt in seat (i % 2), optimal in the other
+    mixed = kernel_batch(TuttoGameKernel(config, [win.table(), opt.table()]), 22, 0, 2 * games,
+                         make_lineups(2, 2))
+    seats = [_rate(mixed.share[s::2, s], z) for s in (0, 1)]
+    for s in (0, 1):
+        assert seats[s].contains(sol.win_vs_ev_seats[s]), (s, str(seats[s]), sol.win_vs_ev_seats)
+    both = _rate(np.concatenate([mixed.share[0::2, 0], mixed.share[1::2, 1]]), z)
+    assert both.contains(sol.win_vs_ev), (str(both), sol.win_vs_ev)
+    # the checks can fail: the points player's figures are outside these CIs
+    assert not first.contains(sol.p_first_wins_ev)
+    assert not both.contains(0.5)
