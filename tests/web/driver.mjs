@@ -3,10 +3,12 @@
 //   node driver.mjs answer CASES.json   -> the JS answers to the exported situations, one JSON list
 //   node driver.mjs load JOBS.json      -> per job {file, game, rules?, name?}: {ok} or {reason, message}
 //   node driver.mjs canon TEXTS.json    -> the canonical JSON (for the hashes) of each JSON text
+//   node driver.mjs tables RULES.json   -> per rules object: Tutto's keeps or Macke's tables, built from the rules
 //
 // The answers take the shapes of tutto_sim/web/export.py's Python answers.
 import { readFileSync } from "node:fs";
-import { canonicalJson, loadPolicy, loadPolicyFile, parseRawJson, PolicyError } from "../../tutto_sim/web/policy.mjs";
+import { canonicalJson, loadPolicy, loadPolicyFile, mackeTables, parseRawJson, PolicyError, tuttoKeepsTable }
+  from "../../tutto_sim/web/policy.mjs";
 
 const [mode, file] = process.argv.slice(2);
 const spec = JSON.parse(readFileSync(file, "utf8"));
@@ -57,9 +59,12 @@ if (mode === "answer") {
     }
   }
   process.stdout.write(JSON.stringify(out) + "\n");
+} else if (mode === "tables") {
+  const tables = (r) => (r.game === "tutto" ? tuttoKeepsTable(r.six_of_kind) : mackeTables(r));
+  process.stdout.write(JSON.stringify(spec.map(tables)) + "\n");
 } else if (mode === "canon") {
   process.stdout.write(JSON.stringify(spec.map((text) => canonicalJson(parseRawJson(text)))) + "\n");
 } else {
-  console.error("usage: node driver.mjs answer CASES.json | load JOBS.json | canon TEXTS.json");
+  console.error("usage: node driver.mjs answer CASES.json | load JOBS.json | canon TEXTS.json | tables RULES.json");
   process.exit(2);
 }

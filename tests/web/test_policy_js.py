@@ -225,6 +225,14 @@ def _damages(game: str, d: dict, file_rules: dict):
     else:
         x["W"][1].pop()
     out.append(("illegal decision", _rehash(x, game), None))
+    # a table the rules do not build, under a fitting hash
+    if game in ("tutto", "macke"):
+        x = copy.deepcopy(d)
+        if game == "tutto":
+            x["keeps"][700][-1][2] += 50
+        else:
+            x["units"][1][2] = 100
+        out.append(("forged table", _rehash(x, game), None))
     # damaged bytes
     text = json.dumps(d, separators=(",", ":"))
     out.append(("truncated", text[: len(text) // 2], None))
@@ -301,6 +309,26 @@ def test_canonical_json_equals_python(tmp_path):
     want = [json.dumps(json.loads(t), sort_keys=True, separators=(",", ":"), ensure_ascii=True) for t in texts]
     (tmp_path / "texts.json").write_text(json.dumps(texts))
     assert node("canon", str(tmp_path / "texts.json")) == want
+
+
+def test_tables_built_from_the_rules_equal_python(tmp_path):
+    """The reader rebuilds Tutto's keeps and Macke's units, states, throws, keeps and returns
+    from the rules to check a file's tables; they equal Python's for every rule that changes them."""
+    from tutto_sim.dice.scoring import ScoringRules
+    from tutto_sim.macke.policy import tables_of
+    from tutto_sim.macke.rules import VARIANTS, MackeRules
+    from tutto_sim.tutto.policy import keeps_table
+
+    rules, want = [], []
+    for six in ("two-triples", "one-triple"):
+        rules.append({"game": "tutto", "six_of_kind": six})
+        want.append(keeps_table(ScoringRules(6, six)))
+        for variant in VARIANTS:
+            r = MackeRules(variant=variant, six_of_kind=six)
+            rules.append(r.to_dict())
+            want.append(tables_of(r))
+    (tmp_path / "rules.json").write_text(json.dumps(rules))
+    assert node("tables", str(tmp_path / "rules.json")) == want
 
 
 def test_embedded_schemas_are_the_packages():

@@ -852,6 +852,60 @@ function checkKeepRows(strings, rows, keeps, what, fail) {
 
 const TUTTO_THROWS = tuttoThrowNames();
 
+const singlePoints = (f) => (f === 1 ? 100 : f === 5 ? 50 : 0);
+const triplePoints = (f) => (f === 1 ? 1000 : 100 * f);
+
+/** Most points for setting aside exactly these dice (sorted faces), or null when a die
+ * would belong to no unit (dice/reference.py best_split). */
+function bestSplit(kept, maxTriples, taken = []) {
+  if (!kept.length) return 0;
+  const [first, ...rest] = kept;
+  let best = null;
+  if (singlePoints(first)) {
+    const sub = bestSplit(rest, maxTriples, taken);
+    if (sub !== null) best = sub + singlePoints(first);
+  }
+  if (rest.filter((x) => x === first).length >= 2 && taken.filter((x) => x === first).length < maxTriples) {
+    const r = [...rest];
+    r.splice(r.indexOf(first), 1);
+    r.splice(r.indexOf(first), 1);
+    const sub = bestSplit(r, maxTriples, [...taken, first]);
+    if (sub !== null && (best === null || sub + triplePoints(first) > best)) best = sub + triplePoints(first);
+  }
+  return best;
+}
+
+/** The `keeps` of a Tutto policy file, built from the scoring rules as tutto/policy.py
+ * keeps_table does: per throw, [k, faces, points] of the best keep of each size k
+ * (faces: the first such keep in sorted order). */
+export function tuttoKeepsTable(sixOfKind) {
+  const maxTriples = sixOfKind === "two-triples" ? 2 : 1;
+  return TUTTO_THROWS.map((name) => {
+    const dice = [...name].map(Number);
+    const bySize = new Map(); // k -> sorted distinct combinations
+    for (let mask = 1; mask < 1 << dice.length; mask++) {
+      const sub = dice.filter((_, i) => mask & (1 << i)).join("");
+      if (!bySize.has(sub.length)) bySize.set(sub.length, new Set());
+      bySize.get(sub.length).add(sub);
+    }
+    const row = [];
+    for (let k = 1; k <= dice.length; k++) {
+      const combos = [...bySize.get(k)].sort();
+      let best = null;
+      let faces = null;
+      for (const c of combos) {
+        const pts = bestSplit([...c].map(Number), maxTriples);
+        if (pts !== null && (best === null || pts > best)) {
+          best = pts;
+          faces = c;
+        }
+      }
+      if (best !== null) row.push([k, faces, best]);
+    }
+    return row;
+  });
+}
+
 export class TuttoPolicy {
   constructor(d, contentSha256, fail) {
     this.game = "tutto";
@@ -864,6 +918,9 @@ export class TuttoPolicy {
     this.turnEv = d.summary.turn_ev;
     // the legality checks of tutto/policy.py _from_json
     if (!jsonEqual(d.throws, TUTTO_THROWS)) fail("its list of throws is not this version's");
+    if (!jsonEqual(d.keeps, tuttoKeepsTable(d.rules.six_of_kind))) {
+      fail("its keeps (dice and points per throw) are wrong for these rules");
+    }
     this.throwIds = new Map(TUTTO_THROWS.map((t, i) => [t, i]));
     const rows = d.turn_total_rows;
     for (const c of BANKABLE) {
@@ -948,6 +1005,118 @@ export class TuttoPolicy {
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 
+const faceCounts = (faces) => {
+  const c = [0, 0, 0, 0, 0, 0];
+  for (const f of faces) c[f - 1]++;
+  return c;
+};
+
+/** The kinds of unit under Macke `rules` (macke/tables.py unit_types): name, dice, points
+ * (units of 50) and the face counts that form it. */
+function mackeUnitTypes(rules) {
+  const n = rules.variant === "volle-lotte" ? 6 : 5;
+  const u = [{ name: "1", dice: 1, points: 2, patterns: [faceCounts([1])] },
+    { name: "5", dice: 1, points: 1, patterns: [faceCounts([5])] }];
+  const faces = rules.variant === "ones-and-fives" ? [1, 5] : [1, 2, 3, 4, 5, 6];
+  for (const f of faces) u.push({ name: String(f).repeat(3), dice: 3, points: triplePoints(f) / POINT_UNIT, patterns: [faceCounts([f, f, f])] });
+  if (rules.variant !== "ones-and-fives") {
+    u.push({ name: "small straight", dice: 4, points: 10, patterns: [1, 2, 3].map((a) => faceCounts([a, a + 1, a + 2, a + 3])) });
+    if (n === 6) u.push({ name: "big straight", dice: 6, points: 40, patterns: [faceCounts([1, 2, 3, 4, 5, 6])] });
+    else u.push({ name: "big straight", dice: 5, points: 20, patterns: [faceCounts([1, 2, 3, 4, 5]), faceCounts([2, 3, 4, 5, 6])] });
+  }
+  if (rules.variant === "jackpot") {
+    u.push({ name: "five 5s", dice: 5, points: 100, patterns: [faceCounts([5, 5, 5, 5, 5])] });
+    u.push({ name: "five 1s", dice: 5, points: 200, patterns: [faceCounts([1, 1, 1, 1, 1])] });
+  }
+  return u;
+}
+
+/** Every non-empty keep of a throw (face counts) as unit counts (macke/tables.py throw_keeps). */
+function mackeThrowKeeps(counts, rules, types) {
+  const pats = [];
+  types.forEach((t, i) => t.patterns.forEach((p) => pats.push([i, p])));
+  const maxTriples = rules.six_of_kind === "two-triples" ? 2 : 1;
+  const out = new Map();
+  const left = [...counts];
+  const vec = new Array(types.length).fill(0);
+  const rec = (j) => {
+    if (j === pats.length) {
+      if (vec.some((x) => x)) out.set(vec.join(","), [...vec]);
+      return;
+    }
+    const [i, p] = pats[j];
+    let times = 0;
+    for (;;) {
+      rec(j + 1);
+      if (left.some((l, f) => l < p[f])) break;
+      if (types[i].dice === 3 && vec[i] >= maxTriples) break; // six of a kind: two triples at most
+      for (let f = 0; f < 6; f++) left[f] -= p[f];
+      vec[i]++;
+      times++;
+    }
+    for (let f = 0; f < 6; f++) left[f] += p[f] * times;
+    vec[i] -= times;
+  };
+  rec(0);
+  let keeps = [...out.values()];
+  if (rules.variant === "jackpot") {
+    // five 1s (five 5s) in one throw score only as the jackpot
+    for (const face of [1, 5]) {
+      if (counts[face - 1] === 5) {
+        const single = types.findIndex((t) => t.name === String(face));
+        const triple = types.findIndex((t) => t.name === String(face).repeat(3));
+        keeps = keeps.filter((k) => k[single] + 3 * k[triple] < 5);
+      }
+    }
+  }
+  return keeps;
+}
+
+const lexCompare = (a, b) => {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+};
+
+/** The self-describing tables of a Macke policy file for `rules` (macke/policy.py tables_of):
+ * units, states, throws, keeps, returns. */
+export function mackeTables(rules) {
+  const types = mackeUnitTypes(rules);
+  const n = rules.variant === "volle-lotte" ? 6 : 5;
+  const diceOf = (v) => v.reduce((s, k, i) => s + k * types[i].dice, 0);
+  const states = [];
+  const rec = (i, dice, vec) => {
+    if (i === types.length) {
+      states.push([...vec]);
+      return;
+    }
+    for (let k = 0; dice + k * types[i].dice <= n; k++) {
+      vec.push(k);
+      rec(i + 1, dice + k * types[i].dice, vec);
+      vec.pop();
+    }
+  };
+  rec(0, 0, []);
+  states.sort((a, b) => diceOf(a) - diceOf(b) || lexCompare(a, b));
+  const index = new Map(states.map((v, s) => [v.join(","), s]));
+  const dice = states.map(diceOf);
+  const throws = tuttoThrowNames().filter((t) => t.length <= n);
+  const keeps = throws.map((t) => mackeThrowKeeps(faceCounts([...t].map(Number)), rules, types)
+    .map((k) => index.get(k.join(","))).sort((a, b) => a - b));
+  const returns = states.map((v) => {
+    const subs = new Set();
+    const sub = (i, w) => {
+      if (i === v.length) {
+        subs.add(index.get(w.join(",")));
+        return;
+      }
+      for (let k = 0; k <= v[i]; k++) sub(i + 1, [...w, k]);
+    };
+    sub(0, []);
+    return [...subs].sort((a, b) => dice[b] - dice[a] || a - b);
+  });
+  return { units: types.map((t) => [t.name, t.dice, t.points * POINT_UNIT]), states, throws, keeps, returns };
+}
+
 export class MackePolicy {
   constructor(d, contentSha256, fail) {
     this.game = "macke";
@@ -965,26 +1134,22 @@ export class MackePolicy {
     this.nDice = nAll;
     this.throwsPerSeries = d.throws_per_series;
     this.lockedRows = d.locked_rows;
+    // the self-describing tables must be those the rules build (macke/policy.py tables_of)
+    const tables = mackeTables(d.rules);
+    for (const what of ["units", "states", "throws", "keeps", "returns"]) {
+      if (!jsonEqual(d[what], tables[what])) fail(`its ${what} are not the tables this version builds for its rules`);
+    }
     this.units = d.units.map(([name, dice, points]) => ({ name, dice, points }));
     this.states = d.states;
     const nUnits = this.units.length;
-    if (d.states.some((v) => v.length !== nUnits)) fail("its states are not the tables this version builds for its rules");
     this._dice = d.states.map((v) => v.reduce((s, k, u) => s + k * this.units[u].dice, 0));
     this._pts = d.states.map((v) => v.reduce((s, k, u) => s + k * this.units[u].points, 0));
     this._index = new Map(d.states.map((v, s) => [v.join(","), s]));
     this.emptyState = this._index.get(new Array(nUnits).fill(0).join(","));
-    if (this.emptyState === undefined) fail("its states are not the tables this version builds for its rules");
-    // throws: by number of dice, lexicographic within
-    const names = tuttoThrowNames().filter((t) => t.length <= nAll);
-    if (!jsonEqual(d.throws, names)) fail("its throws are not the tables this version builds for its rules");
+    const names = d.throws;
     this.throwIds = new Map(names.map((t, i) => [t, i]));
     this._start = [0];
     for (let n = 1; n <= nAll + 1; n++) this._start.push(names.filter((t) => t.length < n).length);
-    if (d.keeps.length !== names.length || d.returns.length !== d.states.length
-        || d.keeps.some((ks) => ks.some((s) => s >= d.states.length))
-        || d.returns.some((rs) => rs.some((s) => s >= d.states.length))) {
-      fail("its keeps are not the tables this version builds for its rules");
-    }
     // keep slots of each set-aside state (solver.slot_layout)
     this._off = [];
     let pos = 0;
@@ -1298,17 +1463,9 @@ const MACKE_WIN_FIELDS = ["variant", "min_score", "throws", "bust", "target", "s
  * multiset of the rules' units with at most n dice (macke/tables.py unit_types). */
 export function mackeSeriesMax(rules) {
   const n = rules.variant === "volle-lotte" ? 6 : 5;
-  const units = [[1, 2], [1, 1]]; // a single 1 (100), a single 5 (50): [dice, units]
-  const faces = rules.variant === "ones-and-fives" ? [1, 5] : [1, 2, 3, 4, 5, 6];
-  for (const f of faces) units.push([3, f === 1 ? 20 : 2 * f]);
-  if (rules.variant !== "ones-and-fives") {
-    units.push([4, 10]);
-    units.push(n === 6 ? [6, 40] : [5, 20]);
-  }
-  if (rules.variant === "jackpot") units.push([5, 100], [5, 200]);
-  const best = new Array(n + 1).fill(0);
+  const best = new Array(n + 1).fill(0); // best[c]: most points with at most c dice
   for (let c = 1; c <= n; c++) {
-    for (const [dice, pts] of units) if (dice <= c) best[c] = Math.max(best[c], best[c - dice] + pts);
+    for (const u of mackeUnitTypes(rules)) if (u.dice <= c) best[c] = Math.max(best[c], best[c - u.dice] + u.points);
   }
   return best[n];
 }
