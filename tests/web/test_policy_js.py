@@ -102,6 +102,13 @@ def test_js_answers_equal_python_x2_by_card_points(tmp_path):
     wrong = [(c, a) for c, a in zip(doc["cases"], answers) if a != c["answer"]]
     assert not wrong, f"{len(wrong)} answers differ, e.g. {wrong[:3]}"
     assert sum(c.get("card") == "x2" and c["card_points"] > 0 for c in doc["cases"]) > 300
+    # one entry short: refused as in Python
+    d = json.loads((tmp_path / "x2card.json").read_text())
+    d["x2_by_card_points"].pop()
+    short = tmp_path / "short.json"
+    short.write_text(json.dumps(_rehash(d, "tutto")))
+    (tmp_path / "jobs.json").write_text(json.dumps([{"file": str(short), "game": "tutto"}]))
+    assert node("load", str(tmp_path / "jobs.json"))[0]["message"] == _python_refusal("tutto", short, None)
 
 
 def test_export_is_seeded():

@@ -940,6 +940,15 @@ export class TuttoPolicy {
       fail("x2_by_card_points must be present exactly for x2_scope=card");
     }
     if (d.x2_by_card_points !== null) {
+      // tutto/solver.py max_card_points: the most one card's dice can collect before its Tutto
+      const most = [0];
+      for (let n = 1; n <= 6; n++) {
+        most.push(Math.max(...d.keeps.flatMap((ks, id) => (TUTTO_THROWS[id].length === n
+          ? ks.map(([k, , pts]) => pts / POINT_UNIT + most[n - k]) : []))));
+      }
+      if (d.x2_by_card_points.length !== most[6] + 1) {
+        fail(`x2_by_card_points needs ${most[6] + 1} entries (card points 0..${most[6] * POINT_UNIT}), not ${d.x2_by_card_points.length}`);
+      }
       d.x2_by_card_points.forEach((p, i) => {
         checkKeepRows(p.keep, rows, d.keeps, `x2_by_card_points/${i}/keep`, fail);
         for (let n = 1; n <= 5; n++) if (p.bank[String(n)].length !== rows) fail(`x2_by_card_points/${i}/bank dice ${n} must have ${rows} decisions`);
