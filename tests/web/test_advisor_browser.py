@@ -38,6 +38,9 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 #: Situations per game entered through the form.
 N = 30
 WIN_TARGET = 300
+#: Win tables made by the solver, kept with the node tests of the reader.
+DATA = Path(__file__).parent / "data"
+MACKE_WINS = {"macke": "macke-win-500.json", "volle-lotte": "volle-lotte-win-300.json"}
 
 
 # ---- the site, the browser ------------------------------------------------------------
@@ -45,7 +48,7 @@ WIN_TARGET = 300
 def win_file() -> Path:
     """A Tutto win table to 300 (``tutto-sim solve --objective win --target 300``,
     kept with the node tests of the reader); the command checks it with Python."""
-    return Path(__file__).parent / "data" / f"tutto-win-{WIN_TARGET}.json"
+    return DATA / f"tutto-win-{WIN_TARGET}.json"
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +67,8 @@ def house_rules(tmp_path_factory) -> Path:
 def site(tmp_path_factory, win_file, house_rules) -> Path:
     out = tmp_path_factory.mktemp("site") / "advisor"
     with pytest.raises(SystemExit) as done:
-        cli_main(["advisor", "--out", str(out), "--win-table", str(win_file), "--policy", str(house_rules)])
+        cli_main(["advisor", "--out", str(out), "--win-table", str(win_file), "--policy", str(house_rules),
+                  *[a for f in MACKE_WINS.values() for a in ("--win-table", str(DATA / f))]])
         raise SystemExit(0)
     assert done.value.code == 0
     return out
@@ -248,8 +252,11 @@ def check_macke_turns(site, page, game, file):
     from tutto_sim.macke.policy import load_macke_policy
     from tutto_sim.macke.protocol import TurnView
     from tutto_sim.macke.solver import throw_tables
+    from tutto_sim.macke.winprob import load_win_table
 
     pol = load_macke_policy(POLICY_DIR / file)
+    win = load_win_table(DATA / MACKE_WINS[game])
+    scores = range(win.floor - 2 * POINT_UNIT, win.target, POINT_UNIT)  # below the floor too
     m, t = pol.tables, throw_tables(pol.rules)
     n_all, n_throws = pol.rules.n_dice, pol.rules.throws
     index = {tuple(c): s for s, c in enumerate(m.state_counts.tolist())}
@@ -262,10 +269,18 @@ def check_macke_turns(site, page, game, file):
         aside = m.empty if j == 1 else rng.choice(open_states)
         locked = 0 if rng.random() < 0.5 else rng.randrange(0, 50) * POINT_UNIT
         dice = "".join(str(rng.randint(1, 6)) for _ in range(n_all - int(m.state_dice[aside])))
+        use_win = i % 3 == 0
+        own, other = rng.choice(scores), rng.choice(scores)
         got = ask(page, "macke", {"macke-locked": locked, "macke-aside": macke_words(m, aside),
-                                  "macke-throw": j, "macke-dice": dice},
+                                  "macke-throw": j, "macke-dice": dice,
+                                  "macke-win-table": (DATA / MACKE_WINS[game]).stem if use_win else "",
+                                  "macke-own": own, "macke-other": other},
                   enter="macke-dice" if i % 2 else None)  # the Enter key submits too
         assert got["error"] == "", (locked, aside, j, dice, got)
+        if use_win:
+            assert float(got["data"]["win"]) == win.win(own, other)
+        else:
+            assert "win" not in got["data"]
         ms = t.multiset_of([int(x) for x in dice])
         keeps = m.keep_states[m.keep_start[ms]:m.keep_start[ms + 1]].tolist()
         if not keeps:
@@ -275,7 +290,14 @@ def check_macke_turns(site, page, game, file):
         k = pol.keep(TurnView(locked, aside, n_throws - j, j == 1), ms, keeps)
         assert int(got["data"]["keep"]) == k, (locked, aside, j, dice)
         now = index[tuple(int(a) + int(b) for a, b in zip(m.state_counts[aside], m.state_counts[k]))]
-        assert int(got["data"]["total"]) == locked + int(m.state_pts[now]) * POINT_UNIT
+        total = locked + int(m.state_pts[now]) * POINT_UNIT
+        assert int(got["data"]["total"]) == total
+        if use_win:  # the turn ended now: added from the minimum score on, else subtracted
+            banked = own + (total if total >= pol.rules.min_score else -total)
+            assert ("win-bank" in got["data"]) == (banked < win.target)
+            if banked < win.target:
+                assert float(got["data"]["win-bank"]) == 1 - win.win(other, banked), (own, other, total)
+                seen.add("win-bank")
         if m.state_dice[now] == n_all or j < n_throws:
             bank = pol.bank(TurnView(locked, now, n_throws - j, False))
             assert got["data"]["bank"] == ("bank" if bank else "on"), (locked, aside, j, dice)

@@ -25,7 +25,9 @@ reader before it uses it (format, version, game, content hash, rules), so a
 damaged file is refused in the page with the reader's one-line reason.
 
 The command checks each file with the game's own Python loader first: a
-file Python would refuse never reaches the page (one line, exit 2).
+file Python would refuse never reaches the page (one line, exit 2). Win
+tables (Tutto, Berliner Macke, Volle Lotte; ``--win-table``, else those in
+``results/``) add the chances to win by the scores.
 
 This package sits above the games (like ``tutto_sim/cli.py``): it may import
 them; no game imports it (tests/core/test_layout.py).
@@ -84,9 +86,13 @@ def shipped_policies() -> list[Path]:
     return sorted(POLICY_DIR.glob("*.json"))
 
 
+#: Win tables that ``tutto-sim solve --objective win`` writes into ``results/``.
+WIN_TABLE_NAMES = ("tutto-win-*.json", "macke-win-*.json", "volle-lotte-win-*.json")
+
+
 def found_win_tables(results: Path = RESULTS_DIR) -> list[Path]:
-    """Tutto win tables written by ``tutto-sim solve --objective win`` into ``results/``."""
-    return sorted(results.glob("tutto-win-*.json")) if results.is_dir() else []
+    """The win tables in ``results/`` (Tutto, Berliner Macke, Volle Lotte)."""
+    return sorted(p for g in WIN_TABLE_NAMES for p in results.glob(g)) if results.is_dir() else []
 
 
 def _peek(path: Path) -> dict | None:
@@ -127,8 +133,18 @@ def read_table(path: Path, flag: str) -> Table:
         return Table(path, "tutto", "tutto-win", "win", table.rules.to_dict(),
                      words.rules_words(table.rules), words.rules_lines(table.rules)[:6],
                      {"target": table.rules.target, "summary": table.summary})
+    if game == "macke" and kind == "win-table":
+        from tutto_sim.macke import words
+        from tutto_sim.macke.winprob import load_win_table as load_macke_win
+
+        table = _checked(load_macke_win, path)
+        key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"
+        return Table(path, key, "macke-win", "win", table.rules.to_dict(),
+                     words.rules_words(table.rules), words.rules_lines(table.rules),
+                     {"target": table.rules.target, "floor": table.floor, "summary": table.summary})
     if kind is not None:
-        raise UserError(f"{flag} {path}: the advisor shows Tutto win tables only, not {game} {kind}s")
+        raise UserError(f"{flag} {path}: the advisor shows win tables of Tutto, Berliner Macke "
+                        f"and Volle Lotte, not {game} {kind}s")
     if game == "tutto":
         from tutto_sim.tutto import words
 
@@ -199,7 +215,7 @@ def build_site(out: Path, tables: list[Table]) -> list[Path]:
 def advisor(
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the page (created; files of the same names are replaced).")],
     policy: Annotated[Optional[list[Path]], typer.Option("--policy", metavar="FILE", help="A policy file to offer besides the shipped ones (data/policies/*.json), e.g. one solved for other rules; repeat for more.")] = None,
-    win_table: Annotated[Optional[list[Path]], typer.Option("--win-table", metavar="FILE", help="A Tutto win table (tutto-sim solve --objective win) for advice by scores; repeat for more. Default: those in results/ (tutto-win-*.json).")] = None,
+    win_table: Annotated[Optional[list[Path]], typer.Option("--win-table", metavar="FILE", help="A win table of Tutto, Berliner Macke or Volle Lotte (tutto-sim solve --objective win) for the chances to win by the scores; repeat for more. Default: those in results/ (tutto-win-*.json, macke-win-*.json, volle-lotte-win-*.json).")] = None,
 ) -> None:
     """Write the strategy advisor: a static web page (docs/advisor.md).
 

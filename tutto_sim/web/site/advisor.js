@@ -54,10 +54,11 @@ function parseDice(text, min, max) {
   return faces.split("").map(Number);
 }
 
-function points(text, what, { step = 50, max = 1_000_000 } = {}) {
+function points(text, what, { step = 50, min = 0, max = 1_000_000 } = {}) {
   const n = Number(text);
-  if (String(text).trim() === "" || !Number.isInteger(n) || n < 0 || n > max || n % step) {
-    throw new InputError(`${what} must be a whole number of points from 0 in steps of ${step}, not "${text}"`);
+  if (String(text).trim() === "" || !Number.isInteger(n) || n < min || n > max || n % step) {
+    const range = min === 0 ? "from 0" : `from ${pts(min)} to ${pts(max)}`;
+    throw new InputError(`${what} must be a whole number of points ${range} in steps of ${step}, not "${text}"`);
   }
   return n;
 }
@@ -174,7 +175,10 @@ const setupForm = {
     fillSelect($("win-table"), [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
     tuttoQuestion();
   },
-  async macke(p) {
+  async macke(p, t) {
+    const wins = tablesOf(t.game, "win");
+    fillSelect($("macke-win-table"), [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
+    $("macke-scores").hidden = wins.length === 0;
     fillSelect($("macke-throw"), Array.from({ length: p.throwsPerSeries }, (_, i) => [String(i + 1), `throw ${i + 1} of ${p.throwsPerSeries}`]));
     $("macke-dice").placeholder = Array.from({ length: p.nDice }, (_, i) => i + 1).join(" ");
   },
@@ -322,11 +326,13 @@ async function adviseMacke(p) {
   const keep = p.keep({ locked, aside, throwOfSeries, dice });
   const data = { aside, throw: throwOfSeries, dice: dice.join("") };
   const out = [];
+  const win = $("macke-win-table").value;
   if (keep === null) {
     data.keep = "macke";
     const first = locked === 0 && throwOfSeries === 1 && aside === p.emptyState;
     out.push(el("p", { class: "verdict bank", textContent: "Macke: nothing scores." }));
     out.push(el("p", { textContent: first ? "On the turn's first throw a Macke costs nothing." : (p.rules.bust === "zero" ? "The turn scores 0." : "The turn total is subtracted.") }));
+    if (win) out.push(...await mackeWinLines(tableById(win), null, data));
     return [out, data];
   }
   data.keep = keep.state;
@@ -363,7 +369,34 @@ async function adviseMacke(p) {
   if (p.summary && p.summary.turn_ev !== undefined) {
     out.push(el("p", { class: "small", textContent: `A turn is worth ${p.summary.turn_ev.toFixed(2)} points with this play.` }));
   }
+  if (win) out.push(...await mackeWinLines(tableById(win), total, data));
   return [out, data];
+}
+
+/** Chances to win from a Macke / Volle Lotte win table: at the start of this turn
+ * and, after a keep, if the turn ended now with its total (added at or above the
+ * minimum score, else subtracted). */
+async function mackeWinLines(t, total, data) {
+  const w = await policyOf(t);
+  const own = points($("macke-own").value, "your score", { min: -1_000_000, max: w.target - 50 });
+  const other = points($("macke-other").value, "the opponent's score", { min: -1_000_000, max: w.target - 50 });
+  const start = w.W(own, other);
+  data.win = start;
+  const rows = [["at the start of this turn", pct(start)]];
+  if (total !== null) {
+    const banked = own + (total >= w.rules.min_score ? total : -total);
+    if (banked < w.target) {
+      const bank = 1 - w.W(other, banked);
+      data["win-bank"] = bank;
+      rows.push([`if the turn ends now (your score ${pts(banked)})`, pct(bank)]);
+    } else {
+      rows.push([`if you bank now: ${pts(banked)} reaches the target; the opponent throws once more`, ""]);
+    }
+  }
+  return [el("table", {},
+    el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
+    el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
+    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x }))))];
 }
 
 // ---- Rutsmieter ----------------------------------------------------------------
