@@ -16,6 +16,7 @@ const CARD_NAMES = {
   bonus600: "Bonus 600", x2: "×2", plusminus: "Plus/Minus", cloverleaf: "Kleeblatt",
   fireworks: "Feuerwerk", street: "Straße",
 };
+const WIN_NOTE = "The advice above is the points table's (the most points per turn); the win table gives the chances, and playing to win may bank or throw on elsewhere.";
 const BANKABLE = new Set(["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"]);
 const COLOURS = ["Red", "Blue", "Green", "Yellow"];
 const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
@@ -298,7 +299,7 @@ async function winLines(t, bankTotal, data) {
     el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
     el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
     ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: pct(x) }))));
-  return [table];
+  return [table, el("p", { class: "small", textContent: WIN_NOTE })];
 }
 
 // ---- Berliner Macke and Volle Lotte ----------------------------------------------
@@ -343,7 +344,7 @@ async function adviseMacke(p) {
   const steps = el("ul", { class: "steps" });
   out.push(steps);
   const left = p.nDice - p.stateDice(now);
-  steps.append(el("li", { textContent: `Aside in this series: ${p.stateName(now)}; turn total ${pts(total)}, ${diceWord(left)} left.` }));
+  steps.append(el("li", { textContent: `Aside in this series: ${p.stateName(now)}; turn total ${pts(total)}, ${left ? `${diceWord(left)} left` : `all ${p.nDice} dice aside (a clear)`}.` }));
   if (left === 0) {
     const bank = p.bank({ locked, aside: now, throwOfSeries });
     data.bank = bank ? "bank" : "on";
@@ -396,7 +397,8 @@ async function mackeWinLines(t, total, data) {
   return [el("table", {},
     el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
     el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
-    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x }))))];
+    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x })))),
+    el("p", { class: "small", textContent: WIN_NOTE })];
 }
 
 // ---- Rutsmieter ----------------------------------------------------------------
