@@ -298,16 +298,14 @@ def test_rutsmieter_weight_search_same_json_on_local_cluster(capsys, local2, tmp
     assert d["free_weights"] and not d["interrupted"]
 
 
-def test_rutsmieter_pieces_same_json_on_local_cluster_and_scheduler(capsys, local2, scheduler,
-                                                                    tmp_path):
+def test_rutsmieter_pieces_same_json_on_local_cluster(capsys, local2, tmp_path):
     from tutto_sim.rutsmieter import analysis
 
-    args = ("analyze", "pieces", "--players", "2", "--games", "300", "--positions", "12",
-            "--position-games", "8", "--seed", "3", "--out-dir", str(tmp_path))
-    here = _threads_and_cluster(capsys, local2, *args,
-                                chunks=[(analysis, "PIECE_CHUNK", 128),
-                                        (analysis, "SAMPLE_TASK", 5), (analysis, "EVENT_TASK", 5)])
-    assert _json(capsys, *args, "--cluster", scheduler.address) == here
+    here = _threads_and_cluster(
+        capsys, local2, "analyze", "pieces", "--players", "2", "--games", "300", "--positions",
+        "12", "--position-games", "8", "--seed", "3", "--out-dir", str(tmp_path),
+        chunks=[(analysis, "PIECE_CHUNK", 128), (analysis, "SAMPLE_TASK", 5),
+                (analysis, "EVENT_TASK", 5)])
     assert here["capture"]["positions_done"] == 12 and here["capture"]["sample_games"] >= 12
     assert len(here["first_piece_out"]["seats"]) == 2
 
@@ -325,14 +323,16 @@ def test_tutti_exchange_and_declare_same_json_on_local_cluster(capsys, local2, t
     assert list(de["tables"]) == ["3", "4p"]
 
 
-def test_tutti_trump_and_tute_same_json_on_local_cluster(capsys, local2, tmp_path):
+def test_tutti_trump_and_tute_same_json_on_local_cluster_and_scheduler(capsys, local2, scheduler,
+                                                                       tmp_path):
     from tutto_sim.tutti import analysis
 
     tr = _threads_and_cluster(capsys, local2, "analyze", "trump", "--tables", "2,4p", "--deals",
                               "3000", "--seed", "5", "--out-dir", str(tmp_path),
                               chunks=[(analysis, "HAND_CHUNK", 1024)])
     assert sum(r["hands"] for r in tr["tables"]["2"].values()) == 3000
-    tu = _threads_and_cluster(capsys, local2, "analyze", "tute", "--tables", "2,4", "--deals",
-                              "40000", "--seed", "5", "--out-dir", str(tmp_path),
-                              chunks=[(analysis, "DEAL_CHUNK", 8192)])
+    args = ("analyze", "tute", "--tables", "2,4", "--deals", "40000", "--seed", "5", "--out-dir",
+            str(tmp_path))
+    tu = _threads_and_cluster(capsys, local2, *args, chunks=[(analysis, "DEAL_CHUNK", 8192)])
+    assert _json(capsys, *args, "--cluster", scheduler.address) == tu
     assert tu["p_dealt_tute"]["4"]["deals"] == 40000

@@ -279,20 +279,20 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
     search = Games(rules, field, seed, search_games)
     res = OptimizeResult(rules, search.names, seed, search.per_bot, 0, start, start)
     try:
-        # the start weights, then the probe: every +PROBE, then -PROBE where + changed nothing
-        got: list[Play] = []
-        search.play_all([start], lambda k, play: got.append(play), lambda n: None)
-        start_play = got[0]
-        res.start_search_score = res.search_score = win_rate(start_play.won)
-        res.candidates.append((0, start, res.search_score.mean))
+        # the start weights and the probe: every +PROBE (side by side on a
+        # cluster), then -PROBE where + changed nothing
         step = phase("probing the weights", 2 * len(FEATURES) * search.total)
-        plays: dict[tuple[int, float], Play] = {}
+        plays: dict = {}  # (feature, weight) -> its games; None: the start weights'
 
         def probe(keys):
             return lambda k, play: plays.__setitem__(keys[k], play)
 
         plus = [(k, PROBE) for k in range(len(FEATURES))]
-        search.play_all([_probe(start, *key) for key in plus], probe(plus), step)
+        search.play_all([start, *(_probe(start, *key) for key in plus)], probe([None, *plus]),
+                        lambda n: step(n) if None in plays else None)  # the start's not counted
+        start_play = plays.pop(None)
+        res.start_search_score = res.search_score = win_rate(start_play.won)
+        res.candidates.append((0, start, res.search_score.mean))
         minus = [(k, -PROBE) for k, _ in plus if plays[(k, PROBE)].same_games(start_play)]
         search.play_all([_probe(start, *key) for key in minus], probe(minus), step)
         step((len(FEATURES) - len(minus)) * search.total)  # the -PROBE games not needed
