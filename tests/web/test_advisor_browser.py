@@ -64,10 +64,20 @@ def house_rules(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, win_file, house_rules) -> Path:
+def x2_card(tmp_path_factory) -> Path:
+    """A legal Tutto table under x2_scope=card (the node tests' small random one):
+    the x2 decisions depend on the card's own points."""
+    from test_policy_js import _x2_card_file
+
+    return _x2_card_file(tmp_path_factory.mktemp("x2") / "tutto-x2-card.json")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory, win_file, house_rules, x2_card) -> Path:
     out = tmp_path_factory.mktemp("site") / "advisor"
     with pytest.raises(SystemExit) as done:
         cli_main(["advisor", "--out", str(out), "--win-table", str(win_file), "--policy", str(house_rules),
+                  "--policy", str(x2_card),
                   *[a for f in MACKE_WINS.values() for a in ("--win-table", str(DATA / f))]])
         raise SystemExit(0)
     assert done.value.code == 0
@@ -240,6 +250,48 @@ def check_after_a_tutto_and_street(site, page):
         for j in range(1, 7 - m):
             got = ask(page, "tutto", {"street-aside": m, "street-new": j})
             assert int(got["data"]["take"]) == int(pol.street_take[m, j]), (m, j)
+
+
+def check_x2_by_card_points(site, page, file: Path):
+    """Under x2_scope=card the page asks for the x2 card's points; its answers are
+    the Python loader's x2 tables by card points."""
+    from tutto_sim.dice.throws import build_tables
+    from tutto_sim.tutto.policy import load_policy
+
+    pol = load_policy(file)
+    t = build_tables(pol.rules.scoring)
+    parts = pol.keep_x2p.shape[0]
+    row = lambda T: min(T // POINT_UNIT, pol.t_max)  # noqa: E731
+    open_page(page, (site / "index.html").as_uri(), "tutto")
+    page.select_option("#table", file.stem)
+    page.wait_for_function(f"document.body.dataset.table === {json.dumps(file.stem)}")
+    page.select_option("#tutto-card", "x2")
+    assert page.is_visible("#tutto-card-points")
+    rng = random.Random(11)
+    seen = set()
+    for _ in range(N):
+        total, cp = rng.randrange(0, 16) * POINT_UNIT, rng.randrange(0, parts + 2) * POINT_UNIT
+        dice = "".join(str(rng.randint(1, 6)) for _ in range(rng.randint(1, 6)))
+        got = ask(page, "tutto", {"tutto-total": total, "tutto-card-points": cp, "tutto-dice": dice,
+                                  "win-table": ""})
+        assert got["error"] == "", got
+        ms = t.multiset_of([int(x) for x in dice])
+        k = int(pol.keep_x2p[min(cp // POINT_UNIT, parts - 1), row(total), ms])
+        if k == 0:
+            assert got["data"]["keep"] == "niete"
+            continue
+        assert int(got["data"]["keep"].split(":")[0]) == k, (total, cp, dice, got)
+        kept = int(t.best_pts[ms, k]) * POINT_UNIT
+        left = len(dice) - k
+        if left == 0:  # x2 doubles only its own card's points: total + card points
+            after = total + kept + cp + kept
+            assert got["data"]["draw"] == ("true" if pol.draw[row(after)] else "false")
+            seen.add("tutto")
+        else:
+            bank = pol.bank_x2p[min((cp + kept) // POINT_UNIT, parts - 1), left, row(total + kept)]
+            assert got["data"]["bank"] == ("bank" if bank else "on"), (total, cp, dice, got)
+            seen.add(got["data"]["bank"])
+    assert {"bank", "on"} <= seen, seen
 
 
 # ---- Berliner Macke, Volle Lotte --------------------------------------------------------------
@@ -455,13 +507,15 @@ def check_bad_input_labels_phone_screenshot(site, tmp_path, page):
     assert shot.stat().st_size > 10_000
 
 
-def test_the_page_answers_as_python(site, win_file, house_rules, browser, tmp_path):
+def test_the_page_answers_as_python(site, win_file, house_rules, x2_card, browser, tmp_path):
     """Every check in one browser and one build of the page (the build and the
     Python loaders take most of the time; under pytest-xdist separate tests
     would each pay for them on both workers)."""
     with phone(browser) as page:
         check_tutto_throws(site, win_file, page)
         check_after_a_tutto_and_street(site, page)
+    with phone(browser) as page:
+        check_x2_by_card_points(site, page, x2_card)
     for game, file in (("macke", "macke-default.json"), ("volle-lotte", "volle-lotte-default.json")):
         with phone(browser) as page:
             check_macke_turns(site, page, game, file)
