@@ -63,7 +63,7 @@ def test_js_answers_equal_python(game, policy, tmp_path):
 
 def _x2_card_file(path: Path) -> Path:
     """A legal table under x2_scope=card, small and quick (not the optimal one): the
-    default file's first 12 rows, and x2 decisions by card points drawn at random
+    default file's first 6 rows, and x2 decisions by card points drawn at random
     from the legal keeps and both bank answers."""
     from tutto_sim.dice.throws import build_tables
     from tutto_sim.tutto.policy import content_hash
@@ -71,7 +71,7 @@ def _x2_card_file(path: Path) -> Path:
     from tutto_sim.tutto.solver import max_card_points
 
     d = json.loads(default_policy("tutto").read_text())
-    rows = 12
+    rows = 6
     rng = random.Random(7)
     d["turn_total_rows"] = rows
     for card in d["keep"]:
@@ -96,12 +96,12 @@ def _x2_card_file(path: Path) -> Path:
 
 def test_js_answers_equal_python_x2_by_card_points(tmp_path):
     """Under x2_scope=card the x2 decisions depend on the card's points too."""
-    doc = export_cases("tutto", _x2_card_file(tmp_path / "x2card.json"), 4000, seed=2)
+    doc = export_cases("tutto", _x2_card_file(tmp_path / "x2card.json"), 3000, seed=2)
     (tmp_path / "cases.json").write_text(json.dumps(doc))
     answers = node("answer", str(tmp_path / "cases.json"))
     wrong = [(c, a) for c, a in zip(doc["cases"], answers) if a != c["answer"]]
     assert not wrong, f"{len(wrong)} answers differ, e.g. {wrong[:3]}"
-    assert sum(c.get("card") == "x2" and c["card_points"] > 0 for c in doc["cases"]) > 300
+    assert sum(c.get("card") == "x2" and c["card_points"] > 0 for c in doc["cases"]) > 200
     # one entry short: refused as in Python
     d = json.loads((tmp_path / "x2card.json").read_text())
     d["x2_by_card_points"].pop()
@@ -370,13 +370,13 @@ def run_bot(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_bot_mean_matches_the_exact_turn_ev():
-    """200,000 turns: the mean banked points lie within the 99.9% CI of the solver's exact turn EV."""
+    """150,000 turns: the mean banked points lie within the 99.9% CI of the solver's exact turn EV."""
     import re
 
     from tutto_sim.tutto.rules import TuttoRules
     from tutto_sim.tutto.solver import solve_tutto
 
-    turns = 200_000
+    turns = 150_000
     out = run_bot("--turns", str(turns), "--seed", "7", "--show", "0")
     assert out.returncode == 0, out.stderr
     m = re.search(r"mean points per turn: ([\d.]+) ± [\d.]+ \(95% CI; standard deviation ([\d.]+)\)", out.stdout)
@@ -426,3 +426,55 @@ def test_node_18_without_global_web_crypto():
     assert out.returncode == 0, out.stderr
     d = json.loads(default_policy("rutsmieter").read_text())
     assert out.stdout.split() == ["undefined", d["content_sha256"]]
+
+
+def _mutate(d: dict, rng: random.Random, game: str) -> dict:
+    """One random change somewhere in the document: a key deleted or added, an item
+    dropped or appended, a value replaced by one of another type; sometimes rehashed."""
+    d = copy.deepcopy(d)
+    node = d
+    for _ in range(rng.randint(0, 4)):
+        keys = list(node) if isinstance(node, dict) else range(len(node))
+        if not keys:
+            break
+        k = rng.choice(list(keys))
+        if not isinstance(node[k], (dict, list)) or not node[k]:
+            break
+        node = node[k]
+    value = rng.choice([None, True, 0, -1, 1.5, 7, "x", "0", [], {}, [1], {"a": 1}])
+    op = rng.random()
+    if isinstance(node, dict) and node:
+        k = rng.choice(list(node))
+        if op < 0.3:
+            del node[k]
+        elif op < 0.5:
+            node[f"zz{rng.randint(0, 9)}"] = value
+        else:
+            node[k] = value
+    elif isinstance(node, list) and node:
+        k = rng.randrange(len(node))
+        if op < 0.3:
+            node.pop(k)
+        elif op < 0.5:
+            node.append(value)
+        else:
+            node[k] = value
+    return _rehash(d, game) if rng.random() < 0.3 else d
+
+
+def test_random_damage_refused_as_in_python(tmp_path):
+    """80 random changes (seeded) to a Rutsmieter file and a Tutto win table: the reader
+    accepts or refuses each as Python does, with Python's message."""
+    rng = random.Random(11)
+    jobs, expected = [], []
+    for game, src in [("rutsmieter", default_policy("rutsmieter")), ("tutto-win", WIN_TABLE)]:
+        d = json.loads(src.read_text())
+        for i in range(40):
+            path = tmp_path / f"{game}-{i}.json"
+            path.write_text(json.dumps(_mutate(d, rng, game)))
+            jobs.append({"file": str(path), "game": game})
+            expected.append(_python_refusal(game, path, None))
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    got = node("load", str(tmp_path / "jobs.json"))
+    assert [js.get("message") for js in got] == expected
+    assert sum(m is not None for m in expected) > 60  # most changes break the file

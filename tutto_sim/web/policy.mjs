@@ -686,7 +686,7 @@ async function readPolicyFile(source, game, name, callerRules) {
   if (!isType(d, "object") || d.format !== FORMAT) {
     throw new PolicyError(`${name} is not a tutto-sim policy file (format must be '${FORMAT}')`, "format");
   }
-  if (d.version !== VERSION) {
+  if (d.version !== VERSION && d.version !== true) { // Python: True == 1
     throw new PolicyError(`policy file ${name} has version ${pyRepr(d.version)}; this tutto-sim reads version ${VERSION}`, "version");
   }
   if (d.game !== EXPECTED_GAME[game]) {
