@@ -243,7 +243,7 @@ async function adviseTutto(p) {
   const steps = el("ul", { class: "steps" });
   out.push(steps);
   if (keep.dice < dice.length && left > 0) {
-    steps.append(el("li", { textContent: plusminus ? `Only the Tutto counts: throw on with ${diceWord(left)}.` : `Turn total ${pts(total)}, ${diceWord(left)} left.` }));
+    steps.append(el("li", { textContent: plusminus ? `${CARD_NAMES[card]}: only the Tutto counts, ${diceWord(left)} left.` : `Turn total ${pts(total)}, ${diceWord(left)} left.` }));
   }
   if (left === 0) {
     data.bank = "tutto";
@@ -269,7 +269,8 @@ async function adviseTutto(p) {
     }
   } else {
     data.bank = "on";
-    steps.append(el("li", { textContent: `${CARD_NAMES[card]}: no banking before the Tutto; throw on with ${diceWord(left)}.` }));
+    const why = card === "fireworks" ? "Feuerwerk: no banking, it ends only with a Niete (which banks everything)" : `${CARD_NAMES[card]}: no banking before the Tutto`;
+    steps.append(el("li", { class: "verdict on", textContent: `${why}; throw on with ${diceWord(left)}.` }));
   }
   if (ev && ev.ev !== undefined) {
     out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
