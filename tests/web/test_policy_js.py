@@ -111,6 +111,22 @@ def test_js_answers_equal_python_x2_by_card_points(tmp_path):
     assert node("load", str(tmp_path / "jobs.json"))[0]["message"] == _python_refusal("tutto", short, None)
 
 
+def test_export_command(tmp_path, capsys):
+    from tutto_sim.web.export import main
+
+    out = tmp_path / "cases.json"
+    assert main(["--game", "volle-lotte", "--n", "50", "--seed", "4", "--out", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["game"] == "macke" and doc["seed"] == 4 and len(doc["cases"]) == 50
+    assert doc["cases"] == export_cases("volle-lotte", None, 50, seed=4)["cases"]
+    assert main(["--game", "tutto-win", "--out", str(out)]) == 2
+    assert "pass one" in capsys.readouterr().err
+    for bad in (["--game", "joker", "--out", str(out)], ["--game", "tutto", "--n", "0", "--out", str(out)]):
+        with pytest.raises(SystemExit) as e:
+            main(bad)
+        assert e.value.code == 2
+
+
 def test_export_is_seeded():
     a = export_cases("macke", None, 200, seed=5)["cases"]
     assert a == export_cases("macke", None, 200, seed=5)["cases"]
