@@ -62,3 +62,40 @@ def build_twice(tmp_path_factory, args: list[str], name: str):
         _, err = proc.communicate(timeout=900)
     assert proc.returncode == 0, err
     return here, child, texts
+
+
+#: The target of the win tables the report tests read (the pages on playing to win).
+WIN_TARGET = 200
+
+
+def win_tables_here(folder, games=("tutto", "macke")):
+    """Make ``folder`` the working directory with small win tables in its
+    results/ (target 200; Macke with the floor at -300 and a 2,000-point cap),
+    so that a report with ``--win-target 200`` reads them instead of solving.
+    A context manager (the child process of :func:`build_twice` inherits the
+    working directory)."""
+    import contextlib
+
+    import pytest
+
+    @contextlib.contextmanager
+    def ctx():
+        results = folder / "results"
+        results.mkdir(parents=True, exist_ok=True)
+        if "tutto" in games:
+            from tutto_sim.tutto.rules import TuttoRules
+            from tutto_sim.tutto.winprob import solve_win, write_win_table
+
+            write_win_table(solve_win(TuttoRules(target=WIN_TARGET), evaluate_ev=False),
+                            results / f"tutto-win-{WIN_TARGET}.json")
+        if "macke" in games:
+            from tutto_sim.macke.rules import MackeRules
+            from tutto_sim.macke.winprob import solve_macke_win
+            from tutto_sim.macke.winprob import write_win_table as write_macke
+
+            write_macke(solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40),
+                        results / f"macke-win-{WIN_TARGET}.json")
+        with pytest.MonkeyPatch.context() as mp:
+            mp.chdir(folder)
+            yield folder
+    return ctx()

@@ -15,7 +15,16 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from matplotlib.image import imread
-from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
+from report_checks import (
+    BANK_AT_ZERO,
+    CODE_NAMES,
+    ONE_PLURAL,
+    SNAKE,
+    WIN_TARGET,
+    ZERO_CI,
+    build_twice,
+    win_tables_here,
+)
 
 from tutto_sim.core.cli import rules_from_flags
 from tutto_sim.core.report import (
@@ -43,7 +52,9 @@ PNGS = [
     "04-bank-thresholds",
     "05-returns",
     "06-optimal-vs-simple",
-    "07-tournament",
+    "07-win-chance",
+    "08-win-bank-thresholds",
+    "09-tournament",
 ]
 SIMULATED = {"06"}
 
@@ -69,9 +80,11 @@ def tournament_csv(tmp_path_factory):
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory, tournament_csv):
     """The same report twice: (in-process, all threads), (child process, 1 thread)."""
-    return build_twice(tmp_path_factory, ["report", "--game", "macke", "--turns", str(TURNS),
-                                          "--seed", str(SEED), "--tournament",
-                                          str(tournament_csv)], "macke")
+    with win_tables_here(tmp_path_factory.mktemp("cwd"), ("macke",)):
+        return build_twice(tmp_path_factory, ["report", "--game", "macke", "--turns", str(TURNS),
+                                              "--seed", str(SEED), "--tournament",
+                                              str(tournament_csv), "--win-target",
+                                              str(WIN_TARGET)], "macke")
 
 
 @pytest.fixture(scope="module")
@@ -124,7 +137,7 @@ def test_captions_name_the_rules_and_seed(report_dir):
         if name[:2] in SIMULATED:
             assert f"seed {SEED}" in caption and f"{TURNS:,} turns" in caption, name
         assert f"({name}.png)" in index and caption in index
-    with Image.open(report_dir / "07-tournament.png") as im:
+    with Image.open(report_dir / "09-tournament.png") as im:
         caption = im.text["Description"]
     # the tournament's own seed and file, and that its rules are the report's
     assert "tournament_macke_2p_seed7.csv" in caption and "seed 7" in caption
@@ -233,8 +246,8 @@ def test_captions_and_figure_texts_speak_the_players_language(report_dir, page_t
             assert not BANK_AT_ZERO.search(t), (name, t)
             assert not re.search(r"\b(111|222|333|444|555|666)\b", t), (name, t)
     # the tournament's win rates with as many digits as their CIs need
-    assert "0.610 ± 0.012" in page_texts["07-tournament"]
-    assert "0.520 ± 0.010" in page_texts["07-tournament"]
+    assert "0.610 ± 0.012" in page_texts["09-tournament"]
+    assert "0.520 ± 0.010" in page_texts["09-tournament"]
 
 
 def test_returning_is_explained_where_it_is_advised(report_dir, page_texts):

@@ -40,6 +40,7 @@ def report(
     turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report; for Tutti: matches per table, the other parts scale with it).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
+    win_target: Annotated[Optional[int], typer.Option("--win-target", help="Tutto, Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: results/GAME-win-TARGET.json of the game's target when present, else 1,000; Volle Lotte 500). Solved unless that file is in results/.")] = None,
     rules=None,
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md).
@@ -59,6 +60,16 @@ def report(
     if check is not None:
         check(rules)
     extra = {}
+    if win_target is not None:
+        import inspect
+
+        if "win_target" not in inspect.signature(module.build).parameters:
+            raise UserError(f"--win-target: the {key} report has no pages on playing to win "
+                            "(Tutto, Berliner Macke and Volle Lotte have)")
+        _positive("--win-target", win_target)
+        if win_target % 50 or win_target > 20_000:
+            raise UserError(f"--win-target must be a multiple of 50 up to 20,000, not {win_target}")
+        extra["win_target"] = win_target
     if tournament is not None:
         try:
             extra["tournament"] = read_tournament(tournament, game=game_label(rules))

@@ -22,6 +22,7 @@ from tutto_sim.core.report import (
     write_report,
 )
 from tutto_sim.macke import report_figures as figs
+from tutto_sim.macke import report_win
 from tutto_sim.macke.report_data import PhaseHook, compute, game_name
 from tutto_sim.macke.rules import MackeRules
 
@@ -39,8 +40,13 @@ def default_rules(game: str = "macke") -> MackeRules:
 
 def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
           turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
-          tournament: Tournament | Path | str | None = None) -> ReportFiles:
+          tournament: Tournament | Path | str | None = None,
+          win_target: int | None = None) -> ReportFiles:
     """Compute and write the Macke report; returns the files written.
+
+    The pages on playing to win use the two-player win table of
+    ``win_target`` (default: ``results/GAME-win-TARGET.json`` of the game's
+    target when present, else a quick target, ``report_win``).
 
     A ``tournament`` of another game (or variant) is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`)."""
@@ -49,16 +55,20 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
     tournament = report_tournament(tournament, rules)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase, tournament)
+    win = report_win.compute(rules, win_target, phase)
 
     makers = [figs.cheat_sheet, figs.min_score, figs.variants, figs.bank_thresholds,
               figs.returns, figs.simple_vs_optimal]
+    makers = [lambda n, m=m: m(data, n) for m in makers]
+    makers += [lambda n: report_win.heatmap(win, n), lambda n: report_win.thresholds(win, n)]
     if tournament is not None:
-        makers.append(figs.tournament)
+        makers.append(lambda n: figs.tournament(data, n))
     intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
              f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. "
+             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
     return write_report(out_dir, f"{rules.game}-report",
                         f"{game_name(rules)}: optimal turn strategy", rules, seed,
-                        f"turns={turns}", [lambda n, m=m: m(data, n) for m in makers],
+                        f"turns={turns} win_target={win.rules.target}", makers,
                         lambda titles: figs.cover(data, titles), intro, phase)
