@@ -111,7 +111,8 @@ def phone(browser):
 
 
 def open_page(pg, url: str, game: str):
-    pg.goto(url)
+    """Open the page on ``game`` (``?game=``: no other table is checked first)."""
+    pg.goto(f"{url}?game={game}")
     pg.wait_for_function("document.body.dataset.table !== undefined", timeout=30_000)
     if pg.input_value("#game") != game:
         pg.select_option("#game", game)
