@@ -296,11 +296,16 @@ async function winLines(t, bankTotal, data) {
   const niete = w.bustChance(seat, own, other);
   data["win-bust"] = niete;
   rows.push(["after a Niete or a Stop", niete]);
-  const table = el("table", {},
-    el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
+  return chanceTable(w.target, rows);
+}
+
+/** The chances to win as a table ([when, chance or null] rows), and what they are not. */
+function chanceTable(target, rows) {
+  return [el("table", {},
+    el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(target)} (win table; both play to win)` }),
     el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
-    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: pct(x) }))));
-  return [table, el("p", { class: "small", textContent: WIN_NOTE })];
+    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x === null ? "" : pct(x) })))),
+  el("p", { class: "small", textContent: WIN_NOTE })];
 }
 
 // ---- Berliner Macke and Volle Lotte ----------------------------------------------
@@ -384,22 +389,18 @@ async function mackeWinLines(t, total, data) {
   const other = points($("macke-other").value, "the opponent's score", { min: -1_000_000, max: w.target - 50 });
   const start = w.W(own, other);
   data.win = start;
-  const rows = [["at the start of this turn", pct(start)]];
+  const rows = [["at the start of this turn", start]];
   if (total !== null) {
     const banked = own + (total >= w.rules.min_score ? total : -total);
     if (banked < w.target) {
       const bank = 1 - w.W(other, banked);
       data["win-bank"] = bank;
-      rows.push([`if the turn ends now (your score ${pts(banked)})`, pct(bank)]);
+      rows.push([`if the turn ends now (your score ${pts(banked)})`, bank]);
     } else {
-      rows.push([`if you bank now: ${pts(banked)} reaches the target; the opponent throws once more`, ""]);
+      rows.push([`if you bank now: ${pts(banked)} reaches the target; the opponent throws once more`, null]);
     }
   }
-  return [el("table", {},
-    el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(w.target)} (win table; both play to win)` }),
-    el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
-    ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x })))),
-    el("p", { class: "small", textContent: WIN_NOTE })];
+  return chanceTable(w.target, rows);
 }
 
 // ---- Rutsmieter ----------------------------------------------------------------
