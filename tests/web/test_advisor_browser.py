@@ -384,8 +384,8 @@ def typed(board, player: int, viewer: int) -> str:
 
 def check_rutsmieter_moves(site, page, file: Path):
     from tutto_sim.rutsmieter.policy import load_weights_policy
-    from tutto_sim.rutsmieter.reference import Board, Observation, legal_moves
-    from tutto_sim.rutsmieter.rules import FIRST_GOAL, HOUSE, PIECES, RING
+    from tutto_sim.rutsmieter.reference import Observation, legal_moves
+    from tutto_sim.web.export import random_board
 
     pol = load_weights_policy(file)
     open_page(page, (site / "index.html").as_uri(), "rutsmieter")
@@ -398,21 +398,7 @@ def check_rutsmieter_moves(site, page, file: Path):
     for i in range(N):
         players = 2 + i % 3
         rules = dataclasses.replace(pol.rules, players=players)
-        board = Board.start(rules.seats)
-        taken = set()
-        for p in range(players):
-            goal = rng.sample(range(FIRST_GOAL, FIRST_GOAL + 4), rng.randint(0, 2))
-            pieces = [HOUSE] * PIECES
-            for k in range(PIECES):
-                r = rng.random()
-                if goal and r < 0.2:
-                    pieces[k] = goal.pop()
-                elif r < 0.8:
-                    x = rng.randrange(RING)
-                    if board.ring_square(p, x) not in taken:
-                        taken.add(board.ring_square(p, x))
-                        pieces[k] = x
-            board.pieces[p] = pieces
+        board = random_board(rng, rules.seats, on_ring=0.6)
         me, die = rng.randrange(players), rng.choice([1, 2, 3, 4, 5, 6, 6])
         values = {"ruts-players": players, "ruts-me": me, "ruts-die": die}
         values.update({f"ruts-p{p}": typed(board, p, me) for p in range(players)})
