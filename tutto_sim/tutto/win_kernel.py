@@ -145,11 +145,30 @@ def _row(t, t_max):
     return t if t < t_max else t_max
 
 
+@njit(cache=True, inline="always")
+def _add_keep(nv, c, j, t2, left, tcap, pg, acc, A, U, bl, bonus):
+    """acc += pg * the value after keeping dice to total t2 with ``left`` dice left."""
+    if left == 0:
+        tt = 2 * t2 if c == X2 else t2 + bonus[c]
+        if tt < tcap:
+            for f in range(nv):
+                acc[f] += pg * A[f, j, tt]
+        else:
+            for f in range(nv):
+                acc[f] += pg * bl[f, j, tt]
+    elif t2 < tcap:
+        for f in range(nv):
+            acc[f] += pg * U[f, c, t2, left]
+    else:
+        for f in range(nv):
+            acc[f] += pg * bl[f, j, t2]
+
+
 @njit(cache=True)
 def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
-           prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
-           fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q):
+           gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
+           fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
+           ev_p_clover, ev_q, egstart, egprob, egrep):
     """Fill ``A[:, j, T]`` (after a Tutto) and ``D[:, j, T]`` (drawing a card) for
     T = tcap-1 .. 0 of layer j; T >= tcap banks (``bl[:, j, tcap]``).
 
@@ -169,22 +188,26 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
             D[f, j, t] = 0.0
         for c in range(FIRST_BANKABLE, LAST_BANKABLE + 1):
             if c == X2 and x2_card:
-                _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start,
-                               best_pts, freq[c], ev_kx, ev_bx, tm, acc)
+                _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk,
+                               kdice, kpts, best_pts, freq[c], ev_kx, ev_bx, tm, acc, egstart,
+                               egprob, egrep)
                 continue
             for d in range(MAX_DICE, 0, -1):
                 for f in range(nv):
                     acc[f] = 0.0
-                for ms in range(start[d], start[d + 1]):
-                    kbest = 0
-                    if mode == MAX_MODE:
+                if mode == MAX_MODE:
+                    for g in range(gstart[d], gstart[d + 1]):
+                        i0 = gk[g]
+                        i1 = gk[g + 1]
+                        if i0 == i1:  # a Niete
+                            for f in range(nv):
+                                acc[f] += gprob[g] * bust[f, j]
+                            continue
                         vbest = -1.0
-                        for k in range(1, d + 1):
-                            pts = best_pts[ms, k]
-                            if pts < 0:
-                                continue
-                            t2 = t + pts
-                            left = d - k
+                        ib = i0
+                        for i in range(i0, i1):
+                            t2 = t + kpts[i]
+                            left = d - kdice[i]
                             if left == 0:
                                 tt = 2 * t2 if c == X2 else t2 + bonus[c]
                                 v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
@@ -194,29 +217,20 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
                                 v = bl[0, j, t2]
                             if v > vbest:
                                 vbest = v
-                                kbest = k
-                    else:
-                        kbest = ev_keep[c, _row(t, tm), ms]
-                    if kbest == 0:
-                        for f in range(nv):
-                            acc[f] += prob[ms] * bust[f, j]
-                        continue
-                    t2 = t + best_pts[ms, kbest]
-                    left = d - kbest
-                    if left == 0:
-                        tt = 2 * t2 if c == X2 else t2 + bonus[c]
-                        if tt < tcap:
+                                ib = i
+                        _add_keep(nv, c, j, t + kpts[ib], d - kdice[ib], tcap, gprob[g], acc,
+                                  A, U, bl, bonus)
+                else:
+                    row = _row(t, tm)
+                    for g in range(egstart[d], egstart[d + 1]):
+                        ms = egrep[g]
+                        kbest = ev_keep[c, row, ms]
+                        if kbest == 0:
                             for f in range(nv):
-                                acc[f] += prob[ms] * A[f, j, tt]
-                        else:
-                            for f in range(nv):
-                                acc[f] += prob[ms] * bl[f, j, tt]
-                    elif t2 < tcap:
-                        for f in range(nv):
-                            acc[f] += prob[ms] * U[f, c, t2, left]
-                    else:
-                        for f in range(nv):
-                            acc[f] += prob[ms] * bl[f, j, t2]
+                                acc[f] += egprob[g] * bust[f, j]
+                            continue
+                        _add_keep(nv, c, j, t + best_pts[ms, kbest], d - kbest, tcap, egprob[g],
+                                  acc, A, U, bl, bonus)
                 if d == MAX_DICE:
                     for f in range(nv):
                         D[f, j, t] += freq[c] * acc[f]
@@ -276,8 +290,8 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
 
 
 @njit(cache=True)
-def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start, best_pts,
-                   fq, ev_kx, ev_bx, tm, acc):
+def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk, kdice, kpts,
+                   best_pts, fq, ev_kx, ev_bx, tm, acc, egstart, egprob, egrep):
     """x2 under scope "card": states (T, card points p, dice); the Tutto adds p."""
     for d in range(MAX_DICE, 0, -1):
         lo = 0 if d == MAX_DICE else 1
@@ -285,43 +299,42 @@ def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start, best_p
         for cp in range(lo, hi + 1):
             for f in range(nv):
                 acc[f] = 0.0
-            for ms in range(start[d], start[d + 1]):
-                kbest = 0
-                if mode == MAX_MODE:
+            if mode == MAX_MODE:
+                for g in range(gstart[d], gstart[d + 1]):
+                    i0 = gk[g]
+                    i1 = gk[g + 1]
+                    if i0 == i1:
+                        for f in range(nv):
+                            acc[f] += gprob[g] * bust[f, j]
+                        continue
                     vbest = -1.0
-                    for k in range(1, d + 1):
-                        pts = best_pts[ms, k]
-                        if pts < 0:
-                            continue
+                    ib = i0
+                    for i in range(i0, i1):
+                        pts = kpts[i]
                         t2 = t + pts
-                        if d - k == 0:
+                        if d - kdice[i] == 0:
                             tt = t2 + cp + pts
                             v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
                         elif t2 >= tcap:
                             v = bl[0, j, t2]
                         else:
-                            v = UX[0, t2, cp + pts, d - k]
+                            v = UX[0, t2, cp + pts, d - kdice[i]]
                         if v > vbest:
                             vbest = v
-                            kbest = k
-                else:
-                    kbest = ev_kx[cp, _row(t, tm), ms]
-                if kbest == 0:
-                    for f in range(nv):
-                        acc[f] += prob[ms] * bust[f, j]
-                    continue
-                pts = best_pts[ms, kbest]
-                t2 = t + pts
-                if d - kbest == 0:
-                    tt = t2 + cp + pts
-                    for f in range(nv):
-                        acc[f] += prob[ms] * (A[f, j, tt] if tt < tcap else bl[f, j, tt])
-                elif t2 >= tcap:
-                    for f in range(nv):
-                        acc[f] += prob[ms] * bl[f, j, t2]
-                else:
-                    for f in range(nv):
-                        acc[f] += prob[ms] * UX[f, t2, cp + pts, d - kbest]
+                            ib = i
+                    _add_keep_x2(nv, j, t, cp, kpts[ib], d - kdice[ib], tcap, gprob[g], acc,
+                                 A, UX, bl)
+            else:
+                row = _row(t, tm)
+                for g in range(egstart[d], egstart[d + 1]):
+                    ms = egrep[g]
+                    kbest = ev_kx[cp, row, ms]
+                    if kbest == 0:
+                        for f in range(nv):
+                            acc[f] += egprob[g] * bust[f, j]
+                        continue
+                    _add_keep_x2(nv, j, t, cp, best_pts[ms, kbest], d - kbest, tcap, egprob[g],
+                                 acc, A, UX, bl)
             if d == MAX_DICE:
                 for f in range(nv):
                     D[f, j, t] += fq * acc[f]
@@ -334,23 +347,39 @@ def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, prob, start, best_p
                     UX[f, t, cp, d] = bl[f, j, t] if banks else acc[f]
 
 
+@njit(cache=True, inline="always")
+def _add_keep_x2(nv, j, t, cp, pts, left, tcap, pg, acc, A, UX, bl):
+    t2 = t + pts
+    if left == 0:
+        tt = t2 + cp + pts
+        for f in range(nv):
+            acc[f] += pg * (A[f, j, tt] if tt < tcap else bl[f, j, tt])
+    elif t2 >= tcap:
+        for f in range(nv):
+            acc[f] += pg * bl[f, j, t2]
+    else:
+        for f in range(nv):
+            acc[f] += pg * UX[f, t2, cp + pts, left]
+
+
 @njit(cache=True)
 def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev):
     """All layers of one turn (deepest first); returns nothing, fills A and D.
 
     Layer j is the turn after j Plus/Minus Tuttos; the last layer's Plus/Minus
     leads back to itself (the deduction changes nothing any more)."""
-    (x2_card, pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
-     fw_pmf, fw_surv) = tp
-    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q) = ev
+    (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
+     q_hi, q_lo, fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
+     egprob, egrep) = ev
     for j in range(n_layers - 1, -1, -1):
         nxt = j + 1 if j + 1 < n_layers else j
         # layer j is reached after j Plus/Minus Tuttos: T >= 20 j
         t_lo = min(PM_UNITS * j, tcap)
         _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card,
-               pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
-               fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-               ev_p_clover, ev_q)
+               pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
+               q_hi, q_lo, fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max,
+               ev_p_pm, ev_p_clover, ev_q, egstart, egprob, egrep)
 
 
 # --------------------------------------------------------------------------
@@ -404,13 +433,14 @@ def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, 
 
 @njit(cache=True)
 def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
-    (x2_card, pm_chain, prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
-     fw_pmf, fw_surv) = tp
-    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q) = ev
+    (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
+     q_hi, q_lo, fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
+     egprob, egrep) = ev
     _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
-           prob, start, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo, fw_pmf,
-           fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q)
+           gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
+           fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
+           ev_p_clover, ev_q, egstart, egprob, egrep)
 
 
 # --------------------------------------------------------------------------
@@ -492,54 +522,279 @@ def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutt
 
 
 @njit(cache=True)
-def _solve_pair(kind0, kind1, a, b, x, y, W, LW0, LW1, V, LV0, LV1, n_units, immediate,
-                ded_tutto, tw0, tw1, te, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf,
-                tol, max_iter):
-    """Values of the pair (seat 0 at a vs b, seat 1 at b vs a) that busts
-    hand to each other: Newton's method on the piecewise linear fixed point.
+def _link_slopes(kind, a, b, n_units, tcap, n_layers, chain, bl, bust, A, D, tp, ev, dm, am,
+                 out_r, out_e):
+    """Links inside a group: banking exactly 20 j after j Plus/Minus Tuttos
+    (each deducting 20 from the opponent) keeps the score sum. For each such
+    leaf (layer j, total 20 j, the opponent's score ``chain[j]``) write its
+    weight in the turn's value, ``out_r[j]`` (the chance of ending the turn
+    there, under the decisions of component 0), and ``out_e[j] = chain[j]``;
+    ``out_e[j] = -1`` where there is none.
 
-    With fixed decisions (EV tables, or the win-optimal decisions valued
-    against another player) the values are linear in the partner's and one
-    step is exact; in MAX mode the steps stop once nothing moves."""
-    it = 0
-    while True:
-        v0, p0 = _state_value(kind0, 0, a, b, y, W, LW0, V, LV0, n_units, immediate,
-                              ded_tutto, tw0, max(te, tw0), tp, ev, A, D, U, UX, bl, bust,
-                              win, chain, sc_buf)
-        v1, p1 = _state_value(kind1, 1, b, a, x, W, LW1, V, LV1, n_units, immediate,
-                              ded_tutto, tw1, max(te, tw1), tp, ev, A, D, U, UX, bl, bust,
-                              win, chain, sc_buf)
-        # v0 + p0 (y' - y) = x',  v1 + p1 (x' - x) = y'
-        den = 1.0 - p0 * p1
-        x2 = (v0 + p0 * (v1 - p1 * x - y)) / den
-        y2 = v1 + p1 * (x2 - x)
-        change = max(abs(x2 - x), abs(y2 - y))
-        x, y = x2, y2
-        it += 1
-        linear = kind0 != 0 and kind1 != 0
-        if linear or change <= tol or it >= max_iter:
-            return x, y, change
+    Only the layer's lowest total ``20 j`` reaches such a leaf (every other
+    card adds points), by a Feuerwerk's empty first throw or by banking
+    after the Tutto, or by more Plus/Minus Tuttos."""
+    (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
+     q_hi, q_lo, fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
+     egprob, egrep) = ev
+    nl = out_r.shape[0]
+    any_link = False
+    for m in range(nl):
+        out_r[m] = 0.0
+        out_e[m] = -1
+        if 1 <= m < n_layers:
+            t = PM_UNITS * m
+            if chain[m] + t == b and a + t < n_units and t < tcap:
+                out_e[m] = chain[m]
+                any_link = True
+    if not any_link:
+        return
+    for j in range(n_layers - 1, -1, -1):
+        t = PM_UNITS * j
+        for m in range(nl):
+            dm[j, m] = 0.0
+            am[j, m] = 0.0
+        if t >= tcap:
+            continue
+        nxt = j + 1 if j + 1 < n_layers else j
+        t2 = t + PM_UNITS
+        # the Plus/Minus decision (component 0) and where its Tutto leads
+        if pm_chain == 0:
+            s0 = A[0, nxt, t2] if t2 < tcap else bl[0, nxt, t2]
+        elif pm_chain == 1:
+            s0 = bl[0, nxt, t2]
+        else:
+            s0 = bl[0, nxt, PM_UNITS]
+        if kind == 1:
+            p = ev_p_pm
+            banks = not ev_draw[_row(t, t_max)]
+        else:
+            p = p_hi if s0 >= bust[0, j] else p_lo
+            banks = bl[0, j, t] >= D[0, j, t]
+        for m in range(nl):
+            if out_e[m] < 0:
+                continue
+            if pm_chain == 0 and t2 < tcap:
+                sc = am[nxt, m] if nxt == j + 1 else 0.0
+            elif pm_chain == 2:
+                sc = 1.0 if (m == nxt and m == 1) else 0.0
+            else:
+                sc = 1.0 if (m == nxt and nxt == j + 1) else 0.0
+            v = freq[PLUSMINUS] * p * sc
+            if m == j:
+                v += freq[FIREWORKS] * fw_pmf[0]
+            dm[j, m] = v
+            am[j, m] = (1.0 if m == j else 0.0) if banks else v
+    for m in range(nl):
+        if out_e[m] >= 0:
+            out_r[m] = dm[0, m]
 
 
 @njit(cache=True, parallel=True)
-def _solve_group(pairs_a, pairs_b, kind0, kind1, xs, ys, changes, W, LW0, LW1, V, LV0,
-                 LV1, n_units, immediate, ded_tutto, margin_cap, te, tp, ev, A, D, U, UX,
-                 bl, bust, win, chain, sc_buf, tol, max_iter):
-    """Solve every pair of one group, each thread with its own scratch (slot
-    = pair index modulo the slots: results do not depend on the threads)."""
-    n = pairs_a.shape[0]
+def _group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1, n_units,
+                  immediate, ded_tutto, margin_cap, te, tp, ev, A, D, U, UX, bl, bust, win,
+                  chain, sc_buf, dm, am, ev_q, ev_po, ev_hfw, ev_pb, ev_pw, out_v, out_p, out_r,
+                  out_e):
+    """One turn's programme for each listed state (seat, own, other), with the
+    partner's value ``beta``: its value, the slope in ``beta`` and the weights
+    of its links inside the group (:func:`_link_slopes`); the EV-optimal
+    player's turns from its outcomes (:func:`_ev_state`). Each thread has its
+    own scratch (slot = index modulo the slots: results do not depend on the
+    threads)."""
+    n = seat.shape[0]
     slots = A.shape[0]
     for blk in prange(slots):
         for i in range(blk, n, slots):
-            a = pairs_a[i]
-            b = pairs_b[i]
-            tw0 = n_units - a + (0 if immediate else margin_cap)
-            tw1 = n_units - b
-            x, y, ch = _solve_pair(kind0, kind1, a, b, xs[i], ys[i], W, LW0, LW1, V,
-                                   LV0, LV1, n_units, immediate, ded_tutto, tw0, tw1,
-                                   te, tp, ev, A[blk], D[blk], U[blk], UX[blk], bl[blk],
-                                   bust[blk], win[blk], chain[blk], sc_buf[blk], tol,
-                                   max_iter)
-            xs[i] = x
-            ys[i] = y
-            changes[i] = ch
+            s = seat[i]
+            a = own[i]
+            b = other[i]
+            kind = kind0 if s == 0 else kind1
+            tw = n_units - a + (margin_cap if s == 0 and not immediate else 0)
+            te_s = max(te, tw)
+            LV = LV0 if s == 0 else LV1
+            if kind == 1:
+                v, dv = _ev_state(s, a, b, beta[i], V, LV, n_units, immediate, ded_tutto, te_s,
+                                  chain[blk], ev_q, ev_po, ev_hfw, ev_pb, ev_pw, out_r[i],
+                                  out_e[i])
+                out_v[i] = v
+                out_p[i] = dv
+                continue
+            if s == 0:
+                v, dv = _state_value(kind, s, a, b, beta[i], W, LW0, V, LV0, n_units, immediate,
+                                     ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
+                                     UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
+                                     sc_buf[blk])
+            else:
+                v, dv = _state_value(kind, s, a, b, beta[i], W, LW1, V, LV1, n_units, immediate,
+                                     ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
+                                     UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
+                                     sc_buf[blk])
+            out_v[i] = v
+            out_p[i] = dv
+            tcap = te_s if kind == 1 else tw
+            nl = _chain(a, b, chain[blk])
+            _link_slopes(kind, a, b, n_units, tcap, nl, chain[blk], bl[blk], bust[blk],
+                         A[blk], D[blk], tp, ev, dm[blk], am[blk], out_r[i], out_e[i])
+
+
+# --------------------------------------------------------------------------
+# the EV-optimal player: its turn's outcomes, once for all scores
+# --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _ev_roll(c, j, t, d, m, tm, ev_keep, egstart, egprob, egrep, best_pts, bonus, Am, Um, pb):
+    row = _row(t, tm)
+    for g in range(egstart[d], egstart[d + 1]):
+        ms = egrep[g]
+        kb = ev_keep[c, row, ms]
+        if kb == 0:
+            pb[j] += m * egprob[g]
+            continue
+        t2 = t + best_pts[ms, kb]
+        left = d - kb
+        if left == 0:
+            Am[j, 2 * t2 if c == X2 else t2 + bonus[c]] += m * egprob[g]
+        else:
+            Um[c, j, t2, left] += m * egprob[g]
+
+
+@njit(cache=True)
+def _ev_roll_x2(cp, j, t, d, m, tm, ev_kx, egstart, egprob, egrep, best_pts, Am, UXm, pb):
+    row = _row(t, tm)
+    for g in range(egstart[d], egstart[d + 1]):
+        ms = egrep[g]
+        kb = ev_kx[cp, row, ms]
+        if kb == 0:
+            pb[j] += m * egprob[g]
+            continue
+        pts = best_pts[ms, kb]
+        t2 = t + pts
+        left = d - kb
+        if left == 0:
+            Am[j, t2 + cp + pts] += m * egprob[g]
+        else:
+            UXm[cp + pts, j, t2, left] += m * egprob[g]
+
+
+@njit(cache=True)
+def _ev_outcomes(tp, ev, n_j, tsize, cpx):
+    """The EV-optimal player's turn, forward: the chance of banking ``T``
+    after ``j`` Plus/Minus Tuttos other than by a Feuerwerk (``po[j, T]``),
+    of drawing the Feuerwerk at ``(j, T)`` (``fw[j, T]``), of a Niete or Stop
+    after ``j`` of them (``pb[j]``) and of the Kleeblatt's win. ``j`` counts
+    up to ``n_j - 1`` (more count as that many). Its decisions do not look at
+    the scores, so these are the same for every state; the kernel
+    :func:`_layer` in ``EV`` mode is the same turn, backwards."""
+    (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
+     q_hi, q_lo, fw_pmf, fw_surv) = tp
+    (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, tm, ev_p_pm, ev_p_clover, ev_q, egstart,
+     egprob, egrep) = ev
+    po = np.zeros((n_j, tsize))
+    fw = np.zeros((n_j, tsize))
+    pb = np.zeros(n_j)
+    Dm = np.zeros((n_j, tsize))
+    Am = np.zeros((n_j, tsize))
+    Um = np.zeros((LAST_BANKABLE + 1, n_j, tsize, MAX_DICE))
+    UXm = np.zeros((cpx, n_j, tsize, MAX_DICE))
+    pw = 0.0
+    Dm[0, 0] = 1.0
+    for t in range(tsize):
+        row = _row(t, tm)
+        for j in range(n_j):
+            m = Am[j, t]
+            if m != 0.0:
+                if ev_draw[row]:
+                    Dm[j, t] += m
+                else:
+                    po[j, t] += m
+            for c in range(FIRST_BANKABLE, LAST_BANKABLE + 1):
+                for d in range(1, MAX_DICE):
+                    if c == X2 and x2_card:
+                        for cp in range(cpx):
+                            m = UXm[cp, j, t, d]
+                            if m == 0.0:
+                                continue
+                            if ev_bx[cp, d, row]:
+                                po[j, t] += m
+                            else:
+                                _ev_roll_x2(cp, j, t, d, m, tm, ev_kx, egstart, egprob, egrep,
+                                            best_pts, Am, UXm, pb)
+                        continue
+                    m = Um[c, j, t, d]
+                    if m == 0.0:
+                        continue
+                    if ev_bank[c, d, row]:
+                        po[j, t] += m
+                    else:
+                        _ev_roll(c, j, t, d, m, tm, ev_keep, egstart, egprob, egrep, best_pts,
+                                 bonus, Am, Um, pb)
+            m = Dm[j, t]
+            if m == 0.0:
+                continue
+            for c in range(FIRST_BANKABLE, LAST_BANKABLE + 1):
+                if c == X2 and x2_card:
+                    _ev_roll_x2(0, j, t, MAX_DICE, m * freq[c], tm, ev_kx, egstart, egprob,
+                                egrep, best_pts, Am, UXm, pb)
+                else:
+                    _ev_roll(c, j, t, MAX_DICE, m * freq[c], tm, ev_keep, egstart, egprob,
+                             egrep, best_pts, bonus, Am, Um, pb)
+            fw[j, t] += m * freq[FIREWORKS]
+            nj = j + 1 if j + 1 < n_j else j
+            mp = m * freq[PLUSMINUS]
+            pb[j] += mp * (1.0 - ev_p_pm)
+            if pm_chain == 0:
+                Am[nj, t + PM_UNITS] += mp * ev_p_pm
+            elif pm_chain == 1:
+                po[nj, t + PM_UNITS] += mp * ev_p_pm
+            else:
+                po[nj, PM_UNITS] += mp * ev_p_pm
+            ms = m * freq[STREET]
+            Am[j, t + STREET_UNITS] += ms * ev_q
+            pb[j] += ms * (1.0 - ev_q)
+            pw += m * freq[CLOVERLEAF] * ev_p_clover
+            pb[j] += m * freq[CLOVERLEAF] * (1.0 - ev_p_clover)
+            pb[j] += m * freq[STOP]
+    return po, fw, pb, pw
+
+
+@njit(cache=True)
+def _ev_state(s, a, b, beta, V, LV, n_units, immediate, ded_tutto, tcap, chain, q, po, hfw,
+              pb, pw, out_r, out_e):
+    """The EV-optimal player's turn at seat s (a points against b) from its
+    outcomes (:func:`_ev_outcomes`; ``q[j, T]`` = banks at T below ``tcap``
+    including the Feuerwerk's, ``hfw[j, tcap]`` = the Feuerwerk's gains
+    that reach ``tcap``, counted there as the programme does). Returns
+    (value, d value / d beta) and the links as :func:`_link_slopes`."""
+    nl = _chain(a, b, chain)
+    n_j = q.shape[0]
+    v = pw
+    dv = 0.0
+    for m in range(out_r.shape[0]):
+        out_r[m] = 0.0
+        out_e[m] = -1
+    for j in range(n_j):
+        ll = j if j < nl else nl - 1
+        e = chain[ll]
+        eb = e if ded_tutto else b
+        if eb == b:
+            v += pb[j] * (1.0 - beta)
+            dv -= pb[j]
+        else:
+            v += pb[j] * (1.0 - V[1 - s, eb, a])
+        for t in range(PM_UNITS * j, max(tcap, po.shape[1])):
+            c = q[j, t] if t < tcap else po[j, t]
+            if c == 0.0:
+                continue
+            if j == 0 and t == 0:
+                v += c * (1.0 - beta)  # a Feuerwerk's empty first throw hands over
+                dv -= c
+                continue
+            v += c * _leaf(V, LV, s, a, e, a + t, n_units, immediate)
+        v += hfw[j, tcap] * _leaf(V, LV, s, a, e, a + tcap, n_units, immediate)
+        t = PM_UNITS * j
+        if 1 <= j < nl and e + t == b and a + t < n_units and t < tcap:
+            out_r[j] = q[j, t]
+            out_e[j] = e
+    return v, dv

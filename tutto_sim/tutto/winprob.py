@@ -202,6 +202,8 @@ class _Params:
     ev: tuple
     t_max: int
     cpmax: int
+    #: the EV table's turn outcomes (q, po, hfw, pb, pw) of :func:`_ev_outcomes`
+    ev_out: tuple = ()
 
 
 def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
@@ -217,12 +219,16 @@ def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
     p_hi, p_lo = k._tutto_extremes(prob, start, best_pts)
     r = _street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
     q_hi, q_lo = k._street_extremes(r)
-    pmf, surv = k._fireworks_pmf(prob, start, kd, kp, gmax)
+    pol = optimal_policy(rules)
+    cpmax = max_card_points(t)
+    # the Feuerwerk's gains as far as a turn of the EV table reaches (_ev_outcomes)
+    pmf, surv = k._fireworks_pmf(prob, start, kd, kp,
+                                 max(gmax, _ev_reach(int(pol.t_max), best_pts, bonus, cpmax) + 3))
+    gstart, gprob, _, gk, kdice, kpts = _throw_classes(prob, start, best_pts, None)
     tp = (rules.x2_scope == "card", PLUSMINUS_CHAIN_CHOICES.index(rules.plusminus_chain),
-          prob, start, best_pts, np.ascontiguousarray(CARD_FREQ), bonus,
+          gstart, gprob, gk, kdice, kpts, best_pts, np.ascontiguousarray(CARD_FREQ), bonus,
           float(p_hi[MAX_DICE]), float(p_lo[MAX_DICE]), float(q_hi), float(q_lo), pmf, surv)
 
-    pol = optimal_policy(rules)
     _check_ev_banks_at_top(pol)
     keep = np.ascontiguousarray(pol.keep.astype(np.int64))
     p_pm = float(k._tutto_table(prob, start, keep[Card.PLUSMINUS, 0]))
@@ -234,9 +240,74 @@ def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
     else:
         kx = np.zeros((1, 1, keep.shape[2]), dtype=np.int64)
         bx = np.zeros((1, MAX_DICE, 1), dtype=np.bool_)
+    # the EV table's throws: alike when they score alike and the table keeps alike
+    ev_key = np.concatenate([keep.reshape(-1, keep.shape[2]), kx.reshape(-1, kx.shape[2])]).T
+    egstart, egprob, egrep, _, _, _ = _throw_classes(prob, start, best_pts, ev_key)
     ev = (keep, np.ascontiguousarray(pol.bank), np.ascontiguousarray(pol.draw), kx, bx,
-          int(pol.t_max), p_pm, p_cl, q_ev)
-    return _Params(tp, ev, int(pol.t_max), max_card_points(t))
+          int(pol.t_max), p_pm, p_cl, q_ev, egstart, egprob, egrep)
+    return _Params(tp, ev, int(pol.t_max), cpmax, _ev_outcomes(tp, ev, gmax - 2, cpmax))
+
+
+def _ev_reach(t_max: int, best_pts, bonus, cpmax: int) -> int:
+    """A bound on the largest total a turn of the EV table reaches: it draws
+    and throws only below ``t_max``; an x2 Tutto doubles."""
+    return 2 * (t_max + int(best_pts.max()) + cpmax) + int(bonus.max()) + 2 * k.STREET_UNITS
+
+
+def _ev_outcomes(tp, ev, tsize: int, cpmax: int) -> tuple:
+    """The EV table's turn outcomes for :func:`win_kernel._ev_state`: with
+    ``po, fw, pb, pw`` of :func:`win_kernel._ev_outcomes`, ``q[j, T]`` adds
+    the Feuerwerk's banks (gain ``g`` from ``fw[j, T - g]``) and ``hfw[j, c]``
+    is the chance that a Feuerwerk from below ``c`` reaches ``c``; ``po`` is
+    cut after its last total."""
+    t_max = ev[5]
+    width = max(tsize, _ev_reach(t_max, tp[7], tp[9], cpmax) + 1)
+    n_j = width // (2 * k.PM_UNITS) + 4  # at least the layers of any turn
+    po, fw, pb, pw = k._ev_outcomes(tp, ev, n_j, width, cpmax + 1 if tp[0] else 1)
+    pmf, surv = tp[14], tp[15]
+    q = po.copy()
+    hfw = np.zeros((n_j, width))
+    for t0 in range(t_max + 1):
+        w = fw[:, t0]
+        q[:, t0:] += w[:, None] * pmf[None, :width - t0]
+        hfw[:, t0 + 1:] += w[:, None] * surv[None, 1:width - t0]
+    assert not fw[:, t_max + 1:].any()
+    last = int(np.flatnonzero(po.any(axis=0)).max()) + 1
+    return (q, np.ascontiguousarray(po[:, :last]), hfw, pb, float(pw))
+
+
+def _throw_classes(prob, start, best_pts, extra):
+    """Throws of d dice that score alike (the most points for each number of
+    dice set aside, and the row ``extra[ms]`` if given) are one class: a turn's
+    value after a throw depends only on its class.
+
+    Returns ``start[d]`` (classes of d dice are ``start[d]..start[d+1]-1``),
+    the class's chance, one throw of it, and its keeps: ``keep[start_k[g]:
+    start_k[g+1]]`` dice with ``pts`` points, fewer dice first (a Niete has none)."""
+    cstart = np.zeros(MAX_DICE + 2, dtype=np.int64)
+    cprob, rep, kstart, kdice, kpts = [], [], [0], [], []
+    for d in range(1, MAX_DICE + 1):
+        cstart[d] = len(cprob)
+        seen: dict = {}
+        for ms in range(start[d], start[d + 1]):
+            sig = tuple(int(best_pts[ms, kk]) for kk in range(1, d + 1))
+            key = sig if extra is None else (sig, extra[ms].tobytes())
+            if key in seen:
+                cprob[seen[key]] += float(prob[ms])
+                continue
+            seen[key] = len(cprob)
+            cprob.append(float(prob[ms]))
+            rep.append(ms)
+            for kk, pts in enumerate(sig, start=1):
+                if pts >= 0:
+                    kdice.append(kk)
+                    kpts.append(pts)
+            kstart.append(len(kdice))
+    cstart[MAX_DICE + 1] = len(cprob)
+    cstart[0] = 0
+    return (cstart, np.array(cprob), np.array(rep, dtype=np.int64),
+            np.array(kstart, dtype=np.int64), np.array(kdice, dtype=np.int64),
+            np.array(kpts, dtype=np.int64))
 
 
 def _check_ev_banks_at_top(pol) -> None:
@@ -268,6 +339,8 @@ class _Scratch:
         self.win = np.zeros((slots, nv))
         self.chain = np.zeros((slots, layers), dtype=np.int64)
         self.sc = np.zeros((slots, 2, 8))
+        self.dm = np.zeros((slots, layers, layers))
+        self.am = np.zeros((slots, layers, layers))
 
 
 def _last_turn(mode: int, mmax: int, ded_tutto: bool, floor0: bool, tcap_min: int,
@@ -301,56 +374,32 @@ def _group_pairs(n: int, total: int) -> tuple[np.ndarray, np.ndarray]:
     return a, total - a
 
 
-def _has_links(a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
-    """Pairs whose banked turns can stay in their group (a full deduction)."""
-    return ((b >= a) & (b >= 20) & (a + 20 < n)) | ((a >= b) & (a >= 20) & (b + 20 < n))
-
-
 def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, progress,
-                 max_sweeps=200):
+                 max_sweeps=200, max_iter=60):
     """Fill V (in place) for seats playing ``kinds`` (0 win-optimal in W's world,
     1 EV table, 2 win-optimal decisions valued in V). Returns (residual, sweeps)."""
     immediate = rules.game_end == "immediate"
     ded_tutto = rules.plusminus_deduction == "tutto"
     te = p.t_max + 1 if k.EV_MODE in kinds or 2 in kinds else 0
+    linear = 0 not in kinds
     sweeps = 0
     while True:
         sweeps += 1
         sweep_change = 0.0  # against the values at the start of this sweep
-        final = 0.0  # the last in-group iteration's change, over the groups
+        final = 0.0  # the last Newton step's change, over the groups
         for total in range(2 * n - 2, -1, -1):
             a, b = _group_pairs(n, total)
-            links = _has_links(a, b, n)
             if sweeps == 1:
                 xs = np.where(b + 1 < n, V[0, a, np.minimum(b + 1, n - 1)], 0.5)
                 ys = np.where(a + 1 < n, V[1, b, np.minimum(a + 1, n - 1)], 0.5)
             else:
                 xs, ys = V[0, a, b].copy(), V[1, b, a].copy()
             x0, y0 = xs.copy(), ys.copy()
-            todo = np.ones(len(a), dtype=bool)
-            first = True
-            last = 0.0
-            while todo.any():
-                ia, ib = a[todo], b[todo]
-                x, y = xs[todo].copy(), ys[todo].copy()
-                ch = np.zeros(len(ia))
-                k._solve_group(ia, ib, kinds[0], kinds[1], x, y, ch, W, LW, LW, V, LV, LV, n,
-                               immediate, ded_tutto, margin_cap, te, p.tp, p.ev, scratch.A,
-                               scratch.D, scratch.U, scratch.UX, scratch.bl, scratch.bust,
-                               scratch.win, scratch.chain, scratch.sc, PAIR_TOL, 60)
-                moved = np.maximum(np.abs(x - V[0, ia, ib]), np.abs(y - V[1, ib, ia]))
-                V[0, ia, ib] = x
-                V[1, ib, ia] = y
-                xs[todo], ys[todo] = x, y
-                last = float(moved.max(initial=0.0))
-                # pairs linked inside the group are solved again until nothing moves
-                if first:
-                    todo = links & (last > tol)
-                    last = 0.0 if not todo.any() else last
-                elif last <= tol:
-                    break
-                first = False
-            final = max(final, last if not first else 0.0)
+            z, last = _solve_group(kinds, linear, a, b, np.concatenate([xs, ys]), W, LW, V, LV,
+                                   n, immediate, ded_tutto, margin_cap, te, p, scratch,
+                                   max_iter)
+            xs, ys = z[:len(a)], z[len(a):]
+            final = max(final, last)
             if sweeps > 1:
                 sweep_change = max(sweep_change, float(np.abs(xs - x0).max(initial=0.0)),
                                    float(np.abs(ys - y0).max(initial=0.0)))
@@ -361,6 +410,83 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
         # sweep again until a whole sweep moves nothing
         if not ded_tutto or (sweeps > 1 and sweep_change <= tol) or sweeps >= max_sweeps:
             return residual, sweeps
+
+
+def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, margin_cap,
+                 te, p, scratch, max_iter):
+    """The states of one score sum: ``z`` = seat 0's values (pairs ``a``
+    against ``b``), then seat 1's (``b`` against ``a``). Newton's method on the
+    whole group: each turn's programme gives its value, its slope in the
+    partner's value (a Niete hands over) and in the values it links to inside
+    the group (:func:`win_kernel._link_slopes`); the group's linear system
+    is then solved exactly. With fixed decisions (``linear``) one step is
+    exact; else the programmes are run again, for the states whose inputs
+    moved, until no input moves by more than :data:`PAIR_TOL`.
+    Returns (z, the last step's change)."""
+    P = len(a)
+    S = 2 * P
+    seat = np.repeat(np.array([0, 1], dtype=np.int64), P)
+    own = np.concatenate([a, b])
+    other = np.concatenate([b, a])
+    partner = np.concatenate([np.arange(P, S), np.arange(P)])
+    nl = scratch.dm.shape[2]
+    v = np.zeros(S)
+    slope = np.zeros(S)
+    r = np.zeros((S, nl))
+    e = np.full((S, nl), -1, dtype=np.int64)
+    beta_in = np.zeros(S)  # the partner's value each programme was run with
+    link_in = np.zeros((S, nl))  # and its links' values
+    tgt = np.zeros((S, nl), dtype=np.int64)
+    todo = np.arange(S)
+    a_lo = int(a[0])
+    it = 0
+    change = 0.0
+    while True:
+        V[0, a, b] = z[:P]
+        V[1, b, a] = z[P:]
+        m = len(todo)
+        ov, op, orr = np.zeros(m), np.zeros(m), np.zeros((m, nl))
+        oe = np.full((m, nl), -1, dtype=np.int64)
+        beta = z[partner[todo]]
+        k._group_states(seat[todo], own[todo], other[todo], beta, kinds[0], kinds[1], W, LW,
+                        LW, V, LV, LV, n, immediate, ded_tutto, margin_cap, te, p.tp, p.ev,
+                        scratch.A, scratch.D, scratch.U, scratch.UX, scratch.bl, scratch.bust,
+                        scratch.win, scratch.chain, scratch.sc, scratch.dm, scratch.am, *p.ev_out,
+                        ov, op, orr, oe)
+        v[todo], slope[todo], r[todo], e[todo] = ov, op, orr, oe
+        beta_in[todo] = beta
+        # a link of (s, own, other) leads to the other seat at (e, own + 20 j)
+        has = oe >= 0
+        jj = np.broadcast_to(np.arange(nl) * k.PM_UNITS, oe.shape)
+        s_t = 1 - seat[todo][:, None]
+        pair0 = np.where(s_t == 0, oe, own[todo][:, None] + jj) - a_lo
+        t_idx = np.where(has, pair0 + s_t * P, 0)
+        tgt[todo] = t_idx
+        link_in[todo] = np.where(has, z[t_idx], 0.0)
+        # x_u = v_u + slope_u (x_partner - beta_u) - sum r_um (x_tgt - link_um)
+        M = np.eye(S)
+        M[np.arange(S), partner] -= slope
+        rows = np.repeat(np.arange(S), nl)
+        np.add.at(M, (rows, tgt.ravel()), np.where(e >= 0, r, 0.0).ravel())
+        rhs = v - slope * beta_in + (np.where(e >= 0, r * link_in, 0.0)).sum(axis=1)
+        z_new = np.linalg.solve(M, rhs)
+        change = float(np.abs(z_new - z).max(initial=0.0))
+        z = z_new
+        it += 1
+        if linear:
+            change = 0.0  # fixed decisions: the step is exact
+            break
+        if it >= max_iter:
+            break
+        # run again where an input moved
+        moved = np.abs(z[partner] - beta_in) > PAIR_TOL
+        moved |= ((e >= 0) & (np.abs(z[tgt] - link_in) > PAIR_TOL)).any(axis=1)
+        todo = np.flatnonzero(moved)
+        if len(todo) == 0:
+            break
+    V[0, a, b] = z[:P]
+    V[1, b, a] = z[P:]
+    return z, change
 
 
 def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
@@ -434,7 +560,7 @@ def _cloverleaf_floor(p: _Params) -> float:
     """A chance that seat 1 has in its last turn at any margin: never bank,
     draw after every Tutto, win by the Kleeblatt. ``L`` never falls below it,
     so throwing on past the cap can gain at most ``L(cap) - this``."""
-    (_, pm_chain, _, _, _, freq, _, p_hi, _, q_hi, _, _, _) = p.tp
+    (_, pm_chain, _, _, _, _, _, _, freq, _, p_hi, _, q_hi, _, _, _) = p.tp
     again = sum(freq[c] for c in range(N_CARDS) if Card(c).can_bank_before_tutto) * p_hi
     again += freq[Card.STREET] * q_hi + (freq[Card.PLUSMINUS] * p_hi if pm_chain == 0 else 0.0)
     return float(freq[Card.CLOVERLEAF] * p_hi * p_hi / (1.0 - again))
