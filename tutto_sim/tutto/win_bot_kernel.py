@@ -39,9 +39,9 @@ turn the margin after the waiting deductions picks the layer.
 
 Layers of all win tables of a run sit in one flat ``vals`` array with a
 column table ``lay[L, :]`` (offsets, lengths, ``tcap``, the next layer's
-id); nothing is allocated per decision. Memory: about ``2 N^2`` layers of
-``6 x 6 x tcap + 2 tcap + bl`` doubles, 14 MB at target 1000 and 92 MB at
-2000 (docs/win.md, *Checked by games*).
+id); nothing is allocated per decision. Memory: one to a few layers per turn
+start of ``36 tcap + 2 tcap`` doubles plus ``bl``: 15 MB at target 1000,
+83 MB at 2000, 3.0 GB at 6000 (docs/win.md, *Checked by games*).
 """
 
 from __future__ import annotations
