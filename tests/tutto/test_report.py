@@ -21,9 +21,11 @@ from report_checks import (  # noqa: F401
     CODE_NAMES,
     ONE_PLURAL,
     SNAKE,
+    WIN_TARGET,
     ZERO_CI,
     build_twice,
     record_texts,
+    win_tables_here,
 )
 
 from tutto_sim.core.report import (
@@ -70,6 +72,8 @@ PNGS = [
     "10-card-values",
     "11-banked-points-distribution",
     "12-strasse",
+    "13-win-chance",
+    "14-win-bank-thresholds",
 ]
 SIMULATED = {"02", "03", "04", "05", "06", "07", "11"}
 
@@ -78,8 +82,10 @@ SIMULATED = {"02", "03", "04", "05", "06", "07", "11"}
 def reports(tmp_path_factory):
     """The same report twice: (in-process, all threads), (child process, 1 thread),
     and the texts of the in-process one's pages (page name -> texts)."""
-    return build_twice(tmp_path_factory, ["report", "--game", "tutto", "--turns", str(TURNS),
-                                          "--seed", str(SEED)], "report")
+    with win_tables_here(tmp_path_factory.mktemp("cwd"), ("tutto",)):
+        return build_twice(tmp_path_factory, ["report", "--game", "tutto", "--turns", str(TURNS),
+                                              "--seed", str(SEED), "--win-target",
+                                              str(WIN_TARGET)], "report")
 
 
 @pytest.fixture(scope="module")
@@ -356,8 +362,9 @@ def test_small_cap_is_exact_for_threshold_policies():
     np.testing.assert_allclose(small.card_ev, full.card_ev, atol=1e-9)
 
 
-def test_tournament_page(capsys, tmp_path):
-    """A tournament CSV adds one page of win rates, a real chart."""
+def test_tournament_page(capsys, tmp_path, monkeypatch):
+    """A tournament CSV adds one page of win rates, a real chart, after the
+    pages on playing to win (their table: the small one of ``win_tables_here``)."""
     csv_dir = tmp_path / "t"
     code, _, err = run_cli(capsys, "tournament", "--game", "tutto", "--bots", "optimal,cautious",
                            "--players", "2", "--games", "4000", "--seed", "3",
@@ -365,10 +372,12 @@ def test_tournament_page(capsys, tmp_path):
     assert code == 0, err
     csv = next(csv_dir.glob("tournament*.csv"))
     out_dir = tmp_path / "r"
-    code, _, err = run_cli(capsys, "report", "--game", "tutto", "--out", str(out_dir),
-                           "--turns", "2000", "--tournament", str(csv))
+    with win_tables_here(tmp_path / "cwd", ("tutto",)):
+        code, _, err = run_cli(capsys, "report", "--game", "tutto", "--out", str(out_dir),
+                               "--turns", "2000", "--tournament", str(csv), "--win-target",
+                               str(WIN_TARGET))
     assert code == 0, err
-    png = out_dir / "13-tournament.png"
+    png = out_dir / "15-tournament.png"
     assert png.exists() and np.asarray(imread(png)).std() > 0.05
     assert (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Page") - \
-        (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Pages") == 14
+        (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Pages") == 16

@@ -21,8 +21,10 @@ from tutto_sim.core.report import (
     write_report,
 )
 from tutto_sim.tutto import report_figures as figs
+from tutto_sim.tutto import report_win
 from tutto_sim.tutto.report_data import SWEEP_CARDS, PhaseHook, compute
 from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.turn_kernel import NEVER
 
 #: Monte Carlo turns per point of a threshold sweep (and per policy of the
 #: distribution of banked points): about 1 minute for the report on 2 cores.
@@ -33,8 +35,13 @@ STEM = "tutto-report"
 
 def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
           turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
-          tournament: Tournament | Path | str | None = None) -> ReportFiles:
+          tournament: Tournament | Path | str | None = None,
+          win_target: int | None = None) -> ReportFiles:
     """Compute and write the Tutto report; returns the files written.
+
+    The pages on playing to win use the two-player win table of
+    ``win_target`` (default: ``results/tutto-win-TARGET.json`` of the rules'
+    target when present, else a quick target, ``report_win``).
 
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
     adds a page of win rates with 95% CIs; a tournament of another game is
@@ -44,6 +51,8 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     tournament = report_tournament(tournament, rules)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase)
+    ev_th = int(data.sol.bank_threshold[report_win.CARD, report_win.DICE])
+    win = report_win.compute(rules, None if ev_th >= NEVER else ev_th, win_target)
 
     makers = [lambda n: figs.cheat_sheet(data, n)]
     makers += [lambda n, c=c: figs.threshold_sweeps(data, c, n) for c in SWEEP_CARDS]
@@ -51,15 +60,18 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
                lambda n: figs.draw_or_bank(data, n),
                lambda n: figs.card_values(data, n),
                lambda n: figs.banked_distribution(data, n),
-               lambda n: figs.street(data, n)]
+               lambda n: figs.street(data, n),
+               lambda n: report_win.heatmap(win, n),
+               lambda n: report_win.thresholds(win, n)]
     if tournament is not None:
         makers.append(lambda n: tournament_sheet(tournament, rules, n,
                                                  f"Report: Tutto, {rules_label(rules)}; "
                                                  f"tutto-sim {__version__}."))
     intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
              f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. "
+             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
     return write_report(out_dir, STEM, "Tutto: optimal single-turn strategy", rules, seed,
-                        f"turns={turns}", makers, lambda titles: figs.cover(data, titles),
+                        f"turns={turns} win_target={win.rules.target}", makers, lambda titles: figs.cover(data, titles),
                         intro, phase)
