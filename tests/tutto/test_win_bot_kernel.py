@@ -57,6 +57,23 @@ def test_kernel_plays_the_reference_games(options, specs, games):
     assert 0 < k.share[:, 0].sum() < SHARE * games
 
 
+def test_two_win_tables_in_one_game():
+    """Bots of two different win tables (another cap on seat 0's last margins)
+    each play by their own values: the kernel lays them one after the other."""
+    rules = TuttoRules(target=200, deck="iid")
+    sol = solve_win(TuttoRules(target=200), margin_cap=4, evaluate_ev=False)
+    other = WinOptBot(WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, {}),
+                      "winopt-cap4")
+    bots = [parse_bot("winopt", rules), other]
+    tables = [b.table() for b in bots]
+    assert tables[0].data.key != tables[1].data.key
+    config = GameConfig(rules)
+    lineups = make_lineups(2, 2)
+    k = kernel_batch(TuttoGameKernel(config, tables), 13, 0, 60, lineups)
+    r = reference_batch(bots, config, 13, 0, 60, lineups)
+    assert (k.score == r.score).all() and (k.share == r.share).all() and (k.turns == r.turns).all()
+
+
 def test_winopt_needs_two_players():
     rules = TuttoRules(target=200, deck="iid")
     kern = TuttoGameKernel(GameConfig(rules), [parse_bot("winopt", rules).table()])
