@@ -336,3 +336,24 @@ def test_tutti_trump_and_tute_same_json_on_local_cluster_and_scheduler(capsys, l
     tu = _threads_and_cluster(capsys, local2, *args, chunks=[(analysis, "DEAL_CHUNK", 8192)])
     assert _json(capsys, *args, "--cluster", scheduler.address) == tu
     assert tu["p_dealt_tute"]["4"]["deals"] == 40000
+
+
+def test_run_tasks_takes_results_in_task_order_and_only_a_prefix_after_ctrl_c(scheduler):
+    import math
+
+    tasks = [(float(i),) for i in range(30)]
+    for where in (None, scheduler.address):
+        got = []
+        with cluster.using(where):
+            cluster.run_tasks(math.sqrt, tasks, lambda i, r: got.append((i, r)), per_task=4)
+        assert got == [(i, math.sqrt(i)) for i in range(30)]
+        taken = []
+
+        def take(i, r):
+            taken.append(i)
+            if i == 5:  # Ctrl-C while the sixth result is taken
+                raise KeyboardInterrupt
+
+        with cluster.using(where), pytest.raises(KeyboardInterrupt):
+            cluster.run_tasks(math.sqrt, tasks, take, per_task=2)
+        assert taken == list(range(6))  # the tasks finished later are never taken: no gap
