@@ -1,5 +1,6 @@
 """Checks of the words on report pages, and the twin build, for every game's report tests."""
 
+import functools
 import re
 import subprocess
 import sys
@@ -68,6 +69,14 @@ def build_twice(tmp_path_factory, args: list[str], name: str):
 WIN_TARGET = 200
 
 
+@functools.lru_cache(maxsize=1)
+def _small_macke():
+    from tutto_sim.macke.rules import MackeRules
+    from tutto_sim.macke.winprob import solve_macke_win
+
+    return solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40)
+
+
 def win_tables_here(folder, games=("tutto", "macke")):
     """Make ``folder`` the working directory with small win tables in its
     results/ (target 200; Macke with the floor at -300 and a 2,000-point cap),
@@ -84,17 +93,14 @@ def win_tables_here(folder, games=("tutto", "macke")):
         results.mkdir(parents=True, exist_ok=True)
         if "tutto" in games:
             from tutto_sim.tutto.rules import TuttoRules
-            from tutto_sim.tutto.winprob import solve_win, write_win_table
+            from tutto_sim.tutto.winprob import cached_solution, write_win_table
 
-            write_win_table(solve_win(TuttoRules(target=WIN_TARGET), evaluate_ev=False),
+            write_win_table(cached_solution(TuttoRules(target=WIN_TARGET)),
                             results / f"tutto-win-{WIN_TARGET}.json")
         if "macke" in games:
-            from tutto_sim.macke.rules import MackeRules
-            from tutto_sim.macke.winprob import solve_macke_win
             from tutto_sim.macke.winprob import write_win_table as write_macke
 
-            write_macke(solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40),
-                        results / f"macke-win-{WIN_TARGET}.json")
+            write_macke(_small_macke(), results / f"macke-win-{WIN_TARGET}.json")
         with pytest.MonkeyPatch.context() as mp:
             mp.chdir(folder)
             yield folder
