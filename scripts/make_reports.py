@@ -16,6 +16,12 @@ Usage::
 Without ``--game`` it regenerates the committed ones (``core.report.sample_games()``);
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
 
+The pages on playing to win (Tutto 13-14, Macke 7-8) use the two-player win
+table to 1,000: ``results/tutto-win-1000.json`` / ``results/macke-win-1000.json``
+when present (``tutto-sim solve --objective win [--game macke] --target 1000``
+writes them), else solved first (Macke: about 3 minutes on 2 cores); the
+values, and so the files, are the same either way.
+
 Same seed, same files: the PDF has no timestamps and the PNGs no time chunk,
 so a regenerated report only differs from the committed one where results or
 software versions changed.
