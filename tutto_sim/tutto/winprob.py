@@ -390,8 +390,7 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
         for total in range(2 * n - 2, -1, -1):
             a, b = _group_pairs(n, total)
             if sweeps == 1:
-                xs = np.where(b + 1 < n, V[0, a, np.minimum(b + 1, n - 1)], 0.5)
-                ys = np.where(a + 1 < n, V[1, b, np.minimum(a + 1, n - 1)], 0.5)
+                xs, ys = _first_guess(V[0], a, b, n), _first_guess(V[1], b, a, n)
             else:
                 xs, ys = V[0, a, b].copy(), V[1, b, a].copy()
             x0, y0 = xs.copy(), ys.copy()
@@ -410,6 +409,22 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
         # sweep again until a whole sweep moves nothing
         if not ded_tutto or (sweeps > 1 and sweep_change <= tol) or sweeps >= max_sweeps:
             return residual, sweeps
+
+
+_DEBUG = None
+
+
+def _first_guess(V: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """Newton's starting values for ``V[a, b]`` from the solved larger sums:
+    ``V[a + 1, b] + V[a, b + 1] - V[a + 1, b + 1]`` (a plane through the
+    three), one neighbour where the others are past the target, else 1/2.
+    A close start saves programmes: the decisions are then right at once."""
+    a1, b1 = np.minimum(a + 1, n - 1), np.minimum(b + 1, n - 1)
+    up, right, diag = V[a1, b], V[a, b1], V[a1, b1]
+    ok_a, ok_b = a + 1 < n, b + 1 < n
+    guess = np.where(ok_a & ok_b, up + right - diag,
+                     np.where(ok_b, right, np.where(ok_a, up, 0.5)))
+    return np.clip(guess, 0.0, 1.0)
 
 
 def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, margin_cap,
@@ -471,6 +486,8 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
         rhs = v - slope * beta_in + (np.where(e >= 0, r * link_in, 0.0)).sum(axis=1)
         z_new = np.linalg.solve(M, rhs)
         change = float(np.abs(z_new - z).max(initial=0.0))
+        if _DEBUG is not None:
+            _DEBUG.append(change)
         z = z_new
         it += 1
         if linear:
