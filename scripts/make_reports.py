@@ -18,9 +18,9 @@ Without ``--game`` it regenerates the committed ones (``core.report.sample_games
 
 The pages on playing to win (Tutto 13-14, Macke 7-8) use the two-player win
 table to 1,000: ``results/tutto-win-1000.json`` / ``results/macke-win-1000.json``
-when present (``tutto-sim solve --objective win [--game macke] --target 1000``
-writes them), else solved first (Macke: about 3 minutes on 2 cores); the
-values, and so the files, are the same either way.
+(Volle Lotte: 500) when present (``tutto-sim solve --objective win [--game
+macke] --target 1000`` writes them), else solved first (Macke: about 3
+minutes on 2 cores); the values, and so the files, are the same either way.
 
 Same seed, same files: the PDF has no timestamps and the PNGs no time chunk,
 so a regenerated report only differs from the committed one where results or
@@ -56,6 +56,8 @@ def main() -> None:
         module = report_module(game)
         turns = args.turns or module.DEFAULT_TURNS
         rules = {"rules": module.default_rules(game)} if hasattr(module, "default_rules") else {}
+        if hasattr(module, "sample_win_target"):  # the pages on playing to win: a fixed target
+            rules["win_target"] = module.sample_win_target(rules.get("rules"))
         t0 = time.perf_counter()
         out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
         files = module.build(out_dir, seed=args.seed, turns=turns, **rules)

@@ -38,6 +38,11 @@ def default_rules(game: str = "macke") -> MackeRules:
     return MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard")
 
 
+def sample_win_target(rules: MackeRules | None = None) -> int:
+    """The target of the win pages in the committed sample (``scripts/make_reports.py``)."""
+    return report_win.default_win_target(rules or MackeRules())
+
+
 def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
           turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None,

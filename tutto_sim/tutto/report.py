@@ -33,6 +33,11 @@ DEFAULT_TURNS = 200_000
 STEM = "tutto-report"
 
 
+def sample_win_target(rules: TuttoRules | None = None) -> int:
+    """The target of the win pages in the committed sample (``scripts/make_reports.py``)."""
+    return report_win.DEFAULT_WIN_TARGET
+
+
 def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
           turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None,
