@@ -86,5 +86,5 @@ def test_play_shows_the_chances(capsys, monkeypatch, tmp_path):
         extra = () if "--target" in args else ("--target", "200")
         code, out, err = run_cli(capsys, "play", "--game", "macke", *extra, *args)
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
-    code, out, err = run_cli(capsys, "play", "--game", "tutto", f"--win-table={path}")
+    code, out, err = run_cli(capsys, "play", "--game", "rutsmieter", f"--win-table={path}")
     assert code == 2 and "Berliner Macke and Volle Lotte" in err, err

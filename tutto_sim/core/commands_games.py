@@ -242,7 +242,7 @@ def play(
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
-    win_table: Annotated[Optional[Path], typer.Option("--win-table", help="Berliner Macke, Volle Lotte, two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points.")] = None,
+    win_table: Annotated[Optional[Path], typer.Option("--win-table", help="Tutto, Berliner Macke, Volle Lotte, two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points.")] = None,
     rules=None,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
@@ -292,7 +292,7 @@ def play(
 
         if "win_table" not in inspect.signature(make_human).parameters:
             raise UserError(f"--win-table: {_title(rules)} advice has no win table "
-                            "(Berliner Macke and Volle Lotte have)")
+                            "(Tutto, Berliner Macke and Volle Lotte have)")
         if len(others) != 1:
             raise UserError(f"--win-table: the win table is for two players, not {len(others) + 1}")
         extra["win_table"] = win_table

@@ -73,10 +73,22 @@ def instant_column(rules) -> tuple[str, str, bool]:
     return "Kleeblatt ends", "cloverleaf_share", True
 
 
-def human(name, read, write, hints, rules):
-    from tutto_sim.tutto.human import Advisor, HumanBot
+def human(name, read, write, hints, rules, win_table=None):
+    """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
+    win``) adds each choice's chance to win to the advice (two players)."""
+    from tutto_sim.tutto.human import Advisor, HumanBot, WinAdvisor
 
-    return HumanBot(name, read, write, Advisor(rules), hints)
+    bot = HumanBot(name, read, write, Advisor(rules), hints)
+    if win_table is not None:
+        from tutto_sim.core.cli import UserError
+        from tutto_sim.core.policyfile import PolicyFileError
+        from tutto_sim.tutto.winprob import load_win_table
+
+        try:
+            bot.win = WinAdvisor(load_win_table(win_table, rules))
+        except PolicyFileError as e:
+            raise UserError(f"--win-table: {e}") from None
+    return bot
 
 
 def interactive_game(players, config, seed, narrate):

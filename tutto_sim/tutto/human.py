@@ -6,7 +6,20 @@ reads the answer from a line-reading function (``input`` at the terminal, a
 list of lines in the tests). ``?`` shows :class:`Advisor`'s advice: the
 expected points this turn banks after each choice when the rest of the turn
 is played optimally (``solve.TuttoSolution``; turn analysis, not the chance
-to win the game), ``q`` leaves the game.
+to win the game), ``q`` leaves the game. With a win table (``play --win-table``,
+two players) :class:`WinAdvisor` adds each choice's chance to win the game
+when both players play to win from here (``tutto.winprob.WinPlanner``: the
+turn programme of the win-optimal player, whose leaves are the table's ``W``).
+
+The chance after each choice is the planner's value of the state it leads to:
+after a keep under a Bonus or x2 card the value of banking or throwing on with
+the new total and dice (or, after a Tutto, of banking or drawing); after a
+keep under Plus/Minus, the Kleeblatt or the Straße, where only the Tutto
+counts, ``Z + p (V - Z)`` with ``Z`` the bust leaf, ``V`` the value of the
+Tutto (Kleeblatt: 1, the game is won; before its first Tutto
+``Z + p6 (1 - Z)``) and ``p`` the chance of the Tutto from the dice left,
+the most likely play when ``V >= Z``, else the least likely (as the planner
+plays). Banking is worth the table's leaf, drawing the planner's draw value.
 """
 
 from __future__ import annotations
@@ -77,6 +90,75 @@ class Advisor:
         raise ValueError(f"no advice for a {d.kind} decision")
 
 
+class WinAdvisor:
+    """Each choice's chance to win a two-player game (module docstring), from a
+    ``tutto.winprob.WinTable``."""
+
+    def __init__(self, table):
+        from tutto_sim.tutto.winprob import WinPlanner
+
+        self.planner = WinPlanner(table)
+        self.rules = table.rules
+        self._here = (None, None)  # the last (place, programme): a last turn is re-solved per call
+
+    def _where(self, d: Decision):
+        g = d.game
+        key = (g.seat, g.scores, g.last_round, d.plusminus_tuttos)
+        if self._here[0] != key:
+            self._here = (key, self.planner.where(g, d.plusminus_tuttos))
+        return self._here[1]
+
+    def chances(self, d: Decision, clover_second: bool = False) -> list[float | None]:
+        """One chance per legal action of ``d`` (None: beyond the table's cap,
+        where the table assumes a bank). ``clover_second``: under the Kleeblatt,
+        the first Tutto is made (the next one wins)."""
+        from tutto_sim.tutto import win_kernel as wk
+
+        pl, unit = self.planner, POINT_UNIT
+        lay, j = self._where(d)
+        t, cp = d.turn_total // unit, d.card_points // unit
+        top = lay.bl.shape[1] - 1
+        bust = float(lay.bust[j])
+
+        def tutto_after(p: list[float], after: float) -> list[float]:
+            want = after >= bust  # as the planner: the most likely Tutto, else the least
+            return [bust + (hi if want else lo) * (after - bust) for hi, lo in p]
+
+        if d.kind == KEEP and d.card is Card.CLOVERLEAF:
+            after = 1.0 if clover_second else bust + pl.p_hi[6] * (1.0 - bust)
+            return tutto_after([(pl.p_hi[d.dice - len(k.dice)],) * 2 for k in d.legal], after)
+        if d.kind == KEEP and d.card is Card.PLUSMINUS:
+            t2 = t + wk.PM_UNITS
+            nj = lay.nxt[j]
+            chain = self.rules.plusminus_chain
+            if chain == "continue" and t2 < lay.tcap:
+                after = lay.A[nj, t2]
+            else:
+                after = lay.bl[nj, min(t2 if chain != "flat" else wk.PM_UNITS, top)]
+            left = [d.dice - len(k.dice) for k in d.legal]
+            return tutto_after([(pl.p_hi[x], pl.p_lo[x]) for x in left], float(after))
+        if d.kind == KEEP:
+            return [float(pl._after_keep(lay, j, int(d.card), t + k.points // unit,
+                                         cp + k.points // unit, d.dice - len(k.dice)))
+                    for k in d.legal]
+        if d.kind == STREET:
+            t2 = t + wk.STREET_UNITS
+            after = lay.A[j, t2] if t2 < lay.tcap else lay.bl[j, min(t2, top)]
+            have = len(d.street_numbers)
+            return tutto_after([(pl.q_hi[have + len(k.dice)], pl.q_lo[have + len(k.dice)])
+                                for k in d.legal], float(after))
+        bank = float(lay.bl[j, min(t, top)])
+        if t >= lay.tcap:
+            return [bank, None]
+        if d.kind == BANK_OR_THROW:
+            if d.card is Card.X2 and self.rules.x2_scope == "card":
+                return [bank, float(lay.UX[j][t, cp, d.dice])]
+            return [bank, float(lay.U[j][int(d.card), t, d.dice])]
+        if d.kind == BANK_OR_DRAW:
+            return [bank, float(lay.D[j, t])]
+        raise ValueError(f"no advice for a {d.kind} decision")
+
+
 def _label(action) -> str:
     if isinstance(action, Keep):
         return "set aside " + str(action)
@@ -97,7 +179,10 @@ def tie_reason(meaning: str) -> str:
 
 class HumanBot(TerminalPlayer):
     """A player who answers at the terminal (module docstring); ``advisor`` an
-    :class:`Advisor` or None."""
+    :class:`Advisor` or None; ``win`` a :class:`WinAdvisor` (two players) or None."""
+
+    win = None
+    _clover_turn = None  # the turn whose first Tutto under the Kleeblatt is made
 
     def _header(self, d: Decision) -> None:
         g = d.game
@@ -125,10 +210,24 @@ class HumanBot(TerminalPlayer):
             return
         vals, meaning = self.advisor.values(d)
         best = max(vals)
-        self.write(f"advice (optimal turn policy; {meaning}):")
+        chances = None
+        if self.win is None:
+            self.write(f"advice (optimal turn policy; {meaning}):")
+        else:
+            chances = self.win.chances(d, self._clover_turn == d.game.turn)
+            top = max(c for c in chances if c is not None)
+            self.write(f"advice: {meaning} (optimal turn policy), and your chance to win the "
+                       f"game (both play to win from here; win table to "
+                       f"{self.win.rules.target:,}):")
         for i, (a, v) in enumerate(zip(d.legal, vals), start=1):
             text = f"{v:.4f}" if meaning.startswith("chance") else f"{v:,.1f}"
             mark = "  <- best" if abs(v - best) < 1e-9 else ""
+            if chances is not None:
+                c = chances[i - 1]
+                if c is None:  # past the table's cap: it banks there
+                    mark = f"  {'-':>7}{mark}"
+                else:
+                    mark = f"  {c:>7.2%}{mark}" + ("  <- best to win" if c == top else "")
             self.write(f"  {i}) {_label(a):<28} {text}{mark}")
         if sum(abs(v - best) < 1e-9 for v in vals) > 1:
             self.write("  " + tie_reason(meaning))
@@ -159,5 +258,8 @@ class HumanBot(TerminalPlayer):
         prompt += " (? advice, q quit): "
         retry = (f"please answer 1-{len(choices)}" + "".join(f" or {k}" for k in letters)
                  + ", ? for advice, q to quit")
-        return ask_choice(self.read, self.write, prompt, choices, letters,
-                          lambda: self._advise(view), retry)
+        choice = ask_choice(self.read, self.write, prompt, choices, letters,
+                            lambda: self._advise(view), retry)
+        if d.kind == KEEP and d.card is Card.CLOVERLEAF and len(choice.dice) == d.dice:
+            self._clover_turn = d.game.turn  # the first Tutto (a second one ends the game)
+        return choice
