@@ -121,10 +121,13 @@ def test_bank_and_draw_chances_are_the_tables_leaves():
     # the draw from a Tutto with 0 in the turn: the turn start's value W
     d = Decision(BANK_OR_DRAW, ("bank", "draw"), view, Card.BONUS300, 0, 0, 0)
     assert adv.chances(d)[1] == pytest.approx(W[0, 1, 2], abs=1e-9)
-    # seat 1 reaching the target completes the round and wins
-    view = _view(RULES, (100, 50), 1)
-    d = Decision(BANK_OR_THROW, ("bank", "throw"), view, Card.BONUS300, 250, 250, 2)
-    assert adv.chances(d)[0] == 1.0
+    # seat 1 reaching the target completes the round and wins: banking 50 on 250
+    # wins; throwing on 1 die is a Tutto (a 1 or a 5: 1/3, then the target) or a
+    # Niete (the opponent moves on 250 against 250)
+    view = _view(RULES, (250, 250), 1)
+    d = Decision(BANK_OR_THROW, ("bank", "throw"), view, Card.BONUS300, 50, 50, 1)
+    bank, on = adv.chances(d)
+    assert bank == 1.0 and on == pytest.approx(1 / 3 + 2 / 3 * (1.0 - W[0, 5, 5]), abs=1e-12)
 
 
 def test_play_shows_the_chances(capsys, monkeypatch, tmp_path):

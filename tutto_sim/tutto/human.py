@@ -19,7 +19,8 @@ counts, ``Z + p (V - Z)`` with ``Z`` the bust leaf, ``V`` the value of the
 Tutto (Kleeblatt: 1, the game is won; before its first Tutto
 ``Z + p6 (1 - Z)``) and ``p`` the chance of the Tutto from the dice left,
 the most likely play when ``V >= Z``, else the least likely (as the planner
-plays). Banking is worth the table's leaf, drawing the planner's draw value.
+plays). Banking is worth the table's leaf, drawing the planner's draw value,
+throwing on the mean over the throws of the best keep's value (a Niete: ``Z``).
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ class WinAdvisor:
         return self._here[1]
 
     def chances(self, d: Decision, clover_second: bool = False) -> list[float | None]:
-        """One chance per legal action of ``d`` (None: beyond the table's cap,
-        where the table assumes a bank). ``clover_second``: under the Kleeblatt,
+        """One chance per legal action of ``d`` (None: past the table's cap, where
+        the programme banks: drawing, or throwing on where banking does not
+        win outright). ``clover_second``: under the Kleeblatt,
         the first Tutto is made (the next one wins)."""
         from tutto_sim.tutto import win_kernel as wk
 
@@ -148,12 +150,18 @@ class WinAdvisor:
             return tutto_after([(pl.q_hi[have + len(k.dice)], pl.q_lo[have + len(k.dice)])
                                 for k in d.legal], float(after))
         bank = float(lay.bl[j, min(t, top)])
-        if t >= lay.tcap:
-            return [bank, None]
-        if d.kind == BANK_OR_THROW:
-            if d.card is Card.X2 and self.rules.x2_scope == "card":
-                return [bank, float(lay.UX[j][t, cp, d.dice])]
-            return [bank, float(lay.U[j][int(d.card), t, d.dice])]
+        if t >= lay.tcap and (d.kind == BANK_OR_DRAW or bank < 1.0):
+            return [bank, None]  # past the cap the programme banks (exact only where that wins)
+        if d.kind == BANK_OR_THROW:  # the programme's U is max(bank, throw on): throw here
+            tb = pl.tables
+            on = 0.0
+            for ms in tb.ids(d.dice):
+                ks = [x for x in range(1, d.dice + 1) if pl.best_pts[ms, x] >= 0]
+                on += float(tb.prob[ms]) * max(
+                    (float(pl._after_keep(lay, j, int(d.card), t + int(pl.best_pts[ms, x]),
+                                          cp + int(pl.best_pts[ms, x]), d.dice - x))
+                     for x in ks), default=bust)
+            return [bank, on]
         if d.kind == BANK_OR_DRAW:
             return [bank, float(lay.D[j, t])]
         raise ValueError(f"no advice for a {d.kind} decision")
