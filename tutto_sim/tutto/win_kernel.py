@@ -548,7 +548,9 @@ def _link_slopes(kind, a, b, n_units, tcap, n_layers, chain, bl, bust, A, D, tp,
             if chain[m] + t == b and a + t < n_units and t < tcap:
                 out_e[m] = chain[m]
                 any_link = True
-    if not any_link:
+    if not any_link or pm_chain == 2:
+        # flat: a Plus/Minus Tutto from any total banks exactly 20 (layer 1);
+        # these links are not carried but iterated (see winprob._solve_group)
         return
     for j in range(n_layers - 1, -1, -1):
         t = PM_UNITS * j

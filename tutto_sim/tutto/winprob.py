@@ -411,9 +411,6 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
             return residual, sweeps
 
 
-_DEBUG = None
-
-
 def _first_guess(V: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
     """Newton's starting values for ``V[a, b]`` from the solved larger sums:
     ``V[a + 1, b] + V[a, b + 1] - V[a + 1, b + 1]`` (a plane through the
@@ -454,6 +451,8 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
     tgt = np.zeros((S, nl), dtype=np.int64)
     todo = np.arange(S)
     a_lo = int(a[0])
+    # flat: a Plus/Minus Tutto from any total links; iterated, not carried
+    iterate_links = p.tp[1] == 2
     it = 0
     change = 0.0
     while True:
@@ -486,17 +485,16 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
         rhs = v - slope * beta_in + (np.where(e >= 0, r * link_in, 0.0)).sum(axis=1)
         z_new = np.linalg.solve(M, rhs)
         change = float(np.abs(z_new - z).max(initial=0.0))
-        if _DEBUG is not None:
-            _DEBUG.append(change)
         z = z_new
         it += 1
-        if linear:
-            change = 0.0  # fixed decisions: the step is exact
+        if linear and it == 1:
+            change = 0.0  # fixed decisions: the step is exact (but for flat links)
+        if linear and not iterate_links:
             break
         if it >= max_iter:
             break
-        # run again where an input moved
-        moved = np.abs(z[partner] - beta_in) > PAIR_TOL
+        # run again where an input moved (fixed decisions, flat: a link's value)
+        moved = np.zeros(S, dtype=bool) if linear else np.abs(z[partner] - beta_in) > PAIR_TOL
         moved |= ((e >= 0) & (np.abs(z[tgt] - link_in) > PAIR_TOL)).any(axis=1)
         todo = np.flatnonzero(moved)
         if len(todo) == 0:
