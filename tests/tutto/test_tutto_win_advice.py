@@ -148,3 +148,38 @@ def test_play_shows_the_chances(capsys, monkeypatch, tmp_path):
         extra = () if "--target" in args else ("--target", "300")
         code, out, err = run_cli(capsys, "play", "--game", "tutto", *extra, *args)
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_kleeblatt_after_its_first_tutto():
+    """Once the first Tutto under the Kleeblatt is made (the human set aside
+    every die), the next one wins: over every throw of 6 dice the best keep's
+    chance averages to Z + p6 (1 - Z), p6 the turn solver's chance of a Tutto
+    from 6 dice (an independent programme); before it, to Z + p6^2 (1 - Z)."""
+    from tutto_sim.tutto.human import Advisor, HumanBot
+
+    table = _table()
+    W = table.W
+    view = _view(RULES, (100, 150), 0)
+    bust = 1.0 - W[1, 3, 2]
+    p6 = float(Advisor(RULES).sol.p_tutto_by_dice[6])
+    out: list[str] = []
+    answers = ["?", "15"]  # advice, then the 15th keep of 1 1 1 5 5 5: every die
+    human = HumanBot("you", lambda prompt: answers.pop(0), out.append, Advisor(RULES), False)
+    human.win = WinAdvisor(table)
+
+    def mean_best() -> float:
+        total = 0.0
+        for dice, _, p in _multisets(6):
+            keeps = legal_keeps(dice, RULES.scoring)
+            d = Decision(KEEP, keeps, view, Card.CLOVERLEAF, 0, 0, 6, dice)
+            total += p * (max(human.win.chances(d, human._clover_turn == view.turn))
+                          if keeps else bust)
+        return total
+
+    assert mean_best() == pytest.approx(bust + p6 * p6 * (1.0 - bust), abs=1e-9)
+    keeps = legal_keeps((1, 1, 1, 5, 5, 5), RULES.scoring)
+    assert len(keeps) == 15
+    d = Decision(KEEP, keeps, view, Card.CLOVERLEAF, 0, 0, 6, (1, 1, 1, 5, 5, 5))
+    assert human.act(d) == keeps[-1] and len(keeps[-1].dice) == 6
+    assert "<- best to win" in "\n".join(out)
+    assert mean_best() == pytest.approx(bust + p6 * (1.0 - bust), abs=1e-9)
