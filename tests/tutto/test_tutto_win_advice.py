@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 
 import pytest
 from conftest import run_cli
@@ -68,8 +69,8 @@ def _turn_value(rules, table, view, bust: float, bank) -> float:
                 d = Decision(KEEP, keeps, view, card, 0, 0, 6, dice)
             chances = adv.chances(d)
             best = max(chances)
-            if card is not Card.STREET:  # the winopt bot's keep is the one advised to win
-                assert chances[d.legal.index(bot.act(d))] == pytest.approx(best, abs=1e-12)
+            # the winopt bot's choice is the one advised to win
+            assert chances[d.legal.index(bot.act(d))] == pytest.approx(best, abs=1e-12)
             value += p * best
         total += DECK_COUNTS[card] / DECK_SIZE * value
     return total
@@ -128,6 +129,27 @@ def test_bank_and_draw_chances_are_the_tables_leaves():
     d = Decision(BANK_OR_THROW, ("bank", "throw"), view, Card.BONUS300, 50, 50, 1)
     bank, on = adv.chances(d)
     assert bank == 1.0 and on == pytest.approx(1 / 3 + 2 / 3 * (1.0 - W[0, 5, 5]), abs=1e-12)
+
+
+def test_bank_or_throw_on_as_the_winopt_bot():
+    """At every pair of scores, turn total (below the target; seat 0 also past
+    it, where it may press on for a larger lead) and dice left: the winopt bot
+    banks where banking's chance is the higher and throws on where throwing
+    on's is (ties: either)."""
+    table = _table()
+    adv, bot = WinAdvisor(table), WinOptBot(table)
+    kinds = set()
+    for seat, a, b in itertools.product((0, 1), range(N), range(N)):
+        view = _view(RULES, (a * 50, b * 50) if seat == 0 else (b * 50, a * 50), seat)
+        top = N - a + (table.margin_cap if seat == 0 else 0)  # seat 0 may press on
+        for t, dice in itertools.product(range(1, top, 1 if seat else 3), (1, 3, 5)):
+            d = Decision(BANK_OR_THROW, ("bank", "throw"), view, Card.BONUS200, 50 * t, 50 * t,
+                         dice)
+            bank, on = adv.chances(d)
+            if abs(bank - on) > 1e-12:
+                kinds.add(bot.act(d))
+                assert bot.act(d) == ("bank" if bank > on else "throw"), (a, b, t, dice)
+    assert kinds == {"bank", "throw"}
 
 
 def test_play_shows_the_chances(capsys, monkeypatch, tmp_path):

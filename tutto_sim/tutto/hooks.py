@@ -78,16 +78,18 @@ def human(name, read, write, hints, rules, win_table=None):
     win``) adds each choice's chance to win to the advice (two players)."""
     from tutto_sim.tutto.human import Advisor, HumanBot, WinAdvisor
 
-    bot = HumanBot(name, read, write, Advisor(rules), hints)
-    if win_table is not None:
+    win = None
+    if win_table is not None:  # first: a file that does not fit stops before any solving
         from tutto_sim.core.cli import UserError
         from tutto_sim.core.policyfile import PolicyFileError
         from tutto_sim.tutto.winprob import load_win_table
 
         try:
-            bot.win = WinAdvisor(load_win_table(win_table, rules))
+            win = WinAdvisor(load_win_table(win_table, rules))
         except PolicyFileError as e:
             raise UserError(f"--win-table: {e}") from None
+    bot = HumanBot(name, read, write, Advisor(rules), hints)
+    bot.win = win
     return bot
 
 
