@@ -106,6 +106,22 @@ def test_ev_players_match_kernel_tournaments():
     assert abs(seat0.mean - sol.p_first_wins_ev) <= seat0.ci95
 
 
+@pytest.mark.parametrize("chain", ["continue", "flat"])
+def test_links_inside_a_group_give_the_fixed_point(chain):
+    """From target 1050 on a turn of nothing but Plus/Minus Tuttos can keep the
+    score sum (each +1000 to one player, -1000 to the other): the solver
+    carries these links as slopes (chain ``flat``: iterates them). The table
+    must satisfy one turn's equation at linked states (one turn's programme
+    with the table at its leaves gives the table's own value)."""
+    from tutto_sim.tutto.winprob import turn_start
+
+    sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_chain=chain),
+                    evaluate_ev=False)
+    for seat, own, other in ((0, 0, 20), (1, 0, 21), (0, 1, 21), (1, 21, 0), (0, 20, 1)):
+        v = turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
+        assert v.value == pytest.approx(sol.W[seat, own, other], abs=1e-12)
+
+
 def test_deduction_at_the_tutto_sweeps_until_nothing_moves():
     """Deduction at the Tutto: a Niete after a Plus/Minus Tutto leads to a
     smaller score sum (from target 1050 on, where 1000 points do not reach the

@@ -8,7 +8,11 @@ import numpy as np
 import pytest
 
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_reference import reference_win_table
+from tutto_sim.tutto.win_reference import (
+    reference_p_first_wins_ev,
+    reference_win_table,
+    reference_win_vs_ev,
+)
 from tutto_sim.tutto.winprob import solve_win
 
 
@@ -17,5 +21,9 @@ from tutto_sim.tutto.winprob import solve_win
 ])
 def test_fast_solver_matches_the_reference(options):
     rules = TuttoRules(target=200, **options)
-    fast = solve_win(rules, evaluate_ev=False)
+    fast = solve_win(rules)
     assert np.abs(fast.W - reference_win_table(rules)).max() <= 1e-9
+    # the EV-optimal player, which the fast solver follows by its turn's
+    # outcome distribution, and the reference by a programme per state
+    assert fast.p_first_wins_ev == pytest.approx(reference_p_first_wins_ev(rules), abs=1e-9)
+    assert fast.win_vs_ev == pytest.approx(reference_win_vs_ev(rules), abs=1e-9)

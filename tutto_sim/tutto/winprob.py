@@ -63,9 +63,13 @@ Under the deduction ``bank`` a banked turn moves from sum ``a + b`` to
 ``a + T + e_j >= a + b`` (``T >= 20 j`` and each deduction takes at most 20),
 so the pairs are solved in groups of equal ``a + b`` from the highest sum
 down. Inside a group the only links are turns of nothing but Plus/Minus
-Tuttos (each +1000 to one, -1000 to the other): the pairs of a group are
-solved together (Jacobi iteration, every pair in parallel on the values of the
-previous sweep) until no value moves by more than ``tol``. Under the
+Tuttos (each +1000 to one, -1000 to the other): banking exactly ``20 j``
+after ``j`` of them. The whole group is solved by Newton's method: each
+programme also gives the weight of each such leaf (the chance of ending the
+turn there; only the lowest total ``20 j`` of layer ``j`` reaches it), the
+group's linear system is solved, and the programmes are run again where an
+input moved by more than ``PAIR_TOL`` (chain ``flat``: a Plus/Minus Tutto
+from any total banks exactly 20, so those links are iterated instead). Under the
 deduction ``tutto`` a Niete after a Plus/Minus Tutto moves to the smaller sum
 ``e_j + a``: the whole sweep over the groups is repeated until no value moves
 by more than ``tol`` (the links back have the small weight of a Plus/Minus
@@ -96,7 +100,12 @@ EV-optimal players
 ``p_first_wins_ev`` is the game when both play the ``optimal`` bot (the turn
 solver's EV table, which does not look at the scores), and ``win_vs_ev`` the
 win-optimal player (its decisions from ``W``) against it, averaged over both
-seatings. Both are exact evaluations of fixed decisions by the same kernel.
+seatings. Both are exact evaluations of fixed decisions. The EV table's
+decisions do not look at the scores, so its turn's outcomes (banked total,
+Plus/Minus Tuttos, Niete or Stop, Kleeblatt win) are followed forwards once
+(:func:`win_kernel._ev_outcomes`) and each state's value is their sum with
+that state's leaves (:func:`win_kernel._ev_state`); the win-optimal
+player's turns are programmes as above.
 """
 
 from __future__ import annotations
