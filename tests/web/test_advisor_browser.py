@@ -385,7 +385,7 @@ def typed(board, player: int, viewer: int) -> str:
 def check_rutsmieter_moves(site, page, file: Path):
     from tutto_sim.rutsmieter.policy import load_weights_policy
     from tutto_sim.rutsmieter.reference import Observation, legal_moves
-    from tutto_sim.web.export import random_board
+    from tutto_sim.rutsmieter.web_cases import random_board
 
     pol = load_weights_policy(file)
     open_page(page, (site / "index.html").as_uri(), "rutsmieter")

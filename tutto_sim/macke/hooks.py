@@ -212,3 +212,34 @@ def solve_win(rules, as_json: bool, out_path) -> None:
     out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
               f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
               f"than {sol.residual:.1e})")
+
+
+def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
+    """Seeded situations with the Python answers for the JavaScript reader's
+    tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
+    from tutto_sim.macke import web_cases as cases
+
+    return (cases.macke_win_cases if kind == "win" else cases.macke_cases)(path, n, seed)
+
+
+def advisor_table(kind, path, checked) -> tuple:
+    """The advisor's view of a Berliner Macke / Volle Lotte file (``kind``
+    "win-table" or None), read with ``checked(loader, path)``: (page key,
+    reader's game, kind, rules, words, rule lines, extra)."""
+    from tutto_sim.macke import words
+
+    if kind == "win-table":
+        from tutto_sim.macke.winprob import load_win_table
+
+        table = checked(load_win_table, path)
+        extra = {"target": table.rules.target, "floor": table.floor, "summary": table.summary}
+        reader, what = "macke-win", "win"
+    else:
+        from tutto_sim.macke.policy import load_macke_policy
+
+        table = checked(load_macke_policy, path)
+        extra = {"summary": table.summary}
+        reader, what = "macke", "turn"
+    key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"
+    return (key, reader, what, table.rules.to_dict(), words.rules_words(table.rules),
+            words.rules_lines(table.rules), extra)

@@ -183,3 +183,23 @@ def words():
     import tutto_sim.rutsmieter.words as module
 
     return module
+
+
+def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
+    """Seeded positions with the Python answers for the JavaScript reader's
+    tests (``web.export``); Rutsmieter has weights only (``kind`` "turn")."""
+    from tutto_sim.rutsmieter.web_cases import rutsmieter_cases
+
+    return rutsmieter_cases(path, n, seed)
+
+
+def advisor_table(kind, path, checked) -> tuple:
+    """The advisor's view of a Rutsmieter weights file, read with
+    ``checked(loader, path)``: (page key, reader's game, kind, rules, words,
+    rule lines, extra)."""
+    from tutto_sim.rutsmieter import words
+    from tutto_sim.rutsmieter.policy import load_weights_policy
+
+    pol = checked(load_weights_policy, path)
+    return ("rutsmieter", "rutsmieter", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
+            words.rules_lines(pol.rules), {})

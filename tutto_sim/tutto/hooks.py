@@ -201,3 +201,30 @@ def sol_turn(sol, seat, own, other):
     from tutto_sim.tutto.winprob import turn_start
 
     return turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
+
+
+def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
+    """Seeded situations with the Python answers for the JavaScript reader's
+    tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
+    from tutto_sim.tutto import web_cases as cases
+
+    return (cases.win_cases if kind == "win" else cases.tutto_cases)(path, n, seed)
+
+
+def advisor_table(kind, path, checked) -> tuple:
+    """The advisor's view of a Tutto file (``kind`` "win-table" or None), read
+    with ``checked(loader, path)``: (page key, reader's game, kind, rules, words,
+    rule lines, extra)."""
+    from tutto_sim.tutto import words
+
+    if kind == "win-table":
+        from tutto_sim.tutto.winprob import load_win_table
+
+        table = checked(load_win_table, path)
+        return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
+                words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})
+    from tutto_sim.tutto.policy import load_policy
+
+    pol = checked(load_policy, path)
+    return ("tutto", "tutto", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
+            words.rules_lines(pol.rules), {"summary": pol.summary})

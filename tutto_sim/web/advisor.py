@@ -114,63 +114,27 @@ def _checked(load, path: Path):
 
 
 def read_table(path: Path, flag: str) -> Table:
-    """Check ``path`` with its game's Python loader and describe it for the page."""
-    from tutto_sim.tutto.policy import load_policy
+    """Check ``path`` with its game's Python loader (the game's hook
+    ``advisor_table``) and describe it for the page."""
+    from tutto_sim.core import registry
 
+    tutto = registry.by_name("tutto").hook("advisor_table")  # names what is wrong with any file
     path = Path(path)
     if path.suffix != ".json":
         raise UserError(f"{flag} {path}: give a policy file (.json) written by tutto-sim")
     d = _peek(path)
     if d is None:  # unreadable, not UTF-8, not JSON: the loader's own line
-        _checked(load_policy, path)
+        tutto(None, path, _checked)
         raise UserError(f"{flag} {path}: not a tutto-sim policy file")
     game, kind = d.get("game"), d.get("kind")
-    if game == "tutto" and kind == "win-table":
-        from tutto_sim.tutto import words
-        from tutto_sim.tutto.winprob import load_win_table
-
-        table = _checked(load_win_table, path)
-        return Table(path, "tutto", "tutto-win", "win", table.rules.to_dict(),
-                     words.rules_words(table.rules), words.rules_lines(table.rules)[:6],
-                     {"target": table.rules.target, "summary": table.summary})
-    if game == "macke" and kind == "win-table":
-        from tutto_sim.macke import words
-        from tutto_sim.macke.winprob import load_win_table as load_macke_win
-
-        table = _checked(load_macke_win, path)
-        key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"
-        return Table(path, key, "macke-win", "win", table.rules.to_dict(),
-                     words.rules_words(table.rules), words.rules_lines(table.rules),
-                     {"target": table.rules.target, "floor": table.floor, "summary": table.summary})
-    if kind is not None:
+    if kind is not None and not (kind == "win-table" and game in {"tutto", "macke"}):
         raise UserError(f"{flag} {path}: the advisor shows win tables of Tutto, Berliner Macke "
                         f"and Volle Lotte, not {game} {kind}s")
-    if game == "tutto":
-        from tutto_sim.tutto import words
-
-        pol = _checked(load_policy, path)
-        return Table(path, "tutto", "tutto", "turn", pol.rules.to_dict(),
-                     words.rules_words(pol.rules), words.rules_lines(pol.rules),
-                     {"summary": pol.summary})
-    if game == "macke":
-        from tutto_sim.macke import words
-        from tutto_sim.macke.policy import load_macke_policy
-
-        pol = _checked(load_macke_policy, path)
-        key = "volle-lotte" if pol.rules.variant == "volle-lotte" else "macke"
-        return Table(path, key, "macke", "turn", pol.rules.to_dict(),
-                     words.rules_words(pol.rules), words.rules_lines(pol.rules),
-                     {"summary": pol.summary})
-    if game == "rutsmieter":
-        from tutto_sim.rutsmieter import words
-        from tutto_sim.rutsmieter.policy import load_weights_policy
-
-        pol = _checked(load_weights_policy, path)
-        return Table(path, "rutsmieter", "rutsmieter", "turn", pol.rules.to_dict(),
-                     words.rules_words(pol.rules), words.rules_lines(pol.rules), {})
-    _checked(load_policy, path)  # a file of no known game: the loader names what is wrong
-    raise UserError(f"{flag} {path}: the advisor shows tutto, macke (Berliner Macke, Volle Lotte) "
-                    f"and rutsmieter policy files, not {game!r}")
+    if game not in registry.game_names() or not hasattr(registry.by_name(game).module(), "advisor_table"):
+        tutto(None, path, _checked)  # a file of no known game: the loader names what is wrong
+        raise UserError(f"{flag} {path}: the advisor shows tutto, macke (Berliner Macke, Volle Lotte) "
+                        f"and rutsmieter policy files, not {game!r}")
+    return Table(path, *registry.by_name(game).hook("advisor_table")(kind, path, _checked))
 
 
 def _script(name: str, text: str) -> str:
