@@ -32,6 +32,20 @@ def fields_sha256(d: dict, fields) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def win_table_header(game: str, rules, kind: str, version: int, objective: str) -> dict:
+    """The first fields of a win-table policy file, the same for every game."""
+    from tutto_sim import __version__
+
+    return {"format": FORMAT, "version": VERSION, "game": game, "kind": kind,
+            "win_table_version": version, "created_by": f"tutto-sim {__version__}",
+            "rules": rules.to_dict(), "rules_sha256": rules.digest(), "objective": objective}
+
+
+def write_compact(path: Path | str, d: dict) -> None:
+    """Write ``d`` as compact JSON and a newline (the caller makes the write atomic)."""
+    Path(path).write_text(json.dumps(d, separators=(",", ":")) + "\n")
+
+
 def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, hash_fn,
                      rules=None):
     """The checks every policy file passes, whatever the game: readable JSON,

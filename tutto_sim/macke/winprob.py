@@ -389,14 +389,11 @@ def _win_hash(d: dict) -> str:
 
 def win_table_dict(sol: MackeWinSolution) -> dict:
     """The JSON document of the win policy file (schema/macke-win-policy.schema.json)."""
-    from tutto_sim import __version__
-    from tutto_sim.core.policyfile import FORMAT, VERSION
+    from tutto_sim.core.policyfile import win_table_header
 
     r = sol.rules
     d = {
-        "format": FORMAT, "version": VERSION, "game": r.GAME, "kind": WIN_TABLE_KIND,
-        "win_table_version": WIN_TABLE_VERSION, "created_by": f"tutto-sim {__version__}",
-        "rules": r.to_dict(), "rules_sha256": r.digest(), "objective": WIN_OBJECTIVE,
+        **win_table_header(r.GAME, r, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE),
         "point_unit": POINT_UNIT, "target_units": r.target // POINT_UNIT,
         "floor_units": sol.floor // POINT_UNIT, "cap_units": sol.cap_units,
         "W": np.clip(sol.W[0], 0.0, 1.0).tolist(),
@@ -409,10 +406,9 @@ def win_table_dict(sol: MackeWinSolution) -> dict:
 
 def write_win_table(sol: MackeWinSolution, path) -> None:
     """Write the policy file (the caller makes the write atomic)."""
-    import json
-    from pathlib import Path
+    from tutto_sim.core.policyfile import write_compact
 
-    Path(path).write_text(json.dumps(win_table_dict(sol), separators=(",", ":")) + "\n")
+    write_compact(path, win_table_dict(sol))
 
 
 def win_schema() -> dict:

@@ -711,24 +711,18 @@ class WinTable:
 
 
 def _win_hash(d: dict) -> str:
-    import hashlib
-    import json
+    from tutto_sim.core.policyfile import fields_sha256
 
-    body = {k: d.get(k) for k in _WIN_HASHED}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fields_sha256(d, _WIN_HASHED)
 
 
 def win_table_dict(sol: WinSolution) -> dict:
     """The JSON document of the win policy file (schema/win-policy.schema.json)."""
-    from tutto_sim import __version__
-    from tutto_sim.core.policyfile import FORMAT, VERSION
+    from tutto_sim.core.policyfile import win_table_header
 
     d = {
-        "format": FORMAT, "version": VERSION, "game": "tutto", "kind": WIN_TABLE_KIND,
-        "win_table_version": WIN_TABLE_VERSION, "created_by": f"tutto-sim {__version__}",
-        "rules": sol.rules.to_dict(), "rules_sha256": sol.rules.digest(),
-        "objective": WIN_OBJECTIVE, "point_unit": POINT_UNIT,
+        **win_table_header("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE),
+        "point_unit": POINT_UNIT,
         "target_units": sol.rules.target // POINT_UNIT, "margin_cap_units": sol.margin_cap,
         "W": np.clip(sol.W, 0.0, 1.0).tolist(),
         "last_turn": np.clip(sol.last_turn_table, 0.0, 1.0).tolist(),
@@ -740,10 +734,9 @@ def win_table_dict(sol: WinSolution) -> dict:
 
 def write_win_table(sol: WinSolution, path) -> None:
     """Write the policy file (the caller makes the write atomic)."""
-    import json
-    from pathlib import Path
+    from tutto_sim.core.policyfile import write_compact
 
-    Path(path).write_text(json.dumps(win_table_dict(sol), separators=(",", ":")) + "\n")
+    write_compact(path, win_table_dict(sol))
 
 
 def win_schema() -> dict:
