@@ -32,6 +32,17 @@ def fields_sha256(d: dict, fields) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def load_for_cli(load, *args, prefix: str = ""):
+    """``load(*args)``; a file it refuses becomes one line for the command line
+    (``UserError``: exit 2), after ``prefix`` (e.g. the option's name)."""
+    from tutto_sim.core.cli import UserError
+
+    try:
+        return load(*args)
+    except PolicyFileError as e:
+        raise UserError(f"{prefix}{e}") from None
+
+
 def win_table_header(game: str, rules, kind: str, version: int, objective: str) -> dict:
     """The first fields of a win-table policy file, the same for every game."""
     from tutto_sim import __version__

@@ -89,14 +89,10 @@ def human(name, read, write, hints, rules, win_table=None):
 
     bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
     if win_table is not None:
-        from tutto_sim.core.cli import UserError
-        from tutto_sim.core.policyfile import PolicyFileError
+        from tutto_sim.core.policyfile import load_for_cli
         from tutto_sim.macke.winprob import WinPlanner, load_win_table
 
-        try:
-            bot.win = WinPlanner(load_win_table(win_table, rules))
-        except PolicyFileError as e:
-            raise UserError(f"--win-table: {e}") from None
+        bot.win = WinPlanner(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
     return bot
 
 
@@ -222,22 +218,23 @@ def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
     return (cases.macke_win_cases if kind == "win" else cases.macke_cases)(path, n, seed)
 
 
-def advisor_table(kind, path, checked) -> tuple:
+def advisor_table(kind, path) -> tuple:
     """The advisor's view of a Berliner Macke / Volle Lotte file (``kind``
-    "win-table" or None), read with ``checked(loader, path)``: (page key,
+    "win-table" or None), read with its loader (a refusal is one line, exit 2): (page key,
     reader's game, kind, rules, words, rule lines, extra)."""
+    from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.macke import words
 
     if kind == "win-table":
         from tutto_sim.macke.winprob import load_win_table
 
-        table = checked(load_win_table, path)
+        table = load_for_cli(load_win_table, path)
         extra = {"target": table.rules.target, "floor": table.floor, "summary": table.summary}
         reader, what = "macke-win", "win"
     else:
         from tutto_sim.macke.policy import load_macke_policy
 
-        table = checked(load_macke_policy, path)
+        table = load_for_cli(load_macke_policy, path)
         extra = {"summary": table.summary}
         reader, what = "macke", "turn"
     key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"

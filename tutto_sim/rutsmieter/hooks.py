@@ -193,13 +193,14 @@ def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
     return rutsmieter_cases(path, n, seed)
 
 
-def advisor_table(kind, path, checked) -> tuple:
+def advisor_table(kind, path) -> tuple:
     """The advisor's view of a Rutsmieter weights file, read with
-    ``checked(loader, path)``: (page key, reader's game, kind, rules, words,
+    ``load_for_cli(loader, path)``: (page key, reader's game, kind, rules, words,
     rule lines, extra)."""
+    from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.rutsmieter import words
     from tutto_sim.rutsmieter.policy import load_weights_policy
 
-    pol = checked(load_weights_policy, path)
+    pol = load_for_cli(load_weights_policy, path)
     return ("rutsmieter", "rutsmieter", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
             words.rules_lines(pol.rules), {})

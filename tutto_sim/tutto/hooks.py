@@ -80,14 +80,10 @@ def human(name, read, write, hints, rules, win_table=None):
 
     win = None
     if win_table is not None:  # first: a file that does not fit stops before any solving
-        from tutto_sim.core.cli import UserError
-        from tutto_sim.core.policyfile import PolicyFileError
+        from tutto_sim.core.policyfile import load_for_cli
         from tutto_sim.tutto.winprob import load_win_table
 
-        try:
-            win = WinAdvisor(load_win_table(win_table, rules))
-        except PolicyFileError as e:
-            raise UserError(f"--win-table: {e}") from None
+        win = WinAdvisor(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
     bot = HumanBot(name, read, write, Advisor(rules), hints)
     bot.win = win
     return bot
@@ -211,20 +207,21 @@ def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
     return (cases.win_cases if kind == "win" else cases.tutto_cases)(path, n, seed)
 
 
-def advisor_table(kind, path, checked) -> tuple:
+def advisor_table(kind, path) -> tuple:
     """The advisor's view of a Tutto file (``kind`` "win-table" or None), read
-    with ``checked(loader, path)``: (page key, reader's game, kind, rules, words,
+    with its loader (a refusal is one line, exit 2): (page key, reader's game, kind, rules, words,
     rule lines, extra)."""
+    from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.tutto import words
 
     if kind == "win-table":
         from tutto_sim.tutto.winprob import load_win_table
 
-        table = checked(load_win_table, path)
+        table = load_for_cli(load_win_table, path)
         return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
                 words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})
     from tutto_sim.tutto.policy import load_policy
 
-    pol = checked(load_policy, path)
+    pol = load_for_cli(load_policy, path)
     return ("tutto", "tutto", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
             words.rules_lines(pol.rules), {"summary": pol.summary})

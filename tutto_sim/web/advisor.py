@@ -104,15 +104,6 @@ def _peek(path: Path) -> dict | None:
     return d if isinstance(d, dict) else None
 
 
-def _checked(load, path: Path):
-    from tutto_sim.core.policyfile import PolicyFileError
-
-    try:
-        return load(path)
-    except PolicyFileError as e:
-        raise UserError(str(e)) from None
-
-
 def read_table(path: Path, flag: str) -> Table:
     """Check ``path`` with its game's Python loader (the game's hook
     ``advisor_table``) and describe it for the page."""
@@ -124,17 +115,17 @@ def read_table(path: Path, flag: str) -> Table:
         raise UserError(f"{flag} {path}: give a policy file (.json) written by tutto-sim")
     d = _peek(path)
     if d is None:  # unreadable, not UTF-8, not JSON: the loader's own line
-        tutto(None, path, _checked)
+        tutto(None, path)
         raise UserError(f"{flag} {path}: not a tutto-sim policy file")
     game, kind = d.get("game"), d.get("kind")
     if kind is not None and not (kind == "win-table" and game in {"tutto", "macke"}):
         raise UserError(f"{flag} {path}: the advisor shows win tables of Tutto, Berliner Macke "
                         f"and Volle Lotte, not {game} {kind}s")
     if game not in registry.game_names() or not hasattr(registry.by_name(game).module(), "advisor_table"):
-        tutto(None, path, _checked)  # a file of no known game: the loader names what is wrong
+        tutto(None, path)  # a file of no known game: the loader names what is wrong
         raise UserError(f"{flag} {path}: the advisor shows tutto, macke (Berliner Macke, Volle Lotte) "
                         f"and rutsmieter policy files, not {game!r}")
-    return Table(path, *registry.by_name(game).hook("advisor_table")(kind, path, _checked))
+    return Table(path, *registry.by_name(game).hook("advisor_table")(kind, path))
 
 
 def _script(name: str, text: str) -> str:
