@@ -33,6 +33,7 @@ import argparse
 import dataclasses
 import json
 import os
+import sys
 import time
 
 import numpy as np
@@ -40,9 +41,11 @@ import numpy as np
 from tutto_sim.core.blocks import SHARE, set_threads
 from tutto_sim.core.stats import Estimate
 from tutto_sim.core.tournament import make_lineups
+from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.bots import WinOptBot, parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import TuttoGameKernel
+from tutto_sim.tutto.win_bot_kernel import win_bot_data
 from tutto_sim.tutto.winprob import load_win_table
 
 
@@ -56,6 +59,20 @@ def play(config, tables, lineups, seed: int, games: int) -> tuple[np.ndarray, fl
     t0 = time.perf_counter()
     share = kern.run(seed, 0, games, lineups)[0]
     return share, time.perf_counter() - t0
+
+
+def build_progress(total: int):
+    """The bot's values are built in blocks of turn starts (minutes at target
+    6000): a line on stderr at every tenth."""
+    t0, done, shown = time.perf_counter(), [0], [0]
+
+    def advance(k: int) -> None:
+        done[0] += k
+        if done[0] * 10 // total > shown[0] or done[0] == total:
+            shown[0] = done[0] * 10 // total
+            print(f"winopt's values: {done[0]:,} of {total:,} turn starts, "
+                  f"{time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+    return advance
 
 
 def fig(e: Estimate, exact: float | None = None) -> dict:
@@ -82,6 +99,8 @@ def main() -> None:
     out = {"table": a.table, "target": table.rules.target, "game_end": table.rules.game_end,
            "games": a.games, "threads": threads, "load_average": os.getloadavg()}
     t0 = time.perf_counter()
+    n = table.rules.target // POINT_UNIT
+    win_bot_data(table, build_progress(2 * n * n))  # kept: WinOptBot's table() reuses it
     win = WinOptBot(table).table()
     out["build_seconds"] = time.perf_counter() - t0
     out["build_megabytes"] = win.data.nbytes / 1e6

@@ -12,13 +12,19 @@
    winopt in the first seat ``p_first_wins``, winopt against the points bot
    ``optimal`` in each seat ``win_vs_ev_seats`` and on average ``win_vs_ev``,
    within 95% confidence (the checks together, ``family_z``).
+3. Its values, built for all turn starts at once by the parallel kernel
+   (``win_bot_kernel._fill_turns``), are byte for byte those of the
+   planner's programme run turn start by turn start (``WinPlanner.turn``,
+   the reference below), on 1 and 2 threads.
 """
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
+from tutto_sim.core.blocks import set_threads
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.stats import Z95, Estimate, family_z
 from tutto_sim.core.tournament import kernel_batch, make_lineups, reference_batch
@@ -26,7 +32,8 @@ from tutto_sim.tutto.bots import WinOptBot, parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import SHARE, TuttoGameKernel
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import WinTable, solve_win
+from tutto_sim.tutto.win_bot_kernel import FIRST_U, N_U, WinBotData, _build
+from tutto_sim.tutto.winprob import WinPlanner, WinTable, default_margin_cap, solve_win
 
 CASES = [
     # rule options, bots, games
@@ -111,3 +118,97 @@ def test_kernel_tournaments_win_as_the_solver_says():
     # the checks can fail: the points player's figures are outside these CIs
     assert not first.contains(sol.p_first_wins_ev)
     assert not both.contains(0.5)
+
+
+# --------------------------------------------------------------------------
+# the parallel build against the planner, turn start by turn start
+# --------------------------------------------------------------------------
+
+
+def _planner_build(table) -> WinBotData:
+    """The reference: every turn start's programme from ``WinPlanner.turn``
+    (its own scratch each time), its arrays laid one after the other."""
+    planner = WinPlanner(table)
+    n, x2 = planner.n, planner.x2_card
+    chunks: list[np.ndarray] = []
+    rows: list[list[int]] = []
+    busts: list[float] = []
+
+    def put(a) -> int:
+        off = sum(c.size for c in chunks)
+        chunks.append(np.array(a, dtype=np.float64).ravel())
+        return off
+
+    def layer(bl, A, D, U, UX, tcap, nxt, bust) -> None:
+        o_bl, o_a, o_d = put(bl), put(A), put(D[:tcap])
+        o_u = put(U[FIRST_U:FIRST_U + N_U, :tcap, :])
+        o_ux = put(UX[:tcap]) if x2 else 0
+        rows.append([o_bl, len(bl), o_a, o_d, o_u, o_ux, tcap, nxt])
+        busts.append(float(bust))
+
+    state = np.zeros((2, n, n, 2), dtype=np.int64)
+    for seat in (0, 1):
+        for own in range(n):
+            for other in range(n):
+                lay = planner.turn(seat, own, other)
+                first, nl, tc = len(rows), len(lay.U), lay.tcap
+                state[seat, own, other] = first, nl
+                for j in range(nl):
+                    layer(lay.bl[j], lay.A[j, :tc], lay.D[j], lay.U[j], lay.UX[j], tc,
+                          first + lay.nxt[j], lay.bust[j])
+    last0, mmax = len(rows), -2
+    if not planner.immediate:
+        mmax = table.last_turn_table.shape[1] - 2
+        for m in range(-1, mmax + 1):
+            lay, row = planner.last_turn(m)
+            layer(lay.bl[row], lay.A[row], lay.D[row], lay.U[row], lay.UX[row], lay.tcap,
+                  last0 + lay.nxt[row], lay.bust[row])
+    return WinBotData("reference", np.concatenate(chunks), np.array(rows, dtype=np.int64),
+                      np.array(busts), state, last0, mmax, planner.p.cpmax + 1 if x2 else 1)
+
+
+def _random_table(seed: int, margin_cap: int | None = None, **options) -> WinTable:
+    """A win table of random values: the build is a function of any table,
+    and random values send the comparisons every way."""
+    rules = TuttoRules(**options)
+    n = rules.target // 50
+    mc = 0 if rules.game_end == "immediate" else margin_cap or default_margin_cap(n)
+    rng = np.random.default_rng(seed)
+    return WinTable(rules, rng.random((2, n, n)), rng.random((2, n + mc + 3)), mc, {})
+
+
+def _same(a: WinBotData, b: WinBotData) -> None:
+    for f in ("vals", "lay", "bust", "state"):
+        x, y = getattr(a, f), getattr(b, f)
+        assert x.dtype == y.dtype and np.array_equal(x, y), f
+    assert (a.last0, a.mmax, a.cpx) == (b.last0, b.mmax, b.cpx)
+
+
+BUILD_CASES = [
+    # target 1100: up to 3 layers (the opponent at 1050 or more); seat 0
+    # followed 5 units past the target (keeps the reference quick)
+    ({"target": 1100}, 5),
+    ({"target": 600, "game_end": "immediate", "plusminus_deduction": "tutto",
+      "plusminus_chain": "flat"}, None),
+    ({"target": 300, "x2_scope": "card", "plusminus_chain": "bank"}, None),
+]
+
+
+@pytest.mark.parametrize("options, cap", BUILD_CASES,
+                         ids=["round-bank", "immediate-tutto-flat", "x2card-chain-bank"])
+def test_parallel_build_is_the_planners_turns(options, cap):
+    table = _random_table(5, cap, **options)
+    n = table.rules.target // 50
+    calls: list[int] = []
+    before = set_threads(None)
+    try:
+        set_threads(1)
+        one = _build(table, "k", calls.append, slots=1)
+        set_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = _build(table, "k", None, slots=2)
+    finally:
+        set_threads(before)
+    _same(_planner_build(table), one)
+    _same(one, two)  # 1 and 2 threads
+    assert sum(calls) == 2 * n * n  # progress by blocks of turn starts
+    assert one.state[..., 1].max() == (3 if n > 21 else 2)

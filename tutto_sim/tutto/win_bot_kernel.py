@@ -42,6 +42,19 @@ column table ``lay[L, :]`` (offsets, lengths, ``tcap``, the next layer's
 id); nothing is allocated per decision. Memory: one to a few layers per turn
 start of ``36 tcap + 2 tcap`` doubles plus ``bl``: 15 MB at target 1000,
 83 MB at 2000, 3.0 GB at 6000 (docs/win.md, *Checked by games*).
+
+How they are built (:func:`_build`): the layer table comes first, in numpy
+(each turn start's layers, ``winprob._layers_of``, in the order seat, own,
+other, layer); ``vals`` is allocated once and the numba kernel
+:func:`_fill_turns` fills it, block by block of turn starts (a progress
+report after each) and in parallel inside a block, one scratch per thread
+slot. For each turn start it runs the planner's programme once: the leaves
+as ``win_kernel._state_value`` fills them for the win-optimal player, then
+``win_kernel._one_layer`` layer by layer, deepest first, each layer's
+arrays written into place as soon as it is solved (``U`` has no layer axis).
+The bytes are those of ``WinPlanner.turn`` run turn start by turn start, on
+any number of threads (the tests compare them); seat 1's last-turn layers,
+one per margin, still come from ``WinPlanner.last_turn``.
 """
 
 from __future__ import annotations
@@ -49,12 +62,14 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+import numba
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
+from tutto_sim.tutto.win_kernel import MAX_MODE, _chain, _leaf, _one_layer
 
 # columns of the layer table ``lay``
 L_BL, L_BLN, L_A, L_D, L_U, L_UX, L_TCAP, L_NXT = range(8)
@@ -121,56 +136,196 @@ def win_bot_data(table, progress=None) -> WinBotData:
     return _BUILT[key]
 
 
-def _build(table, key: str, progress) -> WinBotData:
-    from tutto_sim.tutto.winprob import WinPlanner
+def _build(table, key: str, progress, slots: int | None = None) -> WinBotData:
+    """The values of every turn start by :func:`_fill_turns` (``slots``
+    scratch slots, default one per thread; the same bytes for any number),
+    then seat 1's last-turn layers from the planner."""
+    from tutto_sim.tutto.winprob import WinPlanner, _Scratch
 
     planner = WinPlanner(table)
-    n, x2 = planner.n, planner.x2_card
-    chunks: list[np.ndarray] = []
-    rows: list[list[int]] = []
-    busts: list[float] = []
-    used = [0]
-
-    def put(a) -> int:
-        a = np.ascontiguousarray(a, dtype=np.float64).ravel()
-        off = used[0]
-        chunks.append(a)
-        used[0] += a.size
-        return off
-
-    def layer(bl, A, D, U, UX, tcap: int, nxt: int, bust: float) -> None:
-        o_bl = put(bl)
-        o_a = put(A)
-        o_d = put(D[:tcap])
-        o_u = put(U[FIRST_U:FIRST_U + N_U, :tcap, :])
-        o_ux = put(UX[:tcap]) if x2 else 0
-        rows.append([o_bl, len(bl), o_a, o_d, o_u, o_ux, tcap, nxt])
-        busts.append(float(bust))
-
+    n, x2, tsize = planner.n, planner.x2_card, planner.tsize
+    first, lay, size = _turn_layout(planner)
+    last = _last_turn_layers(planner, len(lay))
+    size_last = sum(a.size for row in last for a in row[0])
+    vals = np.zeros(size + size_last)
+    bust = np.zeros(len(lay) + len(last))
+    slots = slots or max(1, numba.get_num_threads())
+    s = _Scratch(slots, n // 20 + 3, tsize, x2, planner.p.cpmax)
+    dirty = np.zeros(slots, dtype=np.int64)
+    W = np.ascontiguousarray(table.W, dtype=np.float64)
+    L = np.ascontiguousarray(table.last_turn_table, dtype=np.float64)
+    total = 2 * n * n
+    # blocks of turn starts, so that a long build reports as it goes
+    step = max(slots, min(_BLOCK, total))
+    for i0 in range(0, total, step):
+        i1 = min(i0 + step, total)
+        _fill_turns(i0, i1, first, n, planner.mc, planner.immediate,
+                    planner.rules.plusminus_deduction == "tutto", W, L, planner.p.tp,
+                    planner.p.ev, lay, vals, bust, s.A, s.D, s.U, s.UX, s.bl, s.bust, s.win,
+                    s.chain, s.sc, dirty)
+        if progress is not None:
+            progress(i1 - i0)
+    rows = [lay]
+    off = size
+    for i, (arrays, tcap, nxt, b) in enumerate(last):
+        offs = []
+        for a in arrays:
+            offs.append(off)
+            vals[off:off + a.size] = a
+            off += a.size
+        o_bl, o_a, o_d, o_u = offs[:4]
+        o_ux = offs[4] if x2 else 0
+        rows.append(np.array([[o_bl, arrays[0].size, o_a, o_d, o_u, o_ux, tcap, nxt]],
+                             dtype=np.int64))
+        bust[len(lay) + i] = b
     state = np.zeros((2, n, n, 2), dtype=np.int64)
-    for seat in (0, 1):
-        for own in range(n):
-            for other in range(n):
-                lay = planner.turn(seat, own, other)
-                first, nl, tc = len(rows), len(lay.U), lay.tcap
-                state[seat, own, other] = first, nl
-                for j in range(nl):
-                    layer(lay.bl[j], lay.A[j, :tc], lay.D[j], lay.U[j], lay.UX[j], tc,
-                          first + lay.nxt[j], lay.bust[j])
-                if progress is not None:
-                    progress(1)
-    last0, mmax = len(rows), -2
-    if not planner.immediate:
-        mmax = table.last_turn_table.shape[1] - 2
-        for m in range(-1, mmax + 1):
-            lay, row = planner.last_turn(m)
-            # a Plus/Minus Tutto reads the after-Tutto values of a smaller
-            # margin at this margin's totals: keep the whole row of A
-            layer(lay.bl[row], lay.A[row], lay.D[row], lay.U[row], lay.UX[row], lay.tcap,
-                  last0 + lay.nxt[row], lay.bust[row])
+    state[..., 0] = first.reshape(2, n, n)
+    state[..., 1] = np.diff(np.append(first, len(lay))).reshape(2, n, n)
+    last0 = len(lay)
+    mmax = -2 if planner.immediate else table.last_turn_table.shape[1] - 2
     cpx = planner.p.cpmax + 1 if x2 else 1
-    return WinBotData(key, np.concatenate(chunks), np.array(rows, dtype=np.int64),
-                      np.array(busts), state, last0, mmax, cpx)
+    return WinBotData(key, vals, np.ascontiguousarray(np.concatenate(rows)), bust, state,
+                      last0, mmax, cpx)
+
+
+#: Turn starts per call of the kernel (between two progress reports).
+_BLOCK = 512
+
+
+def _turn_layout(planner) -> tuple[np.ndarray, np.ndarray, int]:
+    """The layer table of the turn starts ``(seat, own, other)`` in that
+    order (index ``(seat * N + own) * N + other``): each layer's ``bl`` (the
+    planner's whole row), ``A``, ``D``, ``U``, ``UX`` one after the other.
+    Returns the first layer of each turn start, ``lay`` and the doubles used."""
+    from tutto_sim.tutto.winprob import _layers_of
+
+    n, tsize, x2 = planner.n, planner.tsize, planner.x2_card
+    cpx = planner.p.cpmax + 1
+    nl_ab = np.array([[_layers_of(a, b) for b in range(n)] for a in range(n)], dtype=np.int64)
+    nl = np.concatenate([nl_ab.ravel(), nl_ab.ravel()])
+    own = np.tile(np.repeat(np.arange(n, dtype=np.int64), n), 2)
+    seat = np.repeat(np.arange(2, dtype=np.int64), n * n)
+    tcap = n - own + np.where(seat == 0, planner.mc, 0)
+    first = np.concatenate([[0], np.cumsum(nl)[:-1]]).astype(np.int64)
+    # one row per layer
+    turn = np.repeat(np.arange(nl.size), nl)
+    j = np.arange(turn.size) - first[turn]
+    tc = tcap[turn]
+    size = tsize + 2 * tc + N_U * tc * MAX_DICE + (tc * cpx * MAX_DICE if x2 else 0)
+    o_bl = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+    lay = np.zeros((turn.size, N_LAY_COLS), dtype=np.int64)
+    lay[:, L_BL] = o_bl
+    lay[:, L_BLN] = tsize
+    lay[:, L_A] = o_bl + tsize
+    lay[:, L_D] = lay[:, L_A] + tc
+    lay[:, L_U] = lay[:, L_D] + tc
+    lay[:, L_UX] = lay[:, L_U] + N_U * tc * MAX_DICE if x2 else 0
+    lay[:, L_TCAP] = tc
+    lay[:, L_NXT] = first[turn] + np.minimum(j + 1, nl[turn] - 1)
+    return first, lay, int(size.sum())
+
+
+def _last_turn_layers(planner, last0: int) -> list:
+    """Seat 1's last-turn layers, margins -1 .. mmax (``round`` only): the
+    arrays (bl, A, D, U, UX), ``tcap``, the next layer, the Niete's value."""
+    out = []
+    if planner.immediate:
+        return out
+    x2 = planner.x2_card
+    mmax = planner.table.last_turn_table.shape[1] - 2
+    for m in range(-1, mmax + 1):
+        lay, row = planner.last_turn(m)
+        tc = lay.tcap
+        # a Plus/Minus Tutto reads the after-Tutto values of a smaller
+        # margin at this margin's totals: keep the whole row of A
+        arrays = [lay.bl[row].copy(), lay.A[row].copy(), lay.D[row, :tc].copy(),
+                  lay.U[row][FIRST_U:FIRST_U + N_U, :tc, :].ravel()]
+        if x2:
+            arrays.append(lay.UX[row][:tc].ravel())
+        out.append((arrays, tc, last0 + lay.nxt[row], float(lay.bust[row])))
+    return out
+
+
+@njit(cache=True, parallel=True)
+def _fill_turns(i0, i1, first, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, vals, bust_out,
+                A, D, U, UX, bl, bust, win, chain, sc_buf, dirty):
+    """The layers of turn starts ``i0 .. i1 - 1`` into ``vals`` and
+    ``bust_out`` at the places ``lay`` gives. Scratch slot ``k`` takes turn
+    starts ``i0 + k``, ``i0 + k + slots``, ...: each turn start is computed
+    from the win table alone, so the bytes do not depend on the threads.
+
+    Under x2 scope "card" the programme's states that no turn reaches (more
+    points on the card than its dice can hold) read ``UX`` past the card's
+    points, in the next total's row; that row is kept as a fresh scratch
+    has it (zero from ``tcap`` on; ``dirty[k]``: the rows slot k wrote), so
+    even those values are the planner's."""
+    slots = A.shape[0]
+    for k in prange(slots):
+        for i in range(i0 + k, i1, slots):
+            seat = i // (n * n)
+            own = (i // n) % n
+            if tp[0]:
+                tcap = n - own + (mc if seat == 0 else 0)
+                UX[k, 0, tcap:dirty[k]] = 0.0
+                dirty[k] = tcap
+            _fill_turn(seat, own, i % n, first[i], n, mc, immediate, ded_tutto, W, LT, tp, ev,
+                       lay, vals, bust_out, A[k], D[k], U[k], UX[k], bl[k], bust[k], win[k],
+                       chain[k], sc_buf[k])
+
+
+@njit(cache=True)
+def _fill_turn(s, a, b, row0, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, vals, bust_out,
+               A, D, U, UX, bl, bust, win, chain, sc_buf):
+    """One turn start: the leaves as ``win_kernel._state_value`` (kind 0)
+    fills them, then the layers deepest first (``WinPlanner.turn``)."""
+    nl = _chain(a, b, chain)
+    tcap = n - a + (mc if s == 0 else 0)
+    beta = W[1 - s, b, a]
+    win[0] = 1.0
+    for j in range(nl):
+        e = chain[j]
+        for t in range(bl.shape[2]):
+            bl[0, j, t] = _leaf(W, LT, s, a, e, a + t, n, immediate)
+        eb = e if ded_tutto else b
+        bust[0, j] = 1.0 - beta if eb == b else 1.0 - W[1 - s, eb, a]
+        bust_out[row0 + j] = bust[0, j]
+    # banking nothing (a Feuerwerk's first throw a Niete) hands over like a bust
+    bl[0, 0, 0] = 1.0 - beta
+    for j in range(nl):
+        o = lay[row0 + j, L_BL]
+        for t in range(bl.shape[2]):
+            vals[o + t] = bl[0, j, t]
+    for j in range(nl - 1, -1, -1):
+        nj = j + 1 if j + 1 < nl else j
+        t_lo = min(_PM_UNITS * j, tcap)
+        _one_layer(MAX_MODE, 1, tcap, t_lo, j, nj, sc_buf, bl, bust, win, A, D, U, UX, tp, ev)
+        r = row0 + j
+        for t in range(t_lo, tcap):
+            vals[lay[r, L_A] + t] = A[0, j, t]
+            vals[lay[r, L_D] + t] = D[0, j, t]
+        _store_hold(vals, lay, r, U, UX, t_lo, tcap, tp[0])
+    # below 20 j layer j is never reached (each Plus/Minus Tutto adds 20);
+    # U has no layer axis, and the planner leaves layer 0's values there
+    for j in range(1, nl):
+        _store_hold(vals, lay, row0 + j, U, UX, 0, min(_PM_UNITS * j, tcap), tp[0])
+
+
+@njit(cache=True)
+def _store_hold(vals, lay, r, U, UX, t0, t1, x2_card):
+    """``U[FIRST_U:, t]`` (and ``UX[t]`` under x2 "card") for t0 <= t < t1."""
+    tcap = lay[r, L_TCAP]
+    o = lay[r, L_U]
+    for c in range(N_U):
+        for t in range(t0, t1):
+            for d in range(MAX_DICE):
+                vals[o + (c * tcap + t) * MAX_DICE + d] = U[0, FIRST_U + c, t, d]
+    if x2_card:
+        o = lay[r, L_UX]
+        cpx = UX.shape[2]
+        for t in range(t0, t1):
+            for p in range(cpx):
+                for d in range(MAX_DICE):
+                    vals[o + (t * cpx + p) * MAX_DICE + d] = UX[0, t, p, d]
 
 
 def forced_table(rules):
@@ -264,7 +419,9 @@ def kernel_win_args(rules, tables) -> tuple:
         cpx.append(d.cpx)
         v0 += d.vals.size
         l0 += d.lay.shape[0]
-    return (slot, np.concatenate(vals), np.ascontiguousarray(np.concatenate(lays)),
+    # one table (the usual case) is not copied: 3 GB at target 6000
+    return (slot, vals[0] if len(vals) == 1 else np.concatenate(vals),
+            np.ascontiguousarray(np.concatenate(lays)),
             np.concatenate(busts), np.ascontiguousarray(np.stack(states)),
             np.array(last0, dtype=np.int64), np.array(mmax, dtype=np.int64),
             np.array(cpx, dtype=np.int64)) + statics
