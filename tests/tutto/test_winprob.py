@@ -136,3 +136,40 @@ def test_deduction_at_the_tutto_sweeps_until_nothing_moves():
     for seat, own, other in ((0, 0, 0), (1, 0, 21), (0, 1, 21), (1, 20, 20)):
         v = turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
         assert v.value == pytest.approx(sol.W[seat, own, other], abs=1e-10)
+
+
+@pytest.mark.parametrize("kw", [dict(target=600), dict(target=600, x2_scope="card"),
+                                dict(target=1100, plusminus_deduction="tutto")])
+def test_pruning_the_programme_changes_nothing(kw):
+    """The solver skips the alternatives to banking where a bound shows that
+    banking is best (win_kernel._layer, ``prune``). Every turn of a solved
+    table, run with and without it, must give the same bits: the turn's value,
+    its slope, every after-Tutto value and every holding value; only the
+    draw values the pruned programme skipped may differ (it must skip some)."""
+    from tutto_sim.tutto import win_kernel as k
+    from tutto_sim.tutto.winprob import _params_for, _Scratch, _tsize
+
+    rules = TuttoRules(**kw)
+    sol = solve_win(rules, evaluate_ev=False)
+    n, mc = rules.target // 50, sol.margin_cap
+    p = _params_for(rules, n, mc)
+    tsize = _tsize(rules, n, mc, p.t_max)
+    x2 = rules.x2_scope == "card"
+    skipped = 0
+    for seat, own, other in itertools.product((0, 1), range(0, n, 3), range(0, n, 4)):
+        tcap = n - own + (mc if seat == 0 else 0)
+        got = []
+        for prune in (False, True):
+            s = _Scratch(1, n // 20 + 3, tsize, x2, p.cpmax)
+            v = k._state_value(0, seat, own, other, float(sol.W[1 - seat, other, own]), sol.W,
+                               sol.last_turn_table, sol.W, sol.last_turn_table, n, False,
+                               rules.plusminus_deduction == "tutto", tcap, tcap, p.tp, p.ev,
+                               s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],
+                               s.chain[0], s.sc[0], prune)
+            got.append((v, s))
+        (v0, s0), (v1, s1) = got
+        assert v0 == v1
+        assert np.array_equal(s0.A[0, :, :, :tcap], s1.A[0, :, :, :tcap])
+        assert np.array_equal(s0.U[0], s1.U[0]) and np.array_equal(s0.UX[0], s1.UX[0])
+        skipped += int((s0.D[0, :, :, 1:tcap] != s1.D[0, :, :, 1:tcap]).sum())
+    assert skipped > 0

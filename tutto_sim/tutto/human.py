@@ -114,8 +114,6 @@ class WinAdvisor:
         the programme banks: drawing, or throwing on where banking does not
         win outright). ``clover_second``: under the Kleeblatt,
         the first Tutto is made (the next one wins)."""
-        from tutto_sim.tutto import win_kernel as wk
-
         pl, unit = self.planner, POINT_UNIT
         lay, j = self._where(d)
         t, cp = d.turn_total // unit, d.card_points // unit
@@ -130,25 +128,18 @@ class WinAdvisor:
             after = 1.0 if clover_second else bust + pl.p_hi[6] * (1.0 - bust)
             return tutto_after([(pl.p_hi[d.dice - len(k.dice)],) * 2 for k in d.legal], after)
         if d.kind == KEEP and d.card is Card.PLUSMINUS:
-            t2 = t + wk.PM_UNITS
-            nj = lay.nxt[j]
-            chain = self.rules.plusminus_chain
-            if chain == "continue" and t2 < lay.tcap:
-                after = lay.A[nj, t2]
-            else:
-                after = lay.bl[nj, min(t2 if chain != "flat" else wk.PM_UNITS, top)]
+            after = pl.after_plusminus(lay, j, d.turn_total)
             left = [d.dice - len(k.dice) for k in d.legal]
-            return tutto_after([(pl.p_hi[x], pl.p_lo[x]) for x in left], float(after))
+            return tutto_after([(pl.p_hi[x], pl.p_lo[x]) for x in left], after)
         if d.kind == KEEP:
-            return [float(pl._after_keep(lay, j, int(d.card), t + k.points // unit,
-                                         cp + k.points // unit, d.dice - len(k.dice)))
+            return [float(pl.after_keep(lay, j, int(d.card), t + k.points // unit,
+                                        cp + k.points // unit, d.dice - len(k.dice)))
                     for k in d.legal]
         if d.kind == STREET:
-            t2 = t + wk.STREET_UNITS
-            after = lay.A[j, t2] if t2 < lay.tcap else lay.bl[j, min(t2, top)]
+            after = pl.after_street(lay, j, d.turn_total)
             have = len(d.street_numbers)
             return tutto_after([(pl.q_hi[have + len(k.dice)], pl.q_lo[have + len(k.dice)])
-                                for k in d.legal], float(after))
+                                for k in d.legal], after)
         bank = float(lay.bl[j, min(t, top)])
         if t >= lay.tcap and (d.kind == BANK_OR_DRAW or bank < 1.0):
             return [bank, None]  # past the cap the programme banks (exact only where that wins)
@@ -158,8 +149,8 @@ class WinAdvisor:
             for ms in tb.ids(d.dice):
                 ks = [x for x in range(1, d.dice + 1) if pl.best_pts[ms, x] >= 0]
                 on += float(tb.prob[ms]) * max(
-                    (float(pl._after_keep(lay, j, int(d.card), t + int(pl.best_pts[ms, x]),
-                                          cp + int(pl.best_pts[ms, x]), d.dice - x))
+                    (float(pl.after_keep(lay, j, int(d.card), t + int(pl.best_pts[ms, x]),
+                                         cp + int(pl.best_pts[ms, x]), d.dice - x))
                      for x in ks), default=bust)
             return [bank, on]
         if d.kind == BANK_OR_DRAW:

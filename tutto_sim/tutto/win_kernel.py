@@ -164,11 +164,33 @@ def _add_keep(nv, c, j, t2, left, tcap, pg, acc, A, U, bl, bonus):
             acc[f] += pg * bl[f, j, t2]
 
 
+@njit(cache=True, inline="always")
+def _best_keeps(nv, d, j, gstart, gprob, gk, kslot, opt, bust, acc):
+    """acc += each class of d dice times the value after its best keep (the
+    first of the largest ``opt[0, slot]``), or a Niete's value."""
+    for g in range(gstart[d], gstart[d + 1]):
+        i0 = gk[g]
+        i1 = gk[g + 1]
+        if i0 == i1:  # a Niete
+            for f in range(nv):
+                acc[f] += gprob[g] * bust[f, j]
+            continue
+        sb = kslot[i0]
+        vbest = opt[0, sb]
+        for i in range(i0 + 1, i1):
+            v = opt[0, kslot[i]]
+            if v > vbest:
+                vbest = v
+                sb = kslot[i]
+        for f in range(nv):
+            acc[f] += gprob[g] * opt[f, sb]
+
+
 @njit(cache=True)
 def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q, egstart, egprob, egrep):
+           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, prune):
     """Fill ``A[:, j, T]`` (after a Tutto) and ``D[:, j, T]`` (drawing a card) for
     T = tcap-1 .. 0 of layer j; T >= tcap banks (``bl[:, j, tcap]``).
 
@@ -176,6 +198,19 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
     deduction no longer changes anything). ``bl[f, j, T]``: value of banking
     T; ``bust[f, j]``: value of a Niete or Stop; ``win[f]``: a Kleeblatt
     success (1 for values, 0 for derivatives).
+
+    ``prune`` (``MAX`` mode): skip what cannot change a decision. Every value
+    of component 0 is at most 1, so throwing ``d`` dice on is worth at most
+    ``pN_d b + (1 - pN_d)`` (``pN_d`` the Niete's chance, ``b`` a Niete's
+    value), and drawing a card after a Tutto at most ``rho b + (1 - rho)``
+    (``rho``: the chance that the card ends the turn with a Niete's value
+    at once, Stop, a first throw's Niete, a missed Plus/Minus, Straße or
+    Kleeblatt at their likeliest). Where banking is worth more than that
+    (with 1e-12 to spare) the player banks: ``U`` and ``A`` are the bank's
+    values without working out the alternatives, exactly what they would
+    be. ``D`` is then not needed there (it is set to the bank's value; only
+    the turn's start ``T = 0`` reads it, and that is never skipped). Used
+    by the solver; the planner, whose ``D`` the bots read, does not prune.
     """
     tm = t_max
     for f in range(nv):
@@ -183,43 +218,63 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
         D[f, j, tcap] = bl[f, j, tcap]
     acc = sc_buf[0]
     sc = sc_buf[1]
+    opt = sc_buf[2:]
     for t in range(tcap - 1, t_lo - 1, -1):
         for f in range(nv):
             D[f, j, t] = 0.0
+        # pruning: banks after a Tutto for sure (skip_d), banks holding d <= dcut dice
+        skip_d = False
+        dcut = 0
+        if prune and mode == MAX_MODE:
+            b0 = bust[0, j]
+            v0 = bl[0, j, t] - 1e-12
+            skip_d = t > 0 and v0 >= rho * b0 + (1.0 - rho)
+            for d in range(1, MAX_DICE):
+                if v0 >= p_niete[d] * b0 + (1.0 - p_niete[d]):
+                    dcut = d
+                else:
+                    break
         for c in range(FIRST_BANKABLE, LAST_BANKABLE + 1):
             if c == X2 and x2_card:
-                _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk,
-                               kdice, kpts, best_pts, freq[c], ev_kx, ev_bx, tm, acc, egstart,
-                               egprob, egrep)
+                if mode == MAX_MODE:
+                    _x2_card_max(nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk, kslot,
+                                 slot_lk, freq[c], acc, opt, skip_d, dcut)
+                else:
+                    _x2_card_total(nv, tcap, j, t, bl, bust, A, D, UX, best_pts, freq[c],
+                                   ev_kx, ev_bx, tm, acc, egstart, egprob, egrep)
                 continue
-            for d in range(MAX_DICE, 0, -1):
+            for d in range(1, dcut + 1):
+                for f in range(nv):
+                    U[f, c, t, d] = bl[f, j, t]
+            if skip_d and dcut == MAX_DICE - 1:
+                continue
+            if mode == MAX_MODE:
+                # the value after each keep (dice left, points) at this total and card,
+                # for every throw class below (keeps add points: read only T' > T)
+                for sl in range(slot_lk.shape[0]):
+                    left = slot_lk[sl, 0]
+                    t2 = t + slot_lk[sl, 1]
+                    if left == 0:
+                        tt = 2 * t2 if c == X2 else t2 + bonus[c]
+                        if tt < tcap:
+                            for f in range(nv):
+                                opt[f, sl] = A[f, j, tt]
+                        else:
+                            for f in range(nv):
+                                opt[f, sl] = bl[f, j, tt]
+                    elif t2 < tcap:
+                        for f in range(nv):
+                            opt[f, sl] = U[f, c, t2, left]
+                    else:
+                        for f in range(nv):
+                            opt[f, sl] = bl[f, j, t2]
+            for d in range(MAX_DICE, dcut, -1):
+                if d == MAX_DICE and skip_d:
+                    continue
                 for f in range(nv):
                     acc[f] = 0.0
                 if mode == MAX_MODE:
-                    for g in range(gstart[d], gstart[d + 1]):
-                        i0 = gk[g]
-                        i1 = gk[g + 1]
-                        if i0 == i1:  # a Niete
-                            for f in range(nv):
-                                acc[f] += gprob[g] * bust[f, j]
-                            continue
-                        vbest = -1.0
-                        ib = i0
-                        for i in range(i0, i1):
-                            t2 = t + kpts[i]
-                            left = d - kdice[i]
-                            if left == 0:
-                                tt = 2 * t2 if c == X2 else t2 + bonus[c]
-                                v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
-                            elif t2 < tcap:
-                                v = U[0, c, t2, left]
-                            else:
-                                v = bl[0, j, t2]
-                            if v > vbest:
-                                vbest = v
-                                ib = i
-                        _add_keep(nv, c, j, t + kpts[ib], d - kdice[ib], tcap, gprob[g], acc,
-                                  A, U, bl, bonus)
+                    _best_keeps(nv, d, j, gstart, gprob, gk, kslot, opt, bust, acc)
                 else:
                     row = _row(t, tm)
                     for g in range(egstart[d], egstart[d + 1]):
@@ -241,6 +296,11 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
                         banks = ev_bank[c, d, _row(t, tm)]
                     for f in range(nv):
                         U[f, c, t, d] = bl[f, j, t] if banks else acc[f]
+        if skip_d:
+            for f in range(nv):
+                A[f, j, t] = bl[f, j, t]
+                D[f, j, t] = bl[f, j, t]
+            continue
         # Feuerwerk: banks T + its gain; the gain does not depend on T
         room = tcap - t
         for f in range(nv):
@@ -290,59 +350,86 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
 
 
 @njit(cache=True)
-def _x2_card_total(mode, nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk, kdice, kpts,
-                   best_pts, fq, ev_kx, ev_bx, tm, acc, egstart, egprob, egrep):
-    """x2 under scope "card": states (T, card points p, dice); the Tutto adds p."""
+def _x2_card_max(nv, tcap, j, t, bl, bust, A, D, UX, gstart, gprob, gk, kslot, slot_lk, fq, acc,
+                 opt, skip_d, dcut):
+    """x2 under scope "card", ``MAX`` mode: states (T, card points p, dice); the
+    Tutto adds p. Six dice (drawing the card) have p = 0, fewer dice p >= 1.
+    Keeps are valued by their slots as in :func:`_layer`, once per (T, p);
+    ``skip_d``, ``dcut``: pruned as there."""
+    cpx = UX.shape[2] - 1
+    for cp in range(0, min(t, cpx) + 1):
+        if cp == 0:
+            if skip_d:
+                continue
+            d_hi = MAX_DICE
+            d_lo = MAX_DICE
+        else:
+            for d in range(1, dcut + 1):
+                for f in range(nv):
+                    UX[f, t, cp, d] = bl[f, j, t]
+            d_hi = MAX_DICE - 1
+            d_lo = dcut + 1
+            if d_lo > d_hi:
+                continue
+        for sl in range(slot_lk.shape[0]):
+            left = slot_lk[sl, 0]
+            pts = slot_lk[sl, 1]
+            t2 = t + pts
+            if left == 0:
+                tt = t2 + cp + pts
+                if tt < tcap:
+                    for f in range(nv):
+                        opt[f, sl] = A[f, j, tt]
+                else:
+                    for f in range(nv):
+                        opt[f, sl] = bl[f, j, tt]
+            elif t2 >= tcap:
+                for f in range(nv):
+                    opt[f, sl] = bl[f, j, t2]
+            elif cp + pts > cpx:
+                for f in range(nv):  # more card points than dice can hold: never reached
+                    opt[f, sl] = 0.0
+            else:
+                for f in range(nv):
+                    opt[f, sl] = UX[f, t2, cp + pts, left]
+        for d in range(d_hi, d_lo - 1, -1):
+            for f in range(nv):
+                acc[f] = 0.0
+            _best_keeps(nv, d, j, gstart, gprob, gk, kslot, opt, bust, acc)
+            if d == MAX_DICE:
+                for f in range(nv):
+                    D[f, j, t] += fq * acc[f]
+            else:
+                banks = bl[0, j, t] >= acc[0]
+                for f in range(nv):
+                    UX[f, t, cp, d] = bl[f, j, t] if banks else acc[f]
+
+
+@njit(cache=True)
+def _x2_card_total(nv, tcap, j, t, bl, bust, A, D, UX, best_pts, fq, ev_kx, ev_bx, tm, acc,
+                   egstart, egprob, egrep):
+    """x2 under scope "card", ``EV`` mode (the EV table's keeps and banks)."""
     for d in range(MAX_DICE, 0, -1):
         lo = 0 if d == MAX_DICE else 1
         hi = 0 if d == MAX_DICE else min(t, UX.shape[2] - 1)
         for cp in range(lo, hi + 1):
             for f in range(nv):
                 acc[f] = 0.0
-            if mode == MAX_MODE:
-                for g in range(gstart[d], gstart[d + 1]):
-                    i0 = gk[g]
-                    i1 = gk[g + 1]
-                    if i0 == i1:
-                        for f in range(nv):
-                            acc[f] += gprob[g] * bust[f, j]
-                        continue
-                    vbest = -1.0
-                    ib = i0
-                    for i in range(i0, i1):
-                        pts = kpts[i]
-                        t2 = t + pts
-                        if d - kdice[i] == 0:
-                            tt = t2 + cp + pts
-                            v = A[0, j, tt] if tt < tcap else bl[0, j, tt]
-                        elif t2 >= tcap:
-                            v = bl[0, j, t2]
-                        else:
-                            v = UX[0, t2, cp + pts, d - kdice[i]]
-                        if v > vbest:
-                            vbest = v
-                            ib = i
-                    _add_keep_x2(nv, j, t, cp, kpts[ib], d - kdice[ib], tcap, gprob[g], acc,
-                                 A, UX, bl)
-            else:
-                row = _row(t, tm)
-                for g in range(egstart[d], egstart[d + 1]):
-                    ms = egrep[g]
-                    kbest = ev_kx[cp, row, ms]
-                    if kbest == 0:
-                        for f in range(nv):
-                            acc[f] += egprob[g] * bust[f, j]
-                        continue
-                    _add_keep_x2(nv, j, t, cp, best_pts[ms, kbest], d - kbest, tcap, egprob[g],
-                                 acc, A, UX, bl)
+            row = _row(t, tm)
+            for g in range(egstart[d], egstart[d + 1]):
+                ms = egrep[g]
+                kbest = ev_kx[cp, row, ms]
+                if kbest == 0:
+                    for f in range(nv):
+                        acc[f] += egprob[g] * bust[f, j]
+                    continue
+                _add_keep_x2(nv, j, t, cp, best_pts[ms, kbest], d - kbest, tcap, egprob[g],
+                             acc, A, UX, bl)
             if d == MAX_DICE:
                 for f in range(nv):
                     D[f, j, t] += fq * acc[f]
             else:
-                if mode == MAX_MODE:
-                    banks = bl[0, j, t] >= acc[0]
-                else:
-                    banks = ev_bx[cp, d, _row(t, tm)]
+                banks = ev_bx[cp, d, _row(t, tm)]
                 for f in range(nv):
                     UX[f, t, cp, d] = bl[f, j, t] if banks else acc[f]
 
@@ -363,13 +450,13 @@ def _add_keep_x2(nv, j, t, cp, pts, left, tcap, pg, acc, A, UX, bl):
 
 
 @njit(cache=True)
-def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev):
+def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune):
     """All layers of one turn (deepest first); returns nothing, fills A and D.
 
     Layer j is the turn after j Plus/Minus Tuttos; the last layer's Plus/Minus
     leads back to itself (the deduction changes nothing any more)."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     for j in range(n_layers - 1, -1, -1):
@@ -379,7 +466,8 @@ def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev):
         _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card,
                pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
                q_hi, q_lo, fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max,
-               ev_p_pm, ev_p_clover, ev_q, egstart, egprob, egrep)
+               ev_p_pm, ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho,
+               prune)
 
 
 # --------------------------------------------------------------------------
@@ -434,13 +522,13 @@ def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, 
 @njit(cache=True)
 def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q, egstart, egprob, egrep)
+           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, False)
 
 
 # --------------------------------------------------------------------------
@@ -480,7 +568,8 @@ def _leaf(V, L, s, a, e, x, n_units, immediate):
 
 @njit(cache=True)
 def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutto,
-                 tcap_win, tcap_ev, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf):
+                 tcap_win, tcap_ev, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf,
+                 prune=False):
     """One turn of the player at seat s (a points) against b points.
 
     kind 0: win-optimal, values from W (V = W); kind 1: EV table, values from
@@ -517,7 +606,7 @@ def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutt
     # banking nothing (a Feuerwerk's first throw a Niete) hands over like a bust
     bl[iv, 0, 0] = 1.0 - beta
     bl[idv, 0, 0] = -1.0
-    _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev)
+    _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune)
     return D[iv, 0, 0], D[idv, 0, 0]
 
 
@@ -535,7 +624,7 @@ def _link_slopes(kind, a, b, n_units, tcap, n_layers, chain, bl, bust, A, D, tp,
     card adds points), by a Feuerwerk's empty first throw or by banking
     after the Tutto, or by more Plus/Minus Tuttos."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     nl = out_r.shape[0]
@@ -626,12 +715,12 @@ def _group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1
                 v, dv = _state_value(kind, s, a, b, beta[i], W, LW0, V, LV0, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
-                                     sc_buf[blk])
+                                     sc_buf[blk], True)
             else:
                 v, dv = _state_value(kind, s, a, b, beta[i], W, LW1, V, LV1, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
-                                     sc_buf[blk])
+                                     sc_buf[blk], True)
             out_v[i] = v
             out_p[i] = dv
             tcap = te_s if kind == 1 else tw
@@ -690,7 +779,7 @@ def _ev_outcomes(tp, ev, n_j, tsize, cpx):
     the scores, so these are the same for every state; the kernel
     :func:`_layer` in ``EV`` mode is the same turn, backwards."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, tm, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     po = np.zeros((n_j, tsize))

@@ -234,9 +234,12 @@ def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
     pmf, surv = k._fireworks_pmf(prob, start, kd, kp,
                                  max(gmax, _ev_reach(int(pol.t_max), best_pts, bonus, cpmax) + 3))
     gstart, gprob, _, gk, kdice, kpts = _throw_classes(prob, start, best_pts, None)
+    kslot, slot_lk = _keep_slots(gstart, gk, kdice, kpts)
+    p_niete, rho = _bust_chances(gstart, gprob, gk, float(p_hi[MAX_DICE]), float(q_hi))
     tp = (rules.x2_scope == "card", PLUSMINUS_CHAIN_CHOICES.index(rules.plusminus_chain),
           gstart, gprob, gk, kdice, kpts, best_pts, np.ascontiguousarray(CARD_FREQ), bonus,
-          float(p_hi[MAX_DICE]), float(p_lo[MAX_DICE]), float(q_hi), float(q_lo), pmf, surv)
+          float(p_hi[MAX_DICE]), float(p_lo[MAX_DICE]), float(q_hi), float(q_lo), pmf, surv,
+          kslot, slot_lk, p_niete, rho)
 
     _check_ev_banks_at_top(pol)
     keep = np.ascontiguousarray(pol.keep.astype(np.int64))
@@ -319,6 +322,44 @@ def _throw_classes(prob, start, best_pts, extra):
             np.array(kpts, dtype=np.int64))
 
 
+def _bust_chances(gstart, gprob, gk, p_hi: float, q_hi: float) -> tuple[np.ndarray, float]:
+    """For the kernel's pruning (:func:`win_kernel._layer`): ``p_niete[d]``, the
+    chance of a Niete with d dice, and ``rho``, the least chance that a card
+    drawn after a Tutto ends the turn at once with a Niete's value: a Stop, a
+    Niete in the first throw under a Bonus or x2 card, a Plus/Minus, Straße
+    or Kleeblatt missed even at its likeliest (the Feuerwerk never does)."""
+    p_niete = np.zeros(MAX_DICE + 1)
+    for d in range(1, MAX_DICE + 1):
+        p_niete[d] = sum(gprob[g] for g in range(gstart[d], gstart[d + 1]) if gk[g] == gk[g + 1])
+    f = CARD_FREQ
+    bankable = sum(f[c] for c in range(N_CARDS) if Card(c).can_bank_before_tutto)
+    rho = (f[Card.STOP] + bankable * p_niete[MAX_DICE] + f[Card.PLUSMINUS] * (1.0 - p_hi)
+           + f[Card.STREET] * (1.0 - q_hi) + f[Card.CLOVERLEAF] * (1.0 - p_hi * p_hi))
+    return p_niete, float(rho)
+
+
+#: Width of the kernels' small scratch rows: at least the keep slots of :func:`_keep_slots`.
+SLOT_WIDTH = 256
+
+
+def _keep_slots(gstart, gk, kdice, kpts) -> tuple[np.ndarray, np.ndarray]:
+    """What a keep leads to depends only on the dice left and its points: the
+    distinct pairs are the *slots* (83 for the standard scoring, against 576
+    keeps). ``kslot[i]`` is keep i's slot, ``slot_lk[s] = (dice left, points)``.
+    The kernel values each slot once per card and total and each class then
+    compares its keeps' slots."""
+    slots: dict = {}
+    kslot = np.zeros(len(kdice), dtype=np.int64)
+    for d in range(1, MAX_DICE + 1):
+        for g in range(gstart[d], gstart[d + 1]):
+            for i in range(gk[g], gk[g + 1]):
+                key = (d - int(kdice[i]), int(kpts[i]))
+                kslot[i] = slots.setdefault(key, len(slots))
+    if len(slots) > SLOT_WIDTH or kpts.min(initial=1) < 1:
+        raise ValueError("keep slots do not fit the kernels' scratch")
+    return kslot, np.array(list(slots), dtype=np.int64).reshape(-1, 2)
+
+
 def _check_ev_banks_at_top(pol) -> None:
     """The EV table banks at every decision of its last row, so the kernel
     may stop following its turns there (its totals beyond repeat that row)."""
@@ -347,7 +388,7 @@ class _Scratch:
         self.bust = np.zeros((slots, nv, layers))
         self.win = np.zeros((slots, nv))
         self.chain = np.zeros((slots, layers), dtype=np.int64)
-        self.sc = np.zeros((slots, 2, 8))
+        self.sc = np.zeros((slots, 2 + nv, SLOT_WIDTH))
         self.dm = np.zeros((slots, layers, layers))
         self.am = np.zeros((slots, layers, layers))
 
@@ -584,7 +625,7 @@ def _cloverleaf_floor(p: _Params) -> float:
     """A chance that seat 1 has in its last turn at any margin: never bank,
     draw after every Tutto, win by the Kleeblatt. ``L`` never falls below it,
     so throwing on past the cap can gain at most ``L(cap) - this``."""
-    (_, pm_chain, _, _, _, _, _, _, freq, _, p_hi, _, q_hi, _, _, _) = p.tp
+    (_, pm_chain, _, _, _, _, _, _, freq, _, p_hi, _, q_hi, *_) = p.tp
     again = sum(freq[c] for c in range(N_CARDS) if Card(c).can_bank_before_tutto) * p_hi
     again += freq[Card.STREET] * q_hi + (freq[Card.PLUSMINUS] * p_hi if pm_chain == 0 else 0.0)
     return float(freq[Card.CLOVERLEAF] * p_hi * p_hi / (1.0 - again))
@@ -902,7 +943,10 @@ class WinPlanner:
         lay = self.turn(seat, own, other)
         return lay, min(pending, len(lay.U) - 1)
 
-    def _after_keep(self, lay, j, card, t2, cp2, left):
+    def after_keep(self, lay, j, card, t2, cp2, left) -> float:
+        """The chance after a keep under a Bonus or x2 card in layer ``j`` of
+        the programme ``lay``: turn total ``t2`` and card points ``cp2``
+        (units) after it, ``left`` dice left (0: the Tutto)."""
         tc = lay.tcap
         if left == 0:
             if card == k.X2:
@@ -928,22 +972,30 @@ class WinPlanner:
             vals = [pr[dice - kk] * (1 if hi else -1) for kk in ks]
         else:
             T, cp = turn_total // POINT_UNIT, card_points // POINT_UNIT
-            vals = [self._after_keep(lay, j, int(card), T + self.best_pts[ms, kk],
+            vals = [self.after_keep(lay, j, int(card), T + self.best_pts[ms, kk],
                                      cp + self.best_pts[ms, kk], dice - kk) for kk in ks]
         return ks[int(np.argmax(vals))]
 
-    def _wants_tutto(self, lay, j, turn_total) -> bool:
+    def after_plusminus(self, lay, j, turn_total) -> float:
+        """The chance after a Plus/Minus Tutto from ``turn_total`` (points) in
+        layer ``j`` (the next layer, as the Plus/Minus chain rule says)."""
         T = turn_total // POINT_UNIT + k.PM_UNITS
         nj = lay.nxt[j]
         chain = PLUSMINUS_CHAIN_CHOICES.index(self.rules.plusminus_chain)
         cap = lay.bl.shape[1] - 1
         if chain == 0:
-            after = lay.A[nj, T] if T < lay.tcap else lay.bl[nj, min(T, cap)]
-        elif chain == 1:
-            after = lay.bl[nj, min(T, cap)]
-        else:
-            after = lay.bl[nj, k.PM_UNITS]
-        return after >= lay.bust[j]
+            return float(lay.A[nj, T] if T < lay.tcap else lay.bl[nj, min(T, cap)])
+        if chain == 1:
+            return float(lay.bl[nj, min(T, cap)])
+        return float(lay.bl[nj, k.PM_UNITS])
+
+    def after_street(self, lay, j, turn_total) -> float:
+        """The chance after completing the Straße from ``turn_total`` (points)."""
+        T = turn_total // POINT_UNIT + k.STREET_UNITS
+        return float(lay.A[j, T] if T < lay.tcap else lay.bl[j, min(T, lay.bl.shape[1] - 1)])
+
+    def _wants_tutto(self, lay, j, turn_total) -> bool:
+        return self.after_plusminus(lay, j, turn_total) >= lay.bust[j]
 
     def banks(self, view, card, turn_total, card_points, dice, pm_tuttos) -> bool:
         lay, j = self.where(view, pm_tuttos)
@@ -963,9 +1015,7 @@ class WinPlanner:
 
     def street_take(self, view, turn_total, have: int, new: int, pm_tuttos) -> int:
         lay, j = self.where(view, pm_tuttos)
-        T = turn_total // POINT_UNIT + k.STREET_UNITS
-        after = lay.A[j, T] if T < lay.tcap else lay.bl[j, min(T, lay.bl.shape[1] - 1)]
-        if after >= lay.bust[j]:
+        if self.after_street(lay, j, turn_total) >= lay.bust[j]:
             vals = [self.q_hi[have + t] for t in range(1, new + 1)]
         else:
             vals = [-self.q_lo[have + t] for t in range(1, new + 1)]
