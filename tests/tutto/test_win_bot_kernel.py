@@ -133,10 +133,12 @@ def _planner_build(table) -> WinBotData:
     chunks: list[np.ndarray] = []
     rows: list[list[int]] = []
     busts: list[float] = []
+    used = [0]
 
     def put(a) -> int:
-        off = sum(c.size for c in chunks)
+        off = used[0]
         chunks.append(np.array(a, dtype=np.float64).ravel())
+        used[0] += chunks[-1].size
         return off
 
     def layer(bl, A, D, U, UX, tcap, nxt, bust) -> None:
