@@ -54,7 +54,9 @@ as ``win_kernel._state_value`` fills them for the win-optimal player, then
 arrays written into place as soon as it is solved (``U`` has no layer axis).
 The bytes are those of ``WinPlanner.turn`` run turn start by turn start, on
 any number of threads (the tests compare them); seat 1's last-turn layers,
-one per margin, still come from ``WinPlanner.last_turn``.
+one per margin, still come from ``WinPlanner.last_turn``. Measured on 2
+threads: 0.34 s at target 1000, 1.55 s at 2000, 48 s at 6000 (the planner
+turn start by turn start: 1.5 s and 6.4 s at 1000 and 2000).
 """
 
 from __future__ import annotations
