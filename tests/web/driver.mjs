@@ -36,6 +36,26 @@ function answer(p, game, c) {
   if (game === "tutto-win") {
     if (c.q === "W") return p.W(c.seat, c.own, c.other);
     if (c.q === "bank") return p.bankChance(c.seat, c.own, c.other, c.total);
+    // inside a turn (tutto/web_cases.py win_turn_cases): the decision and each option's chance
+    const sit = { seat: c.seat, scores: c.scores, lastRound: c.last_round, plusMinusTuttos: c.pm, card: c.card,
+      turnTotal: c.total, cardPoints: c.card_points, dice: c.dice, throw: c.throw, cloverSecond: c.clover_second,
+      aside: c.aside, newNumbers: c.new };
+    if (c.q === "turn-keep") {
+      const r = p.keepDice(sit);
+      return { dice: r.dice, chances: r.options.map((o) => o.chance) };
+    }
+    if (c.q === "turn-bank") {
+      const r = p.banks(sit);
+      return { bank: r.bank, chances: [r.chances.bank, r.chances.throw] };
+    }
+    if (c.q === "turn-tutto") {
+      const r = p.banksAfterTutto(sit);
+      return { bank: r.bank, chances: [r.chances.bank, r.chances.draw] };
+    }
+    if (c.q === "turn-street") {
+      const r = p.streetTake(sit);
+      return { take: r.take, chances: r.options.map((o) => o.chance) };
+    }
   }
   if (game === "macke-win") {
     if (c.q === "W") return p.W(c.own, c.other);

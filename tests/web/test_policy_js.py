@@ -494,3 +494,72 @@ def test_random_damage_refused_as_in_python(tmp_path):
     got = node("load", str(tmp_path / "jobs.json"))
     assert [js.get("message") for js in got] == expected
     assert sum(m is not None for m in expected) > 60  # most changes break the file
+
+
+#: Win tables of other rules for the decisions inside a turn (small: written once by
+#: ``solve_win(TuttoRules(**rules))`` and ``write_win_table``; the rules are in each file).
+#: immediate game end, deduction at the Tutto, x2 per card, Plus/Minus chain "bank":
+WIN_TABLE_IMMEDIATE = Path(__file__).with_name("data") / "tutto-win-300-immediate.json"
+#: target 500, round, deduction at the bank, x2 per card, Plus/Minus chain "flat":
+WIN_TABLE_FLAT = Path(__file__).with_name("data") / "tutto-win-500-flat.json"
+
+
+@pytest.mark.parametrize("table,n", [(WIN_TABLE, 3000), (WIN_TABLE_IMMEDIATE, 1500), (WIN_TABLE_FLAT, 1500)])
+def test_js_win_decisions_inside_a_turn_equal_python(table, n, tmp_path):
+    """TuttoWinTable.keepDice / banks / banksAfterTutto / streetTake: the decision of
+    tutto.winprob.WinPlanner and each option's chance of tutto.human.WinAdvisor.chances
+    (to 1e-12) in seeded situations (tutto/web_cases.py win_turn_cases)."""
+    from tutto_sim.tutto.web_cases import win_turn_cases
+
+    cases = win_turn_cases(table, n, seed=3)
+    (tmp_path / "cases.json").write_text(json.dumps({"policy": str(table), "game": "tutto-win", "cases": cases}))
+    answers = node("answer", str(tmp_path / "cases.json"))
+    assert len(answers) == len(cases) == n
+
+    def same(c: dict, a: dict) -> bool:
+        want = c["answer"]
+        if any(a[k] != want[k] for k in want if k != "chances") or len(a["chances"]) != len(want["chances"]):
+            return False
+        return all((x is None) == (y is None) and (x is None or abs(x - y) <= 1e-12)
+                   for x, y in zip(a["chances"], want["chances"]))
+
+    wrong = [(c, a) for c, a in zip(cases, answers) if not same(c, a)]
+    assert not wrong, f"{len(wrong)} of {n} differ, e.g. {wrong[:2]}"
+    # every question, with both answers or several; Plus/Minus Tuttos pending; x2 card points; last turns
+    decision = {"turn-keep": "dice", "turn-bank": "bank", "turn-tutto": "bank", "turn-street": "take"}
+    for q, key in decision.items():
+        assert len({c["answer"][key] for c in cases if c["q"] == q}) > 1, q
+    assert sum(c["pm"] > 0 for c in cases) > n // 5
+    assert any(c["q"] == "turn-keep" and c["card"] == "plusminus" and c["answer"]["dice"] for c in cases)
+    rules = json.loads(table.read_text())["rules"]
+    if rules["game_end"] == "round":  # past the cap the programme banks (seat 0 beyond the target)
+        assert any(c["q"] == "turn-bank" and c["answer"]["chances"][1] is None for c in cases)
+        assert sum(c["last_round"] for c in cases) > n // 10
+    if rules["x2_scope"] == "card":
+        assert sum(c.get("card") == "x2" and c["card_points"] > 0 for c in cases) > n // 20
+
+
+def test_js_win_decisions_refuse_bad_situations(tmp_path):
+    """A card that has no such decision, dice left outside 1-5, a score past the target
+    outside the last round: a RangeError naming what is allowed."""
+    script = tmp_path / "bad.mjs"
+    script.write_text(f"""
+import {{ readFileSync }} from "node:fs";
+import {{ loadPolicy }} from {json.dumps(policy_module_path().as_uri())};
+const t = await loadPolicy(readFileSync({json.dumps(str(WIN_TABLE))}), {{ game: "tutto-win" }});
+const base = {{ seat: 0, scores: [0, 0], turnTotal: 300, card: "bonus200", dice: 3, throw: "155" }};
+const out = [];
+for (const [f, sit] of [["keepDice", {{ card: "stop" }}], ["banks", {{ card: "plusminus" }}], ["banks", {{ dice: 6 }}],
+                        ["banksAfterTutto", {{ scores: [300, 0] }}], ["streetTake", {{ aside: 5, newNumbers: 2 }}]]) {{
+  try {{ t[f]({{ ...base, ...sit }}); out.push("no error"); }} catch (e) {{ out.push(e instanceof RangeError ? e.message : String(e)); }}
+}}
+console.log(JSON.stringify(out));
+""")
+    out = subprocess.run([shutil.which("node"), str(script)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    msgs = json.loads(out.stdout)
+    assert "bonus200, bonus300" in msgs[0] and "not stop" in msgs[0]
+    assert "not plusminus" in msgs[1]
+    assert msgs[2] == "dice left must be 1-5, not 6"
+    assert msgs[3] == "own score must be 0 to 250 points, not 300"
+    assert "not 5 and 2" in msgs[4]
