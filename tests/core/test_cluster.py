@@ -357,3 +357,49 @@ def test_run_tasks_takes_results_in_task_order_and_only_a_prefix_after_ctrl_c(sc
         with cluster.using(where), pytest.raises(KeyboardInterrupt):
             cluster.run_tasks(math.sqrt, tasks, take, per_task=2)
         assert taken == list(range(6))  # the tasks finished later are never taken: no gap
+
+
+# -- where the work ran: the analyses say it as tournaments do ----------------------------------
+
+
+def _where_ran(capsys, *args):
+    """The command in this process (``--threads 1``) and on ``--cluster local:2``:
+    the JSON keys and the text line that say where it ran, and the same figures."""
+    code, here_text, err = run_cli(capsys, *args, "--threads", "1")
+    assert code == 0, err
+    assert "1 thread;" in here_text and "Dask" not in here_text
+    code, there_text, err = run_cli(capsys, *args, "--cluster", "local:2")
+    assert code == 0, err
+    assert "played on the Dask cluster local:2;" in there_text
+    assert " thread" not in there_text  # the cluster's words instead of a thread count
+    code, out, err = run_cli(capsys, *args, "--threads", "1", "--json")
+    assert code == 0, err
+    here = json.loads(out)
+    code, out, err = run_cli(capsys, *args, "--cluster", "local:2", "--json")
+    assert code == 0, err
+    there = json.loads(out)
+    assert (here["threads"], "cluster" in here) == (1, False)
+    assert (there["threads"], there["cluster"]) == (1, "local:2")
+    figures = lambda d: {k: v for k, v in d.items() if k not in RUN_KEYS}  # noqa: E731
+    assert figures(there) == figures(here)
+    return here
+
+
+def test_rutsmieter_pieces_and_tutti_tute_say_they_ran_on_the_cluster(capsys, tmp_path):
+    pieces = _where_ran(capsys, "analyze", "pieces", "--players", "2", "--games", "200",
+                        "--positions", "3", "--position-games", "4", "--seed", "7",
+                        "--out-dir", str(tmp_path))
+    assert pieces["capture"]["positions_done"] == 3
+    tute = _where_ran(capsys, "analyze", "tute", "--tables", "2", "--deals", "20000", "--seed",
+                      "7", "--out-dir", str(tmp_path))
+    assert tute["p_dealt_tute"]["2"]["deals"] == 20000
+
+
+def test_ran_on_names_the_cluster_or_the_threads():
+    from tutto_sim.core.commands_games import ran_on
+
+    here = ran_on(3)
+    assert (here.json(), here.words()) == ({"threads": 3}, "3 threads")
+    there = ran_on(3, cluster.parse_spec("tcp://10.0.0.5:8786"))
+    assert there.json() == {"threads": 1, "cluster": "tcp://10.0.0.5:8786"}
+    assert there.words() == "played on the Dask cluster tcp://10.0.0.5:8786"

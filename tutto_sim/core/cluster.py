@@ -104,11 +104,19 @@ def parse_spec(text: str) -> ClusterSpec:
 _client = None
 #: Chunks sent to the cluster inside the current :func:`using`.
 _sent = 0
+#: The cluster of the current :func:`using` block, else None.
+_spec: ClusterSpec | None = None
 
 
 def active() -> bool:
     """Whether the runners send their chunks to a cluster now."""
     return _client is not None
+
+
+def current() -> ClusterSpec | None:
+    """The cluster the runners use now (inside :func:`using`), else None: for
+    a command's output, which says where its work ran."""
+    return _spec if _client is not None else None
 
 
 def _distributed():
@@ -186,11 +194,11 @@ def using(spec: str | None) -> Iterator[ClusterSpec | None]:
         except (OSError, TimeoutError, ValueError) as e:
             raise ClusterError(f"cannot reach the Dask scheduler at {parsed.address}: "
                                f"{_first_line(e)}") from None
-    global _sent
-    previous, sent = _client, _sent
+    global _sent, _spec
+    previous, sent, spec_before = _client, _sent, _spec
     try:
         _check_workers(client, parsed)
-        _client, _sent = client, 0
+        _client, _sent, _spec = client, 0, parsed
         yield parsed
         if _sent == 0:  # the command's work has no runner that goes to a cluster
             import sys
@@ -198,7 +206,7 @@ def using(spec: str | None) -> Iterator[ClusterSpec | None]:
             print(f"note: nothing of this command ran on the cluster {parsed.label()}: its "
                   "work runs in this process", file=sys.stderr)
     finally:
-        _client, _sent = previous, sent
+        _client, _sent, _spec = previous, sent, spec_before
         client.close()
         if cluster is not None:
             cluster.close()

@@ -9,6 +9,7 @@ flags of another game are refused (``core.cli.with_rules``).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sys
@@ -55,6 +56,37 @@ def on_cluster(spec: Optional[str]):
             yield where
     except ClusterError as e:
         raise UserError(str(e)) from None
+
+
+@dataclasses.dataclass(frozen=True)
+class RanOn:
+    """Where a command's work ran, as its output says it: ``threads`` of this
+    process, or the Dask ``cluster`` (its label; ``threads`` is then 1: each
+    task runs on one thread of its worker)."""
+
+    threads: int
+    cluster: Optional[str] = None
+
+    def json(self) -> dict:
+        """The JSON keys: ``threads``, and ``cluster`` on a cluster."""
+        return {"threads": self.threads, **({"cluster": self.cluster} if self.cluster else {})}
+
+    def words(self) -> str:
+        """``4 threads``, or ``played on the Dask cluster local:2``."""
+        if self.cluster:
+            return f"played on the Dask cluster {self.cluster}"
+        return plural(self.threads, "thread")
+
+
+def ran_on(n_threads: int, where=None) -> RanOn:
+    """Where the work of a command that takes ``--cluster`` ran: the spec
+    :func:`on_cluster` yielded (``where``), else the cluster in use now (a
+    game's own analysis or handler runs inside the command's
+    :func:`on_cluster`), else this process's ``n_threads``."""
+    from tutto_sim.core.cluster import current
+
+    spec = where if where is not None else current()
+    return RanOn(n_threads) if spec is None else RanOn(1, spec.label())
 
 
 def _hook(rules, what: str):
@@ -153,19 +185,18 @@ def tournament(
                                  progress=phase("games", games), game=label)
         except ValueError as e:
             raise UserError(str(e)) from None
-    res.threads = n_threads if res.engine == "kernel" and where is None else 1
+    ran = ran_on(n_threads if res.engine == "kernel" else 1, where)
+    res.threads = ran.threads
     csv_path = _write_csv(out_dir / f"tournament-{label}-{players}p-seed{seed}.csv", res.csv_rows(),
                           res.interrupted)
     if as_json:
         d = res.to_dict()
-        d["csv"] = str(csv_path)
-        if where is not None:
-            d["cluster"] = where.label()
+        d.update(ran.json(), csv=str(csv_path))
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path)
-        if where is not None:
-            out.print(f"played on the Dask cluster {where.label()}")
+        if ran.cluster:
+            out.print(ran.words())
     # what the game did instead (optional hook illegal_words; default: the dice games' bust)
     instead = getattr(registry.for_rules(rules).module(), "illegal_words",
                       lambda r: "each counted as a bust")(rules)
@@ -358,11 +389,12 @@ def analyze_seats(
     t0 = time.perf_counter()
     interrupted = False
     try:
-        with on_cluster(cluster), progress_phases(not as_json) as phase:
+        with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
             rows = seat_advantage(bot, sizes, games, seed, _config(rules), phase)
     except Interrupted as e:  # keep the table sizes that finished
         rows, interrupted = e.finished, True
     seconds = time.perf_counter() - t0
+    ran = ran_on(n_threads, where)
     csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
                  "win_rate": e.mean, "ci95": e.ci95, "games": e.n,
                  **{f"mean_{c}": x.mean for c, x in r.counts.items()}, "seed": seed,
@@ -375,7 +407,7 @@ def analyze_seats(
             raise typer.Exit(130)
     if as_json:
         print(json.dumps({
-            "game": the_game, "bot": bot, "games": games, "seed": seed, "threads": n_threads,
+            "game": the_game, "bot": bot, "games": games, "seed": seed, **ran.json(),
             "rules": rules.to_dict(), "seconds": round(seconds, 2), "csv": str(csv_path),
             "players": {str(r.players): {
                 "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
@@ -404,7 +436,7 @@ def analyze_seats(
                   *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
                   *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)
-    out.print(f"seed {seed}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
+    out.print(f"seed {seed}; {ran.words()}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
@@ -453,10 +485,11 @@ def analyze_threshold(
     _positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
     n_threads = _threads(threads)
-    with on_cluster(cluster), progress_phases(not as_json) as phase:
+    with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
     opt = duel.optimal
     best = f"threshold:{duel.best}"
+    ran = ran_on(n_threads, where)
     if as_json:
         print(json.dumps({
             "game": _label(rules), "players": players, "games": games,
@@ -465,7 +498,7 @@ def analyze_threshold(
                        for x, e in duel.search.items()},
             "optimal_win_rate": opt.win.mean, "optimal_ci95": opt.win.ci95, "fair_share": 1 / players,
             "optimal_edge": opt.win.mean - 1 / players,
-            "turn_ev": duel.turn_ev, "final": duel.final.to_dict(), "threads": n_threads,
+            "turn_ev": duel.turn_ev, "final": duel.final.to_dict(), **ran.json(),
             "rules": rules.to_dict(), "seconds": round(duel.seconds, 2)}, indent=2))
         return
     t = Table("bank at ≥", "threshold bot's win rate vs optimal", "95% CI",
@@ -482,7 +515,7 @@ def analyze_threshold(
               f"{opt.win.mean - 1 / players:+.4f}); {duel.final.games:,} fresh games, seed {seed}")
     evs = ", ".join(f"{k} {v:.2f}" for k, v in duel.turn_ev.items())
     out.print(f"exact points per turn (turn analysis): {evs}")
-    out.print(f"{plural(n_threads, 'thread')}; {duel.seconds:.1f} s")
+    out.print(f"{ran.words()}; {duel.seconds:.1f} s")
 
 
 def mount_play(app) -> None:

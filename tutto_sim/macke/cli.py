@@ -20,7 +20,6 @@ from tutto_sim.core.cli import (
     game_option,
     merge_rows,
     out,
-    plural,
     prepare_dir,
     prepare_file,
     progress_phases,
@@ -43,8 +42,10 @@ def check_optimize(rules, card, method) -> None:
 
 def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
                    as_json: bool, out_dir: Path, n_threads: int) -> None:
+    from tutto_sim.core.commands_games import ran_on
     from tutto_sim.macke.sim import optimize_macke
 
+    ran = ran_on(n_threads)
     check_optimize(rules, card, method)
     if method != "monte-carlo":
         raise UserError("--method exact for Macke: use `tutto-sim solve --game macke`")
@@ -53,7 +54,7 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         exact = _exact_optimum(rules)
     d = res.to_json()
     d["exact_optimum"] = exact
-    d["threads"] = n_threads
+    d.update(ran.json())
     rows = [{"policy": "best", "bank_at": res.bank_at, "bank_at_clear": res.bank_at_clear,
              "ev": res.ev.mean, "ci95": res.ev.ci95, "turns": res.ev.n,
              "p_positive": res.best.p_positive.mean, "p_negative": res.best.p_negative.mean,
@@ -91,7 +92,7 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
     if res.exact_ev is not None:
         out.print(f"the policy found is worth exactly {res.exact_ev:.2f}")
     out.print(f"seed {seed}; search {search_turns:,} turns per candidate (common random numbers), "
-              f"evaluated on fresh turns; {plural(n_threads, 'thread')}; {res.seconds:.1f} s; CSV: {csv}")
+              f"evaluated on fresh turns; {ran.words()}; {res.seconds:.1f} s; CSV: {csv}")
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
                   "marked interrupted[/yellow]")

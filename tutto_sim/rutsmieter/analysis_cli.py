@@ -30,7 +30,7 @@ from tutto_sim.core.cli import (
     progress_phases,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import AsJson, OutDir, Threads
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads, ran_on
 
 from .rules import PLAYER_CHOICES, RutsmieterRules
 
@@ -70,14 +70,14 @@ def _pm(e, digits: int = 4, sign: bool = False) -> str:
     return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
 
 
-def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, n_threads: int,
+def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, ran,
              as_json: bool, show) -> None:
     """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
     so in one line and exit 130, the finished parts kept."""
     csv_path = _write_csv(csv_path, rows, res.interrupted)
     if as_json:
         print(json.dumps({"game": "rutsmieter", "analysis": analysis, **res.to_dict(),
-                          "rules": rules.to_dict(), "threads": n_threads, "csv": str(csv_path)},
+                          "rules": rules.to_dict(), **ran.json(), "csv": str(csv_path)},
                          indent=2))
     else:
         show(csv_path)
@@ -117,7 +117,7 @@ def analyze_rules(
         for flag, spec in (("--strong", strong), ("--weak", weak)):
             _bot(flag, spec, dataclasses.replace(r, players=skill_players))
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads)
+    ran = ran_on(_threads(threads))
     with progress_phases(not as_json) as phase:
         res = rule_effects(rules, players, games, skill_games, seed, bot, strong, weak,
                            skill_players, phase)
@@ -128,11 +128,11 @@ def analyze_rules(
              "weak": weak, "seed": seed,
              **{k: v for k, v in r.to_dict().items() if k not in ("rules", "switched")}}
             for r in res.rows]
-    _deliver(res, "rules", rules, rows, out_dir / f"rules-rutsmieter-seed{seed}.csv", n_threads,
-             as_json, lambda csv_path: _print_rules(res, rules, n_threads, csv_path))
+    _deliver(res, "rules", rules, rows, out_dir / f"rules-rutsmieter-seed{seed}.csv", ran,
+             as_json, lambda csv_path: _print_rules(res, rules, ran, csv_path))
 
 
-def _print_rules(res, rules, n_threads: int, csv_path: Path) -> None:
+def _print_rules(res, rules, ran, csv_path: Path) -> None:
     from .analysis import words
 
     t = Table("rule set", "throws per game", "turns per game", "throws vs first row",
@@ -169,7 +169,7 @@ def _print_rules(res, rules, n_threads: int, csv_path: Path) -> None:
         out.print(f"play on for the places changes nothing with {res.skill_players} players: "
                   "the first winner ends the game either way")
     out.print(f"first row: {words('defaults', rules)}; seed {res.seed}; "
-              f"{plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+              f"{ran.words()}; {res.seconds:.1f} s")
     out.print(f"CSV: {csv_path}", soft_wrap=True)
 
 
@@ -201,7 +201,7 @@ def analyze_pieces(
         raise UserError(f"--bot {bot!r}: a Python bot does not play in analyze pieces; use a "
                         "built-in bot, tuned or weights:FILE")
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads)
+    ran = ran_on(_threads(threads))
     with progress_phases(not as_json) as phase:
         res = piece_values(rules, bot, games, positions, position_games, seed, phase)
     base = {"game": "rutsmieter", "players": players, "bot": bot, "seed": seed,
@@ -213,10 +213,10 @@ def analyze_pieces(
               "win_rate_with": "", "win_rate_without": "", "value": b.loss.mean,
               "ci95": b.loss.ci95, "n": b.loss.n} for b in res.bands]
     _deliver(res, "pieces", rules, rows, out_dir / f"pieces-rutsmieter-{players}p-seed{seed}.csv",
-             n_threads, as_json, lambda csv_path: _print_pieces(res, n_threads, csv_path))
+             ran, as_json, lambda csv_path: _print_pieces(res, ran, csv_path))
 
 
-def _print_pieces(res, n_threads: int, csv_path: Path) -> None:
+def _print_pieces(res, ran, csv_path: Path) -> None:
     out.print(f"[bold]Rutsmieter: what a piece is worth[/bold], {res.bot} in every seat, "
               f"{res.players} players, seed {res.seed} ({res.engine} engine)")
     t = Table("player", "wins with a piece out", "wins all in the house", "value of the piece",
@@ -240,5 +240,5 @@ def _print_pieces(res, n_threads: int, csv_path: Path) -> None:
     if res.capture_all is not None:
         t.add_row("all", f"{res.capture_all.n:,}", "", _pm(res.capture_all))
     out.print(t)
-    out.print(f"{plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"{ran.words()}; {res.seconds:.1f} s")
     out.print(f"CSV: {csv_path}", soft_wrap=True)

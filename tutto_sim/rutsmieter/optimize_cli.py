@@ -167,6 +167,8 @@ def rutsmieter_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_thread
                         games=None, search_games=None, candidates=None, players=None,
                         field=None, out_path=None) -> None:
     """``tutto-sim optimize --game rutsmieter`` (module docstring)."""
+    from tutto_sim.core.commands_games import ran_on
+
     from .optimize import optimize_weights
     from .policy import WeightsPolicy
 
@@ -188,11 +190,12 @@ def rutsmieter_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_thread
     policy = WeightsPolicy(res.weights, table)
     summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights")}
     atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
-    d.update({"threads": n_threads, "policy_file": str(policy_path), "csv": str(csv_path)})
+    ran = ran_on(n_threads)
+    d.update({**ran.json(), "policy_file": str(policy_path), "csv": str(csv_path)})
     if as_json:
         print(json.dumps(d, indent=2))
     else:
-        _print(res, d)
+        _print(res, d, ran.words())
     if res.interrupted:
         err.print("interrupted: the best weights found so far are saved, marked interrupted, in "
                   f"{policy_path}", markup=False, highlight=False)
@@ -203,7 +206,7 @@ def _pm(e) -> str:
     return f"{e.mean:.4f} ± {e.ci95:.4f}"
 
 
-def _print(res, d: dict) -> None:
+def _print(res, d: dict, ran_words: str) -> None:
     from .policy import FEATURES
 
     s = d["search"]
@@ -233,7 +236,7 @@ def _print(res, d: dict) -> None:
         out.print(f"search games: best {s['win_rate']:.4f} ± {s['ci95']:.4f}, start weights "
                   f"{s['start_win_rate']:.4f} (the best of many is flattered there: the fresh "
                   "games tell)")
-    out.print(f"seed {res.seed} (replay: {d['command']}); {plural(d['threads'], 'thread')}; "
+    out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; "
               f"{res.seconds:.1f} s", soft_wrap=True)
     out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
               soft_wrap=True)

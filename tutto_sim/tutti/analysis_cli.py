@@ -30,7 +30,7 @@ from tutto_sim.core.cli import (
     progress_phases,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads, ran_on
 
 ALL_TABLES = "2,3,4,4p"
 Seed = Annotated[int, typer.Option("--seed", help="Seed: hand (or match) i is dealt from stream (seed, i), the same for every side of a comparison.")]
@@ -68,23 +68,24 @@ def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
          threads: Optional[int] = None, kernel: bool = True):
     """Check the run size, the seed and the output folder before anything
     runs, set the threads (``kernel``), then ``compute(phase)`` with a
-    progress bar; returns the result and the thread count."""
+    progress bar; returns the result and where it ran (``ran_on``: the
+    thread count, or the cluster of ``--cluster``)."""
     _positive(flag, size, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads) if kernel else 1
     with progress_phases(not as_json) as phase:
-        return compute(phase), n_threads
+        return compute(phase), ran_on(n_threads)
 
 
-def _deliver(res, rules, rows: list[dict], csv_path: Path, n_threads: int, as_json: bool,
+def _deliver(res, rules, rows: list[dict], csv_path: Path, ran, as_json: bool,
              show) -> None:
     """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
     so in one line and exit 130, the finished tables kept."""
     csv_path = _write_csv(csv_path, rows, res.interrupted)
     if as_json:
         print(json.dumps({"game": "tutti", **res.to_dict(), "rules": rules.to_dict(),
-                          "threads": n_threads, "csv": str(csv_path)}, indent=2))
+                          **ran.json(), "csv": str(csv_path)}, indent=2))
     else:
         show(csv_path)
     if res.interrupted:
@@ -98,8 +99,8 @@ def _base(rules, res) -> dict:
             "rules_sha256": rules.digest()}
 
 
-def _footer(res, n_threads: int, csv_path: Path) -> None:
-    out.print(f"seed {res.seed}; {plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+def _footer(res, ran, csv_path: Path) -> None:
+    out.print(f"seed {res.seed}; {ran.words()}; {res.seconds:.1f} s")
     out.print(f"CSV: {csv_path}", soft_wrap=True)
 
 
@@ -128,17 +129,17 @@ def analyze_lead(
             parse_tutti_bot(bot, table_rules(rules, t))
     except BotSpecError as e:
         raise UserError(f"--bot: {e}") from None
-    res, n_threads = _run("--games", games, seed, out_dir, as_json, lambda phase: lead_advantage(
+    res, ran = _run("--games", games, seed, out_dir, as_json, lambda phase: lead_advantage(
         rules, chosen, bot.strip(), games, seed, phase), threads)
     rows = [{**_base(rules, res), "table": r.table, "seat": j, "games": r.games,
              "win_rate": e.mean, "ci95": e.ci95, "fair_share": r.fair,
              "points_per_hand": r.points[j].mean, "points_per_hand_ci95": r.points[j].ci95}
             for r in res.rows for j, e in enumerate(r.seats)]
-    _deliver(res, rules, rows, out_dir / f"lead-tutti-seed{seed}.csv", n_threads, as_json,
-             lambda csv_path: _print_lead(res, n_threads, csv_path))
+    _deliver(res, rules, rows, out_dir / f"lead-tutti-seed{seed}.csv", ran, as_json,
+             lambda csv_path: _print_lead(res, ran, csv_path))
 
 
-def _print_lead(res, n_threads: int, csv_path: Path) -> None:
+def _print_lead(res, ran, csv_path: Path) -> None:
     from .analysis import table_words
 
     t = Table("table", "leader wins", "fair share", "leader − fair", "dealer wins",
@@ -153,7 +154,7 @@ def _print_lead(res, n_threads: int, csv_path: Path) -> None:
     out.print(t)
     out.print("the dealer keeps the card that shows trumps (3-4 players); in pairs he is "
               "player 1's partner, and a pair's points are both partners'")
-    _footer(res, n_threads, csv_path)
+    _footer(res, ran, csv_path)
 
 
 # -- analyze exchange / declare ----------------------------------------------------------------
@@ -164,14 +165,14 @@ def _abstain(what: str, tables: list[str], bot: str, deals: int, seed: int, as_j
     from .analysis import abstain_value
 
     bot = _builtin(bot, what)
-    res, _ = _run("--deals", deals, seed, out_dir, as_json, lambda phase: abstain_value(
+    res, ran = _run("--deals", deals, seed, out_dir, as_json, lambda phase: abstain_value(
         rules, what, tables, bot, deals, seed, phase), kernel=False)
     rows = [{**_base(rules, res), "table": r.table, **r.to_dict()} for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"{what}-tutti-seed{seed}.csv", 1, as_json,
-             lambda csv_path: _print_abstain(res, csv_path))
+    _deliver(res, rules, rows, out_dir / f"{what}-tutti-seed{seed}.csv", ran, as_json,
+             lambda csv_path: _print_abstain(res, ran, csv_path))
 
 
-def _print_abstain(res, csv_path: Path) -> None:
+def _print_abstain(res, ran, csv_path: Path) -> None:
     from .analysis import table_words
 
     act = {"exchange": ("exchanges", "never exchanges the trump 7 or 2"),
@@ -188,7 +189,7 @@ def _print_abstain(res, csv_path: Path) -> None:
                   f"{r.wins_with.mean:.4f}", f"{r.wins_without.mean:.4f}",
                   _pm(r.wins_value, 4, True))
     out.print(t)
-    _footer(res, 1, csv_path)
+    _footer(res, ran, csv_path)
 
 
 def analyze_exchange(
@@ -236,17 +237,17 @@ def analyze_trump(
 
     chosen = _tables(tables, rules)
     bot = _builtin(bot, "trump")
-    res, n_threads = _run("--deals", deals, seed, out_dir, as_json, lambda phase: trump_rank(
+    res, ran = _run("--deals", deals, seed, out_dir, as_json, lambda phase: trump_rank(
         rules, chosen, bot, deals, seed, phase), threads)
     rows = [{**_base(rules, res), "table": r.table, **r.to_dict(),
              "points_per_hand": ";".join(f"{e.mean:.4f}" for e in r.points),
              "points_per_hand_ci95": ";".join(f"{e.ci95:.4f}" for e in r.points)}
             for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"trump-tutti-seed{seed}.csv", n_threads, as_json,
-             lambda csv_path: _print_trump(res, n_threads, csv_path))
+    _deliver(res, rules, rows, out_dir / f"trump-tutti-seed{seed}.csv", ran, as_json,
+             lambda csv_path: _print_trump(res, ran, csv_path))
 
 
-def _print_trump(res, n_threads: int, csv_path: Path) -> None:
+def _print_trump(res, ran, csv_path: Path) -> None:
     from .analysis import side_words, table_words
     from .cards import RANK_NAMES
 
@@ -262,7 +263,7 @@ def _print_trump(res, n_threads: int, csv_path: Path) -> None:
             t.add_row(RANK_NAMES[r.rank], f"{r.leader_wins.n:,}", *(_pm(e, 2) for e in r.points),
                       _pm(r.leader_wins))
         out.print(t)
-    _footer(res, n_threads, csv_path)
+    _footer(res, ran, csv_path)
 
 
 # -- analyze tute ------------------------------------------------------------------------------
@@ -281,14 +282,14 @@ def analyze_tute(
     from .analysis import dealt_tute
 
     chosen = [int(t) for t in _tables(tables, rules, ("2", "3", "4"))]
-    res, n_threads = _run("--deals", deals, seed, out_dir, as_json,
+    res, ran = _run("--deals", deals, seed, out_dir, as_json,
                           lambda phase: dealt_tute(chosen, deals, seed, phase), threads)
     rows = [{**_base(rules, res), "players": r.players, **r.to_dict()} for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"tute-tutti-seed{seed}.csv", n_threads, as_json,
-             lambda csv_path: _print_tute(res, n_threads, csv_path))
+    _deliver(res, rules, rows, out_dir / f"tute-tutti-seed{seed}.csv", ran, as_json,
+             lambda csv_path: _print_tute(res, ran, csv_path))
 
 
-def _print_tute(res, n_threads: int, csv_path: Path) -> None:
+def _print_tute(res, ran, csv_path: Path) -> None:
     t = Table("players", "a player: exact", "a player: sampled", "at the table: exact",
               "at the table: sampled", title=(
                   f"Tutti: P(a Tute is dealt): four Kings or four Horses in one hand at the deal "
@@ -300,4 +301,4 @@ def _print_tute(res, n_threads: int, csv_path: Path) -> None:
     out.print(t)
     out.print("one in " + ", ".join(f"{1 / float(r.exact_player):,.0f} ({r.players} players)"
                                     for r in res.rows) + " hands is a dealt Tute")
-    _footer(res, n_threads, csv_path)
+    _footer(res, ran, csv_path)

@@ -42,6 +42,7 @@ def check_optimize(rules, card, method) -> None:
 def optimize(rules, card, method, turns, search_turns, seed, as_json, out_dir, n_threads) -> None:
     """``tutto-sim optimize`` for Tutto: the threshold search for one card, or the
     optimal policy of that card (``--method exact``)."""
+    from tutto_sim.core.commands_games import ran_on
     from tutto_sim.tutto.optimize import optimize_card
     from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
 
@@ -55,18 +56,18 @@ def optimize(rules, card, method, turns, search_turns, seed, as_json, out_dir, n
     exact = {"ev": float(sol.card_ev[the_card]),
              "policy_found_exact_ev": exact_policy_value(pol, the_card, rules)}
     if method == "exact":
-        _exact_report(sol, the_card, res, exact, as_json, n_threads)
+        _exact_report(sol, the_card, res, exact, as_json)
         return
     rows = _optimize_rows(res)
     csv_path = _write_csv(out_dir / f"optimize-tutto-{the_card.cli_name}-seed{seed}.csv", rows,
                           res.interrupted)
     if as_json:
-        d = _optimize_json(res, n_threads, csv_path)
+        d = _optimize_json(res, ran_on(n_threads), csv_path)
         d["exact_optimum"] = _exact_card_json(sol, the_card)
         d["policy_found_exact_ev"] = exact["policy_found_exact_ev"]
         print(json.dumps(d, indent=2))
     else:
-        _print_optimize(res, n_threads, csv_path)
+        _print_optimize(res, ran_on(n_threads), csv_path)
         out.print(f"exact optimum (solver, every decision free): EV {exact['ev']:.2f} points; "
                   f"the policy found is worth exactly {exact['policy_found_exact_ev']:.2f} "
                   f"(gap {exact['ev'] - exact['policy_found_exact_ev']:.2f})")
@@ -105,7 +106,7 @@ def _th(v) -> Optional[int]:
 NOTABLE_TOTALS = {6: 0, 5: 300, 4: 400, 3: 500}
 
 
-def _exact_report(sol, card: Card, res, exact: dict, as_json: bool, n_threads: int) -> None:
+def _exact_report(sol, card: Card, res, exact: dict, as_json: bool) -> None:
     """``optimize --method exact``: the optimal policy of one card, readable."""
     from tutto_sim.tutto.advice import keep_advice
 
@@ -190,7 +191,7 @@ def _optimize_rows(res) -> list[dict]:
     return rows
 
 
-def _optimize_json(res, n_threads: int, csv_path: Path) -> dict:
+def _optimize_json(res, ran, csv_path: Path) -> dict:
     from tutto_sim.tutto.optimize import decision_thresholds
 
     d = {
@@ -211,7 +212,7 @@ def _optimize_json(res, n_threads: int, csv_path: Path) -> dict:
                    "keep_rule": cp.keep}
             for name, (cp, ev, _) in res.baselines.items()
         },
-        "threads": n_threads,
+        **ran.json(),
         "rules": res.rules.to_dict(),
         "seconds": round(res.seconds, 2),
         "interrupted": res.interrupted,
@@ -243,7 +244,7 @@ def _after_tutto(t: Optional[int]) -> str:
     return "always bank" if t == 0 else f"bank at ≥ {t:,}, below it draw another card"
 
 
-def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
+def _print_optimize(res, ran, csv_path: Path) -> None:
     from tutto_sim.tutto.optimize import decision_thresholds
 
     card = res.card
@@ -287,7 +288,7 @@ def _print_optimize(res, n_threads: int, csv_path: Path) -> None:
                   "common random numbers); evaluated on fresh turns")
     else:
         search = "nothing to search"
-    out.print(f"seed {res.seed}; {search}; {plural(n_threads, 'thread')}; {res.seconds:.1f} s")
+    out.print(f"seed {res.seed}; {search}; {ran.words()}; {res.seconds:.1f} s")
     out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path}",
               soft_wrap=True)
     if res.interrupted:
