@@ -42,3 +42,38 @@ def test_winopt_file_errors(tmp_path):
     bad.write_text("{")
     with pytest.raises(BotSpecError, match="damaged or truncated"):
         parse_bot(f"winopt:{bad}", TuttoRules(target=200))
+
+
+def test_tournament_shows_the_winopt_build_as_a_progress_phase(capsys, monkeypatch, tmp_path):
+    """``tournament --bots winopt,optimal``: before the games, a phase of its own
+    advances once per turn start (who is to throw, both scores below the
+    target: 2 × 6 × 6 at target 300) while the kernel's values are built."""
+    import contextlib
+
+    from conftest import run_cli
+
+    from tutto_sim.core import commands_games
+    from tutto_sim.tutto import win_bot_kernel
+
+    seen: list[list] = []  # [label, total, advanced]
+
+    @contextlib.contextmanager
+    def recording(enabled):
+        def phase(label, total):
+            seen.append([label, total, 0])
+            row = seen[-1]
+            return lambda n: row.__setitem__(2, row[2] + n)
+
+        yield phase
+
+    monkeypatch.setattr(commands_games, "progress_phases", recording)
+    monkeypatch.setattr(win_bot_kernel, "_BUILT", {})  # built here, not found from another test
+    code, out, err = run_cli(capsys, "tournament", "--game", "tutto", "--players", "2", "--bots",
+                             "winopt,optimal", "--target", "300", "--deck", "iid", "--games",
+                             "600", "--seed", "2", "--out-dir", str(tmp_path))
+    assert code == 0, err
+    turn_starts = 2 * (300 // 50) ** 2
+    assert [row[0] for row in seen] == ["loading bots", "preparing the win-to-play bot", "games"]
+    assert seen[1][1:] == [turn_starts, turn_starts]
+    assert seen[2][1:] == [600, 600]
+    assert "kernel engine" in out

@@ -121,3 +121,15 @@ def parse_bots(specs: str | list[str], rules) -> list:
 
 def kernel_capable(bots) -> bool:
     return all(callable(getattr(b, "table", None)) for b in bots)
+
+
+def prepare_bots(bots, phase) -> None:
+    """Bots that build something long before they play in the kernel (an
+    optional method ``prepare(phase)``; Tutto's ``winopt`` builds its values
+    for every turn start) build it now, each as a phase of the command's
+    progress: ``phase(label, total)`` gives the callback to advance. Their
+    ``table()`` then finds it built."""
+    for b in bots:
+        prepare = getattr(b, "prepare", None)
+        if callable(prepare):
+            prepare(phase)

@@ -164,7 +164,8 @@ def tournament(
     rules=None,
 ) -> None:
     """Play many whole games between bots; win rates with 95% CIs, seat advantage."""
-    from tutto_sim.core.tournament import ENGINES, run_tournament
+    from tutto_sim.core.bots import prepare_bots
+    from tutto_sim.core.tournament import ENGINES, choose_engine, run_tournament
 
     rules = _table_rules(rules, players)
     if bots is None:  # the game's own default (optional hook tournament_bots)
@@ -181,6 +182,8 @@ def tournament(
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
         try:
+            if choose_engine(engine, the_bots) == "kernel":  # e.g. winopt's values, before the games
+                prepare_bots(the_bots, phase)
             res = run_tournament(the_bots, players, games, seed, _config(rules), engine,
                                  progress=phase("games", games), game=label)
         except ValueError as e:
