@@ -192,6 +192,65 @@ def tutto_expected(pol, t, card: str, total: int, dice: str) -> dict:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def win_advisor(path: Path):
+    """tutto.human.WinAdvisor on a win table (its planner gives the decisions)."""
+    from tutto_sim.tutto.human import WinAdvisor
+    from tutto_sim.tutto.winprob import load_win_table
+
+    return WinAdvisor(load_win_table(path))
+
+
+def win_view(seat: int, own: int, other: int, last: bool = False):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(seat=seat, last_round=last, scores=(own, other) if seat == 0 else (other, own))
+
+
+def win_throw_expected(adv, view, pm: int, card: str, total: int, cp: int, dice: str) -> dict:
+    """The win table's advice for a throw from Python: WinPlanner's keep and then its bank or
+    throw on (Bonus, x2) or bank or draw (after their Tutto), WinAdvisor's chances."""
+    from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, THROW, Decision, Keep
+    from tutto_sim.tutto.cards import Card
+
+    pl, c = adv.planner, {x.cli_name: x for x in Card}[card]
+    throw = [int(x) for x in dice]
+    ms = pl.tables.multiset_of(throw)
+    best = {k: int(pl.best_pts[ms, k]) * POINT_UNIT for k in range(1, len(dice) + 1) if pl.best_pts[ms, k] >= 0}
+    if not best or card == "fireworks":
+        return {}
+    keeps = tuple(Keep((0,) * k, v) for k, v in best.items())
+    k = pl.keep_dice(view, c, total, cp, len(dice), throw, pm)
+    out = {"win-keep": str(k), "win-chances": adv.chances(Decision(KEEP, keeps, view, c, total, cp, len(dice),
+                                                                    tuple(throw), plusminus_tuttos=pm))}
+    left, t2, cp2 = len(dice) - k, total + best[k], cp + best[k]
+    if card.startswith("bonus") or card == "x2":
+        if left:
+            b = pl.banks(view, c, t2, cp2, left, pm)
+            d = Decision(BANK_OR_THROW, (BANK, THROW), view, c, t2, cp2, left, plusminus_tuttos=pm)
+            out["win-then"] = "bank" if b else "on"
+        else:
+            after = (t2 + cp2 if pl.x2_card else 2 * t2) if card == "x2" else t2 + c.bonus
+            b = pl.banks_after_tutto(view, after, pm)
+            d = Decision(BANK_OR_DRAW, (BANK, DRAW), view, c, after, plusminus_tuttos=pm)
+            out["win-then"] = "bank" if b else "draw"
+        out["win-then-chances"] = adv.chances(d)
+    return out
+
+
+def same_win_advice(got: dict, want: dict) -> bool:
+    """The page's data-win-* attributes equal Python's (chances within 1e-12)."""
+    for key, v in want.items():
+        if key.endswith("chances"):
+            g = json.loads(got.get(key, "null"))
+            if g is None or len(g) != len(v) or any((x is None) != (y is None) or (x is not None and abs(x - y) > 1e-12)
+                                                     for x, y in zip(g, v)):
+                return False
+        elif got.get(key) != v:
+            return False
+    return all(k in want for k in got if k.startswith("win-") and k not in ("win-bank", "win-bust"))
+
+
 def check_tutto_throws(site, win_file, page):
     from tutto_sim.dice.throws import build_tables
     from tutto_sim.tutto.winprob import load_win_table
@@ -233,9 +292,67 @@ def check_tutto_throws(site, win_file, page):
                 # totals past the programme's last (the target reached, the margin cap) share its value
                 at = min(want["win-bank-at"] // POINT_UNIT, ts.tcap)
                 assert float(got["data"]["win-bank"]) == pytest.approx(float(ts.bank[at]), abs=1e-12)
+            wwant = win_throw_expected(win_advisor(win_file), win_view(seat, own, other), 0, card, total, 0, dice)
+            assert same_win_advice(got["data"], wwant), (card, total, dice, got["data"], wwant)
+            seen.add(f"win-{wwant.get('win-then')}")
+            assert ("To win the game" in got["text"]) == bool(wwant)
+            assert ("For the most points this turn" in got["text"])
         if want["answer"] == "bank":
             assert "Then bank" in got["text"]
     assert {"niete", "on", "bank", "tutto"} <= seen, seen  # the sample reaches each answer
+    assert {"win-bank", "win-on"} <= seen, seen
+
+
+def check_win_decisions(site, win_file, page):
+    """With a win table and scores: the last turn of a round, Plus/Minus Tuttos pending, after a
+    Tutto and the Straße: the win-optimal decision and each choice's chance as in Python."""
+    from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, DRAW, STREET, Decision, Keep
+    from tutto_sim.tutto.cards import Card
+
+    adv = win_advisor(win_file)
+    pl = adv.planner
+    open_page(page, (site / "index.html").as_uri(), "tutto")
+    rng = random.Random(16)
+    n = WIN_TARGET // POINT_UNIT
+    seen = set()
+    for i in range(24):
+        last = i % 3 == 0
+        seat = 1 if last else rng.randint(0, 1)
+        own = rng.randrange(n) * POINT_UNIT
+        other = (n + rng.randrange(20)) * POINT_UNIT if last else rng.randrange(n) * POINT_UNIT
+        pm = rng.choice([0, 1, 2])
+        total = 20 * pm * POINT_UNIT + rng.randrange(12) * POINT_UNIT
+        view = win_view(seat, own, other, last)
+        scores = {"win-table": win_file.stem, "win-seat": seat, "win-own": own, "win-other": other,
+                  "win-last": "1" if last else "", "win-pm": pm}
+        q = ["throw", "tutto", "street"][i % 3 if i % 6 < 3 else (i + 1) % 3]
+        page.select_option("#tutto-question", q)
+        if q == "throw":
+            card = rng.choice(["bonus200", "bonus500", "x2", "plusminus", "cloverleaf"])
+            dice = "".join(str(rng.randint(1, 6)) for _ in range(rng.randint(1, 6)))
+            got = ask(page, "tutto", {**scores, "tutto-card": card, "tutto-total": total, "tutto-dice": dice})
+            want = win_throw_expected(adv, view, pm, card, total, 0, dice)
+        elif q == "tutto":
+            got = ask(page, "tutto", {**scores, "tutto-after": total})
+            d = Decision(BANK_OR_DRAW, (BANK, DRAW), view, Card.BONUS200, total, plusminus_tuttos=pm)
+            want = {"win-draw": "false" if pl.banks_after_tutto(view, total, pm) else "true",
+                    "win-chances": adv.chances(d)}
+        else:
+            have = rng.randint(0, 5)
+            new = rng.randint(1, 6 - have)
+            got = ask(page, "tutto", {**scores, "street-total": total, "street-aside": have, "street-new": new})
+            d = Decision(STREET, tuple(Keep((0,) * x, 0) for x in range(1, new + 1)), view, Card.STREET, total,
+                         dice=6 - have, street_numbers=tuple(range(1, have + 1)), plusminus_tuttos=pm)
+            want = {"win-take": str(pl.street_take(view, total, have, new, pm)), "win-chances": adv.chances(d)}
+        assert got["error"] == "", (q, scores, got)
+        assert same_win_advice(got["data"], want), (q, scores, total, got["data"], want)
+        assert "To win the game" in got["text"] or not want, got["text"]
+        seen.add((q, last, pm > 0))
+    assert len(seen) >= 8, seen
+    # the last round needs the opponent at the target
+    got = ask(page, "tutto", {"win-last": "1", "win-other": 250, "win-seat": 1})
+    assert "in the last round the opponent has reached 300: the opponent's score must be at least that, not 250" in got["error"]
+    page.evaluate(_SET, {"win-last": "", "win-pm": 0, "win-other": 0})
 
 
 def check_after_a_tutto_and_street(site, page):
@@ -501,6 +618,8 @@ def test_the_page_answers_as_python(site, win_file, house_rules, x2_card, browse
     with phone(browser) as page:
         check_tutto_throws(site, win_file, page)
         check_after_a_tutto_and_street(site, page)
+    with phone(browser) as page:
+        check_win_decisions(site, win_file, page)
     with phone(browser) as page:
         check_x2_by_card_points(site, page, x2_card)
     for game, file in (("macke", "macke-default.json"), ("volle-lotte", "volle-lotte-default.json")):

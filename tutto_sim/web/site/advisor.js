@@ -16,7 +16,8 @@ const CARD_NAMES = {
   bonus600: "Bonus 600", x2: "×2", plusminus: "Plus/Minus", cloverleaf: "Kleeblatt",
   fireworks: "Feuerwerk", street: "Straße",
 };
-const WIN_NOTE = "The advice above is the points table's (the most points per turn); the win table gives the chances, and playing to win may bank or throw on elsewhere.";
+const WIN_NOTE = "“For the most points this turn” is the points table's advice; “to win the game” is the win table's, where both players play to win from these scores. They can differ: the chance to win depends on both scores, the points of one turn do not.";
+const MACKE_WIN_NOTE = "The advice above is the points table's (the most points per turn); the win table gives the chances, and playing to win may bank or throw on elsewhere.";
 const BANKABLE = new Set(["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"]);
 const COLOURS = ["Red", "Blue", "Green", "Yellow"];
 const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
@@ -162,9 +163,10 @@ async function chooseTable() {
 function tuttoQuestion() {
   const q = $("tutto-question").value;
   for (const f of $("tutto-form").querySelectorAll("[data-for]")) {
-    f.hidden = f.dataset.for !== q || (f.hasAttribute("data-x2card") && !x2ByCard());
+    f.hidden = f.dataset.for !== q || (f.hasAttribute("data-x2card") && !x2ByCard())
+      || (f.hasAttribute("data-win") && tablesOf("tutto", "win").length === 0);
   }
-  if (q === "throw") $("tutto-scores").hidden = tablesOf("tutto", "win").length === 0;
+  $("tutto-scores").hidden = tablesOf("tutto", "win").length === 0;
 }
 let tuttoRules = {};
 const x2ByCard = () => tuttoRules.x2_scope === "card" && $("tutto-card").value === "x2";
@@ -205,19 +207,44 @@ async function adviseTutto(p) {
     const fresh = Number($("street-new").value);
     if (aside + fresh > 6) throw new InputError(`${aside} set aside and ${fresh} new numbers make more than 6 dice`);
     const take = p.streetTake(aside, fresh);
-    return [[
+    const data = { take };
+    const out = [
       el("p", { class: "verdict on", textContent: `Set aside ${take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).` }),
       el("p", { class: "small", textContent: "Straße: 2,000 points for 1-2-3-4-5-6, nothing otherwise; a throw with no new number is a Niete." }),
-    ], { take }];
+    ];
+    const win = $("win-table").value;
+    if (win) {
+      const w = await policyOf(tableById(win));
+      const sit = { ...winSituation(w), turnTotal: points($("street-total").value, "the turn total before the Straße"), aside, newNumbers: fresh };
+      const r = w.streetTake(sit);
+      data["win-take"] = r.take;
+      data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
+      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+      out.push(...winAdvice(w, `Set aside ${r.take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).`,
+        r.options.map((o) => [`set aside ${o.take}`, o.chance, o.take === r.take])));
+    }
+    return [out, data];
   }
   if (q === "tutto") {
     const total = points($("tutto-after").value, "the turn total after the Tutto");
     const draw = p.draw(total);
     const below = p.summary && p.summary.draw_below;
-    return [[
+    const data = { draw };
+    const out = [
       el("p", { class: `verdict ${draw ? "on" : "bank"}`, textContent: draw ? "Draw another card." : `Bank ${pts(total)}.` }),
       el("p", { textContent: below ? `With Bonus, ×2, Plus/Minus or Straße: draw another card while the turn total is below ${pts(below)}, bank from ${pts(below)} on.` : "" }),
-    ], { draw }];
+    ];
+    const win = $("win-table").value;
+    if (win) {
+      const w = await policyOf(tableById(win));
+      const r = w.banksAfterTutto({ ...winSituation(w), turnTotal: total });
+      data["win-draw"] = !r.bank;
+      data["win-chances"] = JSON.stringify([r.chances.bank, r.chances.draw]);
+      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+      out.push(...winAdvice(w, r.bank ? `Bank ${pts(total)}.` : "Draw another card.",
+        [[`bank ${pts(total)}`, r.chances.bank, r.bank], ["draw another card", r.chances.draw, !r.bank]]));
+    }
+    return [out, data];
   }
   const card = $("tutto-card").value;
   const before = points($("tutto-total").value, "the turn total");
@@ -232,7 +259,7 @@ async function adviseTutto(p) {
     out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
     out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
     const win = $("win-table").value;
-    if (win) out.push(...await winLines(tableById(win), null, data));
+    if (win) out.push(...await winLines(tableById(win), null, data, null));
     return [out, data];
   }
   data.keep = `${keep.dice}:${keep.faces}`;
@@ -276,15 +303,47 @@ async function adviseTutto(p) {
     out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
   }
   const win = $("win-table").value;
-  if (win) out.push(...await winLines(tableById(win), left > 0 && BANKABLE.has(card) ? total : null, data));
+  if (win) {
+    out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+    out.push(...await winLines(tableById(win), left > 0 && BANKABLE.has(card) ? total : null, data,
+      { p, card, before, cardPoints, dice }));
+  }
   return [out, data];
 }
 
-async function winLines(t, bankTotal, data) {
-  const w = await policyOf(t);
+/** The situation for the win table from the scores fieldset (seat, scores, last round, Plus/Minus Tuttos). */
+function winSituation(w) {
   const seat = Number($("win-seat").value);
+  const lastRound = $("win-last").value === "1";
   const own = points($("win-own").value, "your score", { max: w.target - 50 });
-  const other = points($("win-other").value, "the opponent's score", { max: w.target - 50 });
+  const other = points($("win-other").value, "the opponent's score", lastRound ? {} : { max: w.target - 50 });
+  if (lastRound && other < w.target) throw new InputError(`in the last round the opponent has reached ${pts(w.target)}: the opponent's score must be at least that, not ${pts(other)}`);
+  const pm = Number($("win-pm").value);
+  if (String($("win-pm").value).trim() === "" || !Number.isInteger(pm) || pm < 0 || pm > 9) throw new InputError(`Plus/Minus Tuttos this turn must be a whole number from 0 to 9, not "${$("win-pm").value}"`);
+  return { seat, scores: seat === 0 ? [own, other] : [other, own], lastRound, plusMinusTuttos: pm, own, other };
+}
+
+/** The win table's advice: its verdict and each option's chance to win ([words, chance or null, best]). */
+function winAdvice(w, verdict, options) {
+  return [
+    el("p", { class: "verdict on", textContent: `To win the game (win table): ${verdict}` }),
+    el("table", {},
+      el("caption", { class: "small", textContent: `Your chance to win after each choice, two players to ${pts(w.target)} (both play to win)` }),
+      el("tr", {}, el("th", { textContent: "choice" }), el("th", { class: "num", textContent: "chance to win" })),
+      ...options.map(([what, x, best]) => el("tr", best ? { class: "best" } : {},
+        el("td", { textContent: (best ? "★ " : "") + what }),
+        el("td", { class: "num", textContent: x === null ? "bank (past the table's reach)" : pct(x) })))),
+    el("p", { class: "small", textContent: WIN_NOTE }),
+  ];
+}
+
+async function winLines(t, bankTotal, data, throwSit) {
+  const w = await policyOf(t);
+  const sit = winSituation(w);
+  const out = [];
+  if (throwSit && throwSit.card !== "fireworks") out.push(...winThrow(w, sit, throwSit, data));
+  if (sit.lastRound || sit.plusMinusTuttos) return out; // the chances below are for a turn's start
+  const { seat, own, other } = sit;
   const start = w.W(seat, own, other);
   data.win = start;
   const rows = [["at the start of this turn", start]];
@@ -296,16 +355,55 @@ async function winLines(t, bankTotal, data) {
   const niete = w.bustChance(seat, own, other);
   data["win-bust"] = niete;
   rows.push(["after a Niete or a Stop", niete]);
-  return chanceTable(w.target, rows);
+  return [...out, ...chanceTable(w.target, rows)];
+}
+
+/** The win table's keep for a throw, each keep's chance, and then bank or throw on (Bonus, ×2) or,
+ * after a Tutto with a Bonus or ×2, bank or draw. */
+function winThrow(w, sit, { p, card, before, cardPoints, dice }, data) {
+  const r = w.keepDice({ ...sit, card, turnTotal: before, cardPoints, throw: dice });
+  if (r.dice === 0) return [];
+  const plusminus = card === "plusminus" || card === "cloverleaf";
+  const faces = (k) => p.doc.keeps[p.throwId(dice)].find((e) => e[0] === k)[1];
+  const keepWords = (o) => `set aside ${dashes(faces(o.dice))}${plusminus ? "" : ` (${pts(o.points)} points)`}`;
+  const best = r.options.find((o) => o.dice === r.dice);
+  data["win-keep"] = r.dice;
+  data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
+  const out = winAdvice(w, `${keepWords(best)[0].toUpperCase()}${keepWords(best).slice(1)}.`,
+    r.options.map((o) => [keepWords(o), o.chance, o.dice === r.dice]));
+  const left = dice.length - r.dice;
+  const total = before + best.points;
+  let then = null;
+  if (BANKABLE.has(card) && left > 0) {
+    const b = w.banks({ ...sit, card, turnTotal: total, cardPoints: cardPoints + best.points, dice: left });
+    data["win-then"] = b.bank ? "bank" : "on";
+    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.throw]);
+    then = [b.bank ? `then bank ${pts(total)}.` : `then throw on with ${diceWord(left)}.`,
+      [[`bank ${pts(total)}`, b.chances.bank, b.bank], [`throw on with ${diceWord(left)}`, b.chances.throw, !b.bank]]];
+  } else if (BANKABLE.has(card)) {
+    const after = afterTutto(card, before, best.points, cardPoints, p.rules);
+    const b = w.banksAfterTutto({ ...sit, turnTotal: after });
+    data["win-then"] = b.bank ? "bank" : "draw";
+    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.draw]);
+    then = [`after the Tutto (turn total ${pts(after)} with the card's reward): ${b.bank ? `bank ${pts(after)}` : "draw another card"}.`,
+      [[`bank ${pts(after)}`, b.chances.bank, b.bank], ["draw another card", b.chances.draw, !b.bank]]];
+  }
+  if (then) {
+    out.splice(2, 0, el("p", { class: `verdict ${data["win-then"] === "bank" ? "bank" : "on"}`, textContent: `To win the game, ${then[0]}` }),
+      el("table", {}, ...then[1].map(([what, x, isBest]) => el("tr", isBest ? { class: "best" } : {},
+        el("td", { textContent: (isBest ? "★ " : "") + what }),
+        el("td", { class: "num", textContent: x === null ? "bank (past the table's reach)" : pct(x) })))));
+  }
+  return out;
 }
 
 /** The chances to win as a table ([when, chance or null] rows), and what they are not. */
-function chanceTable(target, rows) {
+function chanceTable(target, rows, note = null) {
   return [el("table", {},
     el("caption", { class: "small", textContent: `Your chance to win, two players to ${pts(target)} (win table; both play to win)` }),
     el("tr", {}, el("th", { textContent: "when" }), el("th", { class: "num", textContent: "chance to win" })),
     ...rows.map(([what, x]) => el("tr", {}, el("td", { textContent: what }), el("td", { class: "num", textContent: x === null ? "" : pct(x) })))),
-  el("p", { class: "small", textContent: WIN_NOTE })];
+  ...(note ? [el("p", { class: "small", textContent: note })] : [])];
 }
 
 // ---- Berliner Macke and Volle Lotte ----------------------------------------------
@@ -400,7 +498,7 @@ async function mackeWinLines(t, total, data) {
       rows.push([`if you bank now: ${pts(banked)} reaches the target; the opponent throws once more`, null]);
     }
   }
-  return chanceTable(w.target, rows);
+  return chanceTable(w.target, rows, MACKE_WIN_NOTE);
 }
 
 // ---- Rutsmieter ----------------------------------------------------------------
