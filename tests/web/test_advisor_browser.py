@@ -352,6 +352,8 @@ def check_win_decisions(site, win_file, page):
     # the last round needs the opponent at the target
     got = ask(page, "tutto", {"win-last": "1", "win-other": 250, "win-seat": 1})
     assert "in the last round the opponent has reached 300: the opponent's score must be at least that, not 250" in got["error"]
+    got = ask(page, "tutto", {"win-last": "1", "win-other": 300, "win-seat": 0})
+    assert "in the last round the second player throws last" in got["error"]
     page.evaluate(_SET, {"win-last": "", "win-pm": 0, "win-other": 0})
 
 

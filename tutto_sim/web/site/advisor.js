@@ -317,6 +317,7 @@ function winSituation(w) {
   const lastRound = $("win-last").value === "1";
   const own = points($("win-own").value, "your score", { max: w.target - 50 });
   const other = points($("win-other").value, "the opponent's score", lastRound ? {} : { max: w.target - 50 });
+  if (lastRound && seat === 0) throw new InputError("in the last round the second player throws last: choose “second in the round”, or the last round “no”");
   if (lastRound && other < w.target) throw new InputError(`in the last round the opponent has reached ${pts(w.target)}: the opponent's score must be at least that, not ${pts(other)}`);
   const pm = Number($("win-pm").value);
   if (String($("win-pm").value).trim() === "" || !Number.isInteger(pm) || pm < 0 || pm > 9) throw new InputError(`Plus/Minus Tuttos this turn must be a whole number from 0 to 9, not "${$("win-pm").value}"`);
