@@ -563,3 +563,40 @@ console.log(JSON.stringify(out));
     assert msgs[2] == "dice left must be 1-5, not 6"
     assert msgs[3] == "own score must be 0 to 250 points, not 300"
     assert "not 5 and 2" in msgs[4]
+
+
+@pytest.mark.parametrize("table,args", [
+    (WIN_TABLE, ("--seat", "0", "--own", "100", "--other", "150")),
+    (WIN_TABLE, ("--seat", "1", "--own", "50", "--other", "450", "--last-round")),
+    (WIN_TABLE_IMMEDIATE, ("--seat", "1", "--own", "250", "--other", "250")),
+    (WIN_TABLE_FLAT, ("--seat", "0", "--own", "100", "--other", "400")),
+])
+def test_bot_playing_to_win_leaves_the_tables_chance(table, args):
+    """--win-table: 40,000 turns played by the reader's win decisions from the scores given; the
+    mean chance to win they leave (after a bank, a Niete, a deduction, a Kleeblatt's win) lies in
+    the 99.9% CI of the chance at the turn's start that Python's table gives (W, or the last turn's)."""
+    import re
+
+    from tutto_sim.tutto.winprob import load_win_table
+
+    turns = 40_000
+    out = run_bot("--win-table", str(table), *args, "--turns", str(turns), "--seed", "5", "--show", "0")
+    assert out.returncode == 0, out.stderr
+    m = re.search(r"mean chance to win after the turn: ([\d.]+) ± [\d.]+ \(95% CI; standard deviation ([\d.]+)\)",
+                  out.stdout)
+    mean, sd = float(m.group(1)), float(m.group(2))
+    w = load_win_table(table)
+    opt = dict(zip(args[::2], args[1::2]))
+    seat, own, other = int(opt["--seat"]), int(opt["--own"]) // 50, int(opt["--other"]) // 50
+    exact = float(w.last_turn_table[1, other - own + 1] if "--last-round" in args else w.W[seat, own, other])
+    assert abs(mean - exact) <= 3.29 * sd / math.sqrt(turns) + 1e-5, (mean, exact, sd)  # 1e-5: the printed digits
+    assert sd > 0.15  # the turns end far apart: the CI is not vacuous
+
+
+def test_bot_playing_to_win_refuses_bad_input():
+    for args, words in [(("--seat", "2"), "--seat must be 0"), (("--own", "75"), "--own must be a score"),
+                        (("--last-round",), "give --seat 1"),
+                        (("--seat", "1", "--other", "200", "--last-round"), "must have reached the target 300"),
+                        (("--own", "300"), "own score must be 0 to 250 points, not 300")]:
+        out = run_bot("--win-table", str(WIN_TABLE), *args)
+        assert out.returncode == 2 and words in out.stderr and len(out.stderr.strip().splitlines()) == 1, out.stderr
