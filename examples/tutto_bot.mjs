@@ -164,14 +164,13 @@ export function playWinTurn(win, sit, rng, firstCard = null, say = () => {}) {
   const rules = win.rules;
   const dedAtTutto = rules.plusminus_deduction === "tutto";
   let here = { ...sit, scores: [...sit.scores], plusMinusTuttos: 0 };
-  const layer = () => win._where(here);
   const banked = (total) => {
     say(`  bank ${total}`);
-    return layer().bank(Math.floor(total / 50));
+    return win.turnEnds({ ...here, turnTotal: total }).bank;
   };
   const bust = (why) => {
     say(`  ${why}: the turn ends with nothing`);
-    return layer().bust;
+    return win.turnEnds({ ...here, turnTotal: 0 }).bust;
   };
   const plusMinus = () => { // a Plus/Minus Tutto: 1,000 from the leader (now, or when the turn is banked)
     if (!dedAtTutto) {

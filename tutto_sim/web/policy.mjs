@@ -1929,6 +1929,13 @@ export class TuttoWinTable {
     return { bank: bank >= lay.D[T], chances: { bank, draw: lay.D[T] } };
   }
 
+  /** The ends of the turn in situation `sit` as its programme values them: {bank: the chance to
+   * win after banking `sit.turnTotal` now (the pending deductions made), bust: after a Niete or Stop}. */
+  turnEnds(sit) {
+    const lay = this._where(sit);
+    return { bank: lay.bank(TuttoWinTable._total(sit.turnTotal, "turn total")), bust: lay.bust };
+  }
+
   /** Straße: how many of the `sit.newNumbers` new numbers showing to set aside, `sit.aside` numbers
    * already aside, and each choice's chance: {take, options: [{take, chance}]}. */
   streetTake(sit) {
