@@ -19,3 +19,15 @@ def run_cli(capsys, *args):
         raise SystemExit(0)
     cap = capsys.readouterr()
     return exc.value.code, cap.out, cap.err
+
+
+def result_file(folder, stem, suffix=".csv"):
+    """The one file ``stem-<run digest>suffix`` in ``folder`` (the run digest
+    of ``core.runs``: 10 hex digits); fails unless there is exactly one."""
+    import re
+    from pathlib import Path
+
+    name = re.compile(re.escape(stem) + r"-[0-9a-f]{10}" + re.escape(suffix))
+    found = sorted(p for p in Path(folder).iterdir() if name.fullmatch(p.name))
+    assert len(found) == 1, (stem, suffix, sorted(p.name for p in Path(folder).iterdir()))
+    return found[0]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from conftest import run_cli
+from conftest import result_file, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 POLICIES = ROOT / "data" / "policies"
@@ -181,7 +181,7 @@ def test_a_tournament_csv_of_another_game_is_refused_by_report(capsys, tmp_path,
     code, _, err = run_cli(capsys, "tournament", "--game", "macke", "--bots", "cautious,random",
                            "--games", "20", "--out-dir", str(tmp_path))
     assert code == 0, err
-    csv = tmp_path / "tournament-macke-2p-seed1.csv"
+    csv = result_file(tmp_path, "tournament-macke-2p-seed1")
     import tutto_sim.tutto.report as report_tutto
 
     monkeypatch.setattr(report_tutto, "build", lambda *a, **k: pytest.fail("computed"))
@@ -222,7 +222,7 @@ def test_an_interrupted_optimize_never_overwrites_a_complete_result(capsys, tmp_
     args = ("optimize", "--card", "bonus300", "--seed", "5", *SMALL, "--out-dir", str(tmp_path))
     code, _, err = run_cli(capsys, *args)
     assert code == 0, err
-    complete = tmp_path / "optimize-tutto-bonus300-seed5.csv"
+    complete = result_file(tmp_path, "optimize-tutto-bonus300-seed5")
     before = complete.read_bytes()
     assert not pd.read_csv(complete)["interrupted"].any()
 
@@ -231,7 +231,7 @@ def test_an_interrupted_optimize_never_overwrites_a_complete_result(capsys, tmp_
     assert code == 130
     assert "interrupted" in out and "Traceback" not in err
     assert complete.read_bytes() == before
-    part = tmp_path / "optimize-tutto-bonus300-seed5-interrupted.csv"
+    part = complete.with_name(f"{complete.stem}-interrupted.csv")
     frame = pd.read_csv(part)
     assert frame["interrupted"].all()
     assert str(part) in out
@@ -245,7 +245,8 @@ def test_an_interrupted_macke_optimize_is_marked(capsys, tmp_path, monkeypatch):
     d = json.loads(out)
     assert d["interrupted"] is True and d["csv"].endswith("-interrupted.csv")
     assert pd.read_csv(d["csv"])["interrupted"].all()
-    assert not (tmp_path / "optimize-macke-seed1.csv").exists()
+    assert Path(d["csv"]).name == f"optimize-macke-seed1-{d['run_digest']}-interrupted.csv"
+    assert [p.name for p in tmp_path.glob("*.csv")] == [Path(d["csv"]).name]  # no complete one
 
 
 def test_an_interrupted_seat_analysis_keeps_the_finished_sizes(capsys, tmp_path, monkeypatch):
@@ -265,7 +266,7 @@ def test_an_interrupted_seat_analysis_keeps_the_finished_sizes(capsys, tmp_path,
                              "--games", "200", "--out-dir", str(tmp_path))
     assert code == 130
     assert "1 table size finished" in err
-    frame = pd.read_csv(tmp_path / "seats-tutto-seed1-interrupted.csv")
+    frame = pd.read_csv(result_file(tmp_path, "seats-tutto-seed1", "-interrupted.csv"))
     assert set(frame["players"]) == {2} and frame["interrupted"].all()
 
 
@@ -294,18 +295,18 @@ def test_default_output_goes_to_results_not_data(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = run_cli(capsys, "optimize", "--card", "x2", "--json", *SMALL)
     assert code == 0, err
-    assert json.loads(out)["csv"] == "results/optimize-tutto-x2-seed1.csv"
+    d = json.loads(out)
+    assert d["csv"] == f"results/optimize-tutto-x2-seed1-{d['run_digest']}.csv"
     code, out, err = run_cli(capsys, "export-policy", "--game", "volle-lotte")
     assert code == 0, err
-    assert (tmp_path / "results" / "volle-lotte-policy.json").exists()
+    policy = result_file(tmp_path / "results", "volle-lotte-policy", ".json")
     code, out, err = run_cli(capsys, "tournament", "--game", "macke", "--variant", "jackpot",
                              "--bots", "cautious,random", "--games", "20")
     assert code == 0, err
-    assert (tmp_path / "results" / "tournament-macke-jackpot-2p-seed1.csv").exists()
+    tournament = result_file(tmp_path / "results", "tournament-macke-jackpot-2p-seed1")
     assert not (tmp_path / "data").exists()
-    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == [
-        "optimize-tutto-x2-seed1.csv", "tournament-macke-jackpot-2p-seed1.csv",
-        "volle-lotte-policy.json"]
+    assert sorted(p.name for p in (tmp_path / "results").iterdir()) == sorted([
+        Path(d["csv"]).name, tournament.name, policy.name])
 
 
 def test_results_are_ignored_by_git():

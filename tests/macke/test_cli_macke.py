@@ -4,7 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import result_file, run_cli
 
 from tutto_sim.macke.rules import VARIANTS, MackeRules
 from tutto_sim.macke.solver import solve_macke
@@ -49,18 +49,19 @@ def test_optimize_macke_json(capsys, tmp_path):
     for key in ("ev", "ci95", "turns", "seed", "bank_at", "p_positive", "p_negative", "p_zero"):
         assert key in d
     assert d["exact_optimum"]["turn_ev"] >= d["ev"] - 3 * d["ci95"]
-    assert (tmp_path / "optimize-macke-seed3.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "optimize-macke-seed3"))
 
 
 def test_explore_table_and_csv(capsys, tmp_path):
     code, out, err = run_cli(capsys, "explore", "--game", "macke", "--min-score", "0,300",
                              "--bust", "subtract", "--json", "--out-dir", str(tmp_path))
     assert code == 0, err
-    rows = json.loads(out)["rows"]
+    d = json.loads(out)
+    rows = d["rows"]
     assert [r["min_score"] for r in rows] == [0, 300]
     assert rows[0]["ev"] == pytest.approx(solve_macke(MackeRules(min_score=0)).turn_ev)
     assert rows[0]["ev"] > rows[1]["ev"]  # a minimum can only cost the player
-    assert (tmp_path / "explore-macke.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "explore-macke"))
 
 
 def test_shipped_macke_tables_load():

@@ -5,6 +5,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import result_file
 from conftest import run_cli as run
 
 from tutto_sim.core.bots import parse_bots
@@ -62,7 +63,7 @@ def test_the_tournament_of_the_issue(capsys, tmp_path):
     assert len(d["seat_win_rates"]) == 3 and sum(d["seat_win_rates"]) == pytest.approx(1.0)
     assert d["game_ends"] == {"nachwerfen": 100_000, "instant-win": 0, "cap": 0}
     assert d["rules"]["target"] == 5000 and d["mean_turns"] > 20
-    assert (tmp_path / "tournament-macke-3p-seed1.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "tournament-macke-3p-seed1"))
     assert seconds < 60
 
 
@@ -103,7 +104,7 @@ def test_variant_and_rule_flags(capsys, tmp_path):
         ("instant-win", 200, 4, "zero", 3000, 1000)
     assert d["game_ends"]["instant-win"] > 0
     assert d["game_ends"]["instant-win"] + d["game_ends"]["nachwerfen"] == 20_000
-    assert (tmp_path / "tournament-macke-instant-win-2p-seed1.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "tournament-macke-instant-win-2p-seed1"))
 
 
 @pytest.mark.parametrize("args, needle", [
@@ -191,7 +192,7 @@ def test_analyze_seats_macke(capsys, tmp_path):
         assert len(row["seat_win_rates"]) == int(n)
         assert sum(row["seat_win_rates"]) == pytest.approx(1.0)
         assert row["instant_win_share"] == 0
-    assert (tmp_path / "seats-macke-seed1.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "seats-macke-seed1"))
 
 
 def test_analyze_threshold_macke(capsys):

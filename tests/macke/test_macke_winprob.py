@@ -223,7 +223,7 @@ def test_solve_objective_win_json(capsys, small_solve, game, tmp_path, monkeypat
 
     from conftest import run_cli
 
-    monkeypatch.chdir(tmp_path)  # the table goes to results/GAME-win-200.json
+    monkeypatch.chdir(tmp_path)  # the table goes to results/GAME-win-200-<run>.json
     code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", game, "--target", "200",
                              "--json")
     assert code == 0, err
@@ -233,7 +233,7 @@ def test_solve_objective_win_json(capsys, small_solve, game, tmp_path, monkeypat
         assert d[key] == getattr(sol, key), key
     assert d["target"] == 200 and d["floor"] == -300 and d["seconds"] >= 0
     assert d["game"] == game and d["variant"] == ("volle-lotte" if game == "volle-lotte" else "standard")
-    assert d["policy_file"] == f"results/{game}-win-200.json"
+    assert d["policy_file"] == f"results/{game}-win-200-{d['run_digest']}.json"
     assert (tmp_path / d["policy_file"]).exists()
 
 

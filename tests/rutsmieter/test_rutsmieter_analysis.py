@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import result_file
 from conftest import run_cli as run
 
 from tutto_sim.core.bots import parse_bots
@@ -49,7 +50,7 @@ def test_seats_plays_every_rutsmieter_table_size_with_tuned(capsys, tmp_path):
         assert sum(row["seat_win_rates"]) == pytest.approx(1.0)  # every game has a winner
         assert "cloverleaf_share" not in row and "instant_win_share" not in row
         assert row["mean_throws"] > 0 and row["mean_throws_ci95"] > 0
-    assert set(pd.read_csv(tmp_path / "seats-rutsmieter-seed1.csv")["players"]) == {2, 3, 4}
+    assert set(pd.read_csv(result_file(tmp_path, "seats-rutsmieter-seed1"))["players"]) == {2, 3, 4}
 
 
 def test_seats_mean_throws_are_the_reference_engines(capsys, tmp_path):
@@ -133,7 +134,7 @@ def test_rules_json_keys_and_shapes(rules_json):
         assert changed == (set() if name == "defaults" else {name})
         assert r["switched"] == (None if name == "defaults" else name)
     assert d["players"] == 2 and d["games"] == 150 and d["skill_games"] == 100
-    assert d["interrupted"] is False and d["csv"].endswith("rules-rutsmieter-seed3.csv")
+    assert d["interrupted"] is False and d["csv"].endswith(f"rules-rutsmieter-seed3-{d['run_digest']}.csv")
 
 
 def test_rules_same_figures_on_one_and_two_threads(rules_json):
@@ -205,7 +206,7 @@ def test_rules_text_output_and_csv(capsys, tmp_path):
     assert code == 0, err
     assert "no jumping in the goal lane on" in out and "must leave the house off" in out
     assert "seed 3" in out
-    frame = pd.read_csv(tmp_path / "rules-rutsmieter-seed3.csv")
+    frame = pd.read_csv(result_file(tmp_path, "rules-rutsmieter-seed3"))
     assert list(frame["rule_set"]) == ["defaults", "must_leave_house", "must_capture",
                                        "goal_no_jump", "play_to_third"]
     assert not frame["interrupted"].any()
@@ -232,7 +233,7 @@ def test_rules_interrupted_keeps_the_finished_parts(capsys, tmp_path, monkeypatc
     assert sets["must_leave_house"]["mean_throws"] is not None
     assert sets["must_capture"]["mean_throws"] is None and sets["defaults"]["skill_spread"] is None
     assert pd.read_csv(d["csv"])["interrupted"].all()
-    assert not (tmp_path / "rules-rutsmieter-seed3.csv").exists()
+    assert [p.name for p in tmp_path.glob("rules-*.csv")] == [d["csv"].split("/")[-1]]  # no complete one
 
 
 @pytest.mark.parametrize("args,message", [

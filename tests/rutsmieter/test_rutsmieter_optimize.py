@@ -135,9 +135,9 @@ def test_a_small_search_writes_a_policy_file_the_weights_bot_plays(capsys, tmp_p
                           "--must-capture", "off")
     assert code == 0, err
     d = json.loads(out)
-    path = tmp_path / "rutsmieter-policy-2p-seed3.json"
+    path = tmp_path / f"rutsmieter-policy-2p-seed3-{d['run_digest']}.json"
     assert d["policy_file"] == str(path)
-    assert d["csv"] == str(tmp_path / "optimize-rutsmieter-2p-seed3.csv")
+    assert d["csv"] == str(tmp_path / f"optimize-rutsmieter-2p-seed3-{d['run_digest']}.csv")
     assert d["field"] == ["first", "aggressive", "defensive", "random"]
     assert d["players"] == 2 and d["seed"] == 3 and d["interrupted"] is False
     assert d["search"]["candidates"] == 4 and d["search"]["games_per_bot"] == 40
@@ -258,9 +258,9 @@ def test_ctrl_c_keeps_the_best_so_far_marked_interrupted(capsys, tmp_path, monke
     assert code == 130, err
     d = json.loads(out)
     assert d["interrupted"] is True and d["fresh"] is None
-    path = tmp_path / "rutsmieter-policy-2p-seed4-interrupted.json"
+    path = tmp_path / f"rutsmieter-policy-2p-seed4-{d['run_digest']}-interrupted.json"
     assert d["policy_file"] == str(path) and d["csv"].endswith("-interrupted.csv")
-    assert not (tmp_path / "rutsmieter-policy-2p-seed4.json").exists()
+    assert [p.name for p in tmp_path.glob("*.json")] == [path.name]  # no complete one
     raw = json.loads(path.read_text(encoding="utf-8"))
     assert raw["summary"]["interrupted"] is True
     assert load_weights_policy(path).weights == tuple(d["weights"][f] for f in FEATURES)

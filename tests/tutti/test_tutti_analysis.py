@@ -11,6 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import result_file
 from conftest import run_cli as run
 
 from tutto_sim.tutti import analysis as A
@@ -71,7 +72,8 @@ def test_sampled_chance_of_a_dealt_tute_within_its_ci(capsys, tmp_path):
     code, out, err = run(capsys, "analyze", "tute", "--game", "tutti", "--deals", "200000",
                          "--seed", "1", "--json", "--out-dir", str(tmp_path))
     assert code == 0, err
-    d = json.loads(out)["p_dealt_tute"]
+    whole = json.loads(out)
+    d = whole["p_dealt_tute"]
     assert set(d) == {"2", "3", "4"}
     for n, row in d.items():
         player, table = enumerate_tute(int(n))
@@ -79,7 +81,7 @@ def test_sampled_chance_of_a_dealt_tute_within_its_ci(capsys, tmp_path):
         assert row["deals"] == 200_000
         assert abs(row["sampled"] - float(player)) <= row["sampled_ci95"], n
         assert abs(row["table_sampled"] - float(table)) <= row["table_sampled_ci95"], n
-    assert (tmp_path / "tute-tutti-seed1.csv").exists()
+    assert whole["csv"] == str(result_file(tmp_path, "tute-tutti-seed1"))
 
 
 def test_lead_figures_are_the_reference_matches():
@@ -177,7 +179,7 @@ def test_ctrl_c_on_the_command_line(capsys, tmp_path, monkeypatch):
     assert code == 130 and "interrupted" in err
     d = json.loads(out)
     assert d["interrupted"] is True and list(d["p_dealt_tute"]) == ["2"]
-    assert (tmp_path / "tute-tutti-seed1-interrupted.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "tute-tutti-seed1", "-interrupted.csv"))
 
 
 @pytest.mark.parametrize("args", [

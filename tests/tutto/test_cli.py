@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from conftest import run_cli
+from conftest import result_file, run_cli
 
 
 def run(capsys, *args):
@@ -24,8 +24,8 @@ def test_optimize_json(capsys, tmp_path):
     assert d["seed"] == 7 and d["turns"] == 20000
     assert sorted(d["bank_thresholds"]) == ["1", "2", "3", "4", "5", "6"]
     assert d["ev"] > 0 and d["ci95"] > 0
-    csv = tmp_path / "optimize-tutto-bonus400-seed7.csv"
-    assert csv.exists() and "bank at 300" in csv.read_text()
+    csv = result_file(tmp_path, "optimize-tutto-bonus400-seed7")
+    assert d["csv"] == str(csv) and "bank at 300" in csv.read_text()
 
 
 def test_fireworks_has_no_thresholds(capsys, tmp_path):

@@ -5,6 +5,7 @@ import time
 
 import numpy as np
 import pytest
+from conftest import result_file
 from conftest import run_cli as run
 
 from tutto_sim.core.bots import parse_bots
@@ -69,7 +70,7 @@ def test_the_tournament_of_the_issue(capsys, tmp_path):
     assert d["ranking"][0] == "optimal"
     assert len(d["seat_win_rates"]) == 3 and sum(d["seat_win_rates"]) == pytest.approx(1.0)
     assert d["mean_turns"] > 30 and d["engine"] == "kernel"
-    assert (tmp_path / "tournament-tutto-3p-seed1.csv").exists()
+    assert d["csv"] == str(result_file(tmp_path, "tournament-tutto-3p-seed1"))
     assert seconds < 60
 
 

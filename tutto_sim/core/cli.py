@@ -17,9 +17,12 @@ fails all the same (the disk filled up during a long run), the result goes to
 the system's temporary directory instead and the command says where
 (:func:`save_csv`): a finished result is never lost.
 
-Interrupted runs (Ctrl-C) write what finished to ``NAME-interrupted.csv``
-with a column ``interrupted`` = ``True``, so they never overwrite a complete
-result of the same run.
+Default names carry the run digest of ``core.runs`` (every setting that
+changes the figures), so two different runs never share a file and the same
+run repeated replaces its own; files get mode 0666 less the umask (0644
+under 022). Interrupted runs (Ctrl-C) write what finished to
+``NAME-interrupted.csv`` with a column ``interrupted`` = ``True``, so they
+never overwrite a complete result of the same run.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from tutto_sim.core import registry
+from tutto_sim.core.runs import file_mode
 
 #: Default folder for everything a command writes, relative to the current directory.
 RESULTS_DIR = Path("results")
@@ -117,7 +121,8 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     """Call ``write(tmp)`` for a temporary file beside ``path``, then rename it.
 
     Readers see the old file or the complete new one, never half of it; on
-    any failure the temporary file is removed and the error raised.
+    any failure the temporary file is removed and the error raised. The file
+    gets the usual mode (:func:`core.runs.file_mode`), not mkstemp's 0600.
     """
     path = Path(path)
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
@@ -125,6 +130,7 @@ def atomic_write(path: Path, write: Callable[[Path], None]) -> Path:
     tmp = Path(tmp_name)
     try:
         write(tmp)
+        os.chmod(tmp, file_mode())
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -138,10 +144,11 @@ def interrupted_name(path: Path) -> Path:
 
 
 def save_csv(path: Path, rows: list[dict], interrupted: bool = False,
-             warn: Callable[[str], None] | None = None) -> Path:
+             warn: Callable[[str], None] | None = None, digest: str | None = None) -> Path:
     """Write ``rows`` as CSV to ``path`` (atomically) and return where they went.
 
-    Every row gets the column ``interrupted``; an interrupted run writes to
+    Every row gets the column ``interrupted`` (and ``run_digest`` when
+    ``digest`` is given: the run digest of the file's name); an interrupted run writes to
     :func:`interrupted_name` instead, so it never replaces a complete result.
     If writing fails, the CSV goes to the temporary directory (and ``warn``
     says so) rather than being lost.
@@ -151,13 +158,15 @@ def save_csv(path: Path, rows: list[dict], interrupted: bool = False,
     path = Path(path)
     if interrupted:
         path = interrupted_name(path)
-    frame = pd.DataFrame([{**r, "interrupted": interrupted} for r in rows])
+    mark = {"interrupted": interrupted, **({"run_digest": digest} if digest else {})}
+    frame = pd.DataFrame([{**r, **mark} for r in rows])
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
     except OSError as e:
         fd, rescue = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
         os.close(fd)
+        os.chmod(rescue, file_mode())
         frame.to_csv(rescue, index=False)
         (warn or (lambda m: print(m, file=sys.stderr)))(
             f"warning: cannot write {path} ({_why(e)}); the results are saved in {rescue}")
@@ -329,10 +338,11 @@ def _fmt_threshold(t: Optional[int]) -> str:
     return "always" if t == 0 else f"{t:,}"
 
 
-def _write_csv(path: Path, rows: list[dict], interrupted: bool = False) -> Path:
-    """Write a result CSV atomically (``cli_support.save_csv``); never loses it."""
+def _write_csv(path: Path, rows: list[dict], interrupted: bool = False,
+               digest: str | None = None) -> Path:
+    """Write a result CSV atomically (:func:`save_csv`); never loses it."""
     return save_csv(path, rows, interrupted,
-                    warn=lambda m: err.print(m, markup=False, highlight=False))
+                    warn=lambda m: err.print(m, markup=False, highlight=False), digest=digest)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

@@ -82,7 +82,7 @@ def optimize(
     candidates: Annotated[Optional[int], typer.Option("--candidates", help="Whole-game searches: weight vectors to try. Default 160.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.")] = None,
     field: Annotated[Optional[str], typer.Option("--field", help="Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.")] = None,
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS.json).")] = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS-<run>.json, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of tables; no progress bar.")] = False,
@@ -125,7 +125,7 @@ def solve(
     solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
     duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
     objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET.json).")] = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, play and report find it there).")] = None,
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too); --objective win: play to win."""
@@ -155,7 +155,7 @@ def solve(
 
 @with_rules()
 def export_policy(
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="File to write (default: results/GAME-policy.json, .csv with --format csv).")] = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="File to write (default: results/GAME-policy-<run>.json, <run> a digest of the rules; .csv with --format csv).")] = None,
     fmt: Annotated[str, typer.Option("--format", help="json (for bots, versioned; default) | csv | parquet (analysis).")] = "json",
     rules=None,
 ) -> None:

@@ -36,6 +36,7 @@ from tutto_sim.core.cli import (
     with_rules,
 )
 from tutto_sim.core.cli import seed as _seed
+from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
 #: The options of the games' own analyses (``analyze_commands`` hooks).
@@ -190,11 +191,13 @@ def tournament(
             raise UserError(str(e)) from None
     ran = ran_on(n_threads if res.engine == "kernel" else 1, where)
     res.threads = ran.threads
-    csv_path = _write_csv(out_dir / f"tournament-{label}-{players}p-seed{seed}.csv", res.csv_rows(),
-                          res.interrupted)
+    digest = run_digest("tournament", game=label, rules=rules, bots=bot_specs(bots),
+                        players=players, games=games, seed=seed, engine=res.engine)
+    csv_path = _write_csv(run_file(out_dir, f"tournament-{label}-{players}p-seed{seed}", digest),
+                          res.csv_rows(), res.interrupted, digest)
     if as_json:
         d = res.to_dict()
-        d.update(ran.json(), csv=str(csv_path))
+        d.update(ran.json(), csv=str(csv_path), run_digest=digest)
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path)
@@ -402,7 +405,10 @@ def analyze_seats(
                  "win_rate": e.mean, "ci95": e.ci95, "games": e.n,
                  **{f"mean_{c}": x.mean for c, x in r.counts.items()}, "seed": seed,
                  "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
-    csv_path = _write_csv(out_dir / f"seats-{the_game}-seed{seed}.csv", csv_rows, interrupted)
+    digest = run_digest("seats", game=the_game, rules=rules, bot=bot_specs(bot), players=sizes,
+                        games=games, seed=seed)
+    csv_path = _write_csv(run_file(out_dir, f"seats-{the_game}-seed{seed}", digest), csv_rows,
+                          interrupted, digest)
     if interrupted:
         err.print(f"interrupted: {plural(len(rows), 'table size')} finished, saved in {csv_path}",
                   markup=False, highlight=False)
@@ -412,6 +418,7 @@ def analyze_seats(
         print(json.dumps({
             "game": the_game, "bot": bot, "games": games, "seed": seed, **ran.json(),
             "rules": rules.to_dict(), "seconds": round(seconds, 2), "csv": str(csv_path),
+            "run_digest": digest,
             "players": {str(r.players): {
                 "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
                 "first_player_advantage": r.first_player_advantage.mean,

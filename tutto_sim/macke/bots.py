@@ -12,7 +12,7 @@ game kernel too.
 ``winopt[:FILE]``          plays to win a two-player game: decisions from the
                            exact win table (docs/macke-win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
-                           ``results/GAME-win-TARGET.json`` when it fits the
+                           ``results/GAME-win-TARGET-<run>.json`` when it fits the
                            rules, else solved and saved there (reference game
                            only: its decisions depend on both scores)
 ``table:FILE``             a Macke policy file (``export-policy --game macke``)
@@ -119,15 +119,15 @@ class MackeWinOptBot:
 
 
 def win_table(rules: MackeRules, path: str | None = None, say=None):
-    """The win table of ``winopt``: from ``path``; else ``results/GAME-win-TARGET.json``
+    """The win table of ``winopt``: from ``path``; else ``results/GAME-win-TARGET-<run>.json``
     when it fits the rules; else solved now (``say`` is told first: it can take
     minutes) and saved there for the next time."""
-    from tutto_sim.macke.hooks import default_win_path
+    from tutto_sim.macke.hooks import default_win_file
     from tutto_sim.macke.winprob import MackeWinTable, load_win_table
 
     if path:
         return load_win_table(path, rules)
-    cached = default_win_path(rules)
+    cached = default_win_file(rules)[0]
     if cached.exists():
         try:
             return load_win_table(cached, rules)
@@ -139,10 +139,10 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
 @functools.lru_cache(maxsize=4)
 def _solve_and_save(rules: MackeRules, say=None):
     from tutto_sim.core.cli import atomic_write, err
-    from tutto_sim.macke.hooks import default_win_path
+    from tutto_sim.macke.hooks import default_win_file
     from tutto_sim.macke.winprob import solve_macke_win, write_win_table
 
-    path = default_win_path(rules)
+    path = default_win_file(rules)[0]
     (say or err.print)(f"winopt: no win table in {path} for these rules; solving one now "
                        f"(target {rules.target:,}: about {_minutes(rules.target)} on 2 cores) "
                        f"and saving it there")

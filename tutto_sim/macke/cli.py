@@ -25,6 +25,7 @@ from tutto_sim.core.cli import (
     progress_phases,
     rules_from_flags,
 )
+from tutto_sim.core.runs import run_digest, run_file
 from tutto_sim.macke.entry import SixOfKind, Throws, Variant, WinValue
 
 
@@ -63,8 +64,12 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         rows.append({"policy": name, "ev": b.ev.mean, "ci95": b.ev.ci95, "turns": b.ev.n,
                      "p_positive": b.p_positive.mean, "p_negative": b.p_negative.mean,
                      "p_zero": b.p_zero.mean, "seed": seed, "rules_sha256": rules.digest()})
-    csv = _write_csv(out_dir / f"optimize-{game_label(rules)}-seed{seed}.csv", rows, res.interrupted)
+    digest = run_digest("optimize", game=game_label(rules), rules=rules, turns=turns,
+                        search_turns=search_turns, seed=seed)
+    csv = _write_csv(run_file(out_dir, f"optimize-{game_label(rules)}-seed{seed}", digest), rows,
+                     res.interrupted, digest)
     d["csv"] = str(csv)
+    d["run_digest"] = digest
     if as_json:
         print(json.dumps(d, indent=2))
         if res.interrupted:
@@ -190,7 +195,8 @@ def macke_export(rules, out_path: Path, fmt: str) -> None:
     if fmt == "parquet":
         raise UserError("--format for Macke policies: json or csv")
     if out_path is None:
-        out_path = RESULTS_DIR / f"{game_label(rules)}-policy.{fmt}"
+        out_path = run_file(RESULTS_DIR, f"{game_label(rules)}-policy",
+                            run_digest("policy", game=game_label(rules), rules=rules), f".{fmt}")
     prepare_file(out_path, "--out")
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
@@ -283,10 +289,14 @@ def explore(
     with progress_phases(not as_json) as phase:
         phase(f"solving {len(mins) * len(busts)} rule sets exactly", 1)
         df = explore_macke(base, mins, busts, returns=returns)
-    path = _write_csv(out_dir / f"explore-{game_label(base)}.csv", df.to_dict("records"))
+    digest = run_digest("explore", game=game_label(base), rules=base, min_score=mins, bust=busts,
+                        returns=returns)
+    path = _write_csv(run_file(out_dir, f"explore-{game_label(base)}", digest),
+                      df.to_dict("records"), digest=digest)
     if as_json:
         print(json.dumps({"game": base.game, "variant": base.variant, "method": "exact",
-                          "rows": json.loads(df.to_json(orient="records")), "csv": str(path)}, indent=2))
+                          "rows": json.loads(df.to_json(orient="records")), "csv": str(path),
+                          "run_digest": digest}, indent=2))
         return
     t = Table("min score", "bust", "EV", "P(+)", "P(−)", "P(0)", "after a clear bank at ≥",
               *(["EV never returning", "value of returns"] if returns else []),

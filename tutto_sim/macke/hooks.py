@@ -161,11 +161,16 @@ def variant_words(variant: str) -> str:
     return words(variant)
 
 
-def default_win_path(rules):
-    """Where ``solve --objective win`` writes the win table by default."""
-    from pathlib import Path
+def default_win_file(rules):
+    """(path, run digest) of the win table of ``rules``: where ``solve --objective
+    win`` writes it by default and where ``winopt``, ``play``'s advice and the
+    report look for it, ``results/GAME-win-TARGET-<run>.json``, ``<run>`` the run digest
+    (``core.runs``) of the rule fields the table depends on."""
+    from tutto_sim.core.cli import RESULTS_DIR
+    from tutto_sim.core.runs import win_table_file
+    from tutto_sim.macke.bots import _win_rules
 
-    return Path("results") / f"{label(rules)}-win-{rules.target}.json"
+    return win_table_file(RESULTS_DIR, label(rules), _win_rules(rules))
 
 
 def solve_win(rules, as_json: bool, out_path) -> None:
@@ -182,13 +187,15 @@ def solve_win(rules, as_json: bool, out_path) -> None:
         check_win_rules(rules, DEFAULT_FLOOR)
     except ValueError as e:
         raise UserError(str(e)) from None
-    path = Path(out_path) if out_path is not None else default_win_path(rules)
+    default, digest = default_win_file(rules)
+    path = Path(out_path) if out_path is not None else default
     prepare_file(path, "--out")
     with progress_phases(not as_json) as phase:
         sol = solve_macke_win(rules, phase=phase)
     atomic_write(path, lambda tmp: write_win_table(sol, tmp))
     if as_json:
-        print(json.dumps({**sol.summary(), "policy_file": str(path)}, indent=2))
+        print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
+                         indent=2))
         return
     err.print(f"win table written to {path}")
     first, second = sol.win_vs_ev_seats

@@ -50,7 +50,7 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
     """Compute and write the Macke report; returns the files written.
 
     The pages on playing to win use the two-player win table of
-    ``win_target`` (default: ``results/GAME-win-TARGET.json`` of the game's
+    ``win_target`` (default: ``results/GAME-win-TARGET-<run>.json`` of the game's
     target when present, else a quick target, ``report_win``).
 
     A ``tournament`` of another game (or variant) is refused

@@ -2,7 +2,7 @@
 
 Part of ``tutto_sim.report``. :func:`compute` loads the win table
 (docs/macke-win.md) of the report's rules at a quick target, or of the
-game's own target when ``results/GAME-win-TARGET.json`` holds one, else
+game's own target when ``results/GAME-win-TARGET-<run>.json`` holds one, else
 solves it; :func:`heatmap` and :func:`thresholds` draw the chance to win
 over both scores and how the bank thresholds of the win-optimal player move
 with the score difference (``core.win_report``).
@@ -45,17 +45,17 @@ def default_win_target(rules: MackeRules) -> int:
 
 
 def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
-    """(table, words): ``results/GAME-win-T.json`` when it fits (``T`` the game's
+    """(table, words): ``results/GAME-win-T-<run>.json`` when it fits (``T`` the game's
     own target without ``win_target``, then the quick default), else solved now."""
     from pathlib import Path
 
     from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.macke.hooks import default_win_path
+    from tutto_sim.macke.hooks import default_win_file
     from tutto_sim.macke.winprob import MackeWinTable, load_win_table, solve_macke_win
 
     targets = [win_target] if win_target else [rules.target, default_win_target(rules)]
     for t in targets:
-        path = default_win_path(replace(rules, target=t))
+        path = default_win_file(replace(rules, target=t))[0]
         if Path(path).exists():
             try:
                 return load_win_table(path, replace(rules, target=t)), f"read from {path}"

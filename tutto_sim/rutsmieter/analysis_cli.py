@@ -31,6 +31,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.commands_games import AsJson, OutDir, Threads, ran_on
+from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 from .rules import PLAYER_CHOICES, RutsmieterRules
 
@@ -70,15 +71,16 @@ def _pm(e, digits: int = 4, sign: bool = False) -> str:
     return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
 
 
-def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, ran,
+def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, digest: str, ran,
              as_json: bool, show) -> None:
-    """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
-    so in one line and exit 130, the finished parts kept."""
-    csv_path = _write_csv(csv_path, rows, res.interrupted)
+    """Write the CSV (``digest``: its run digest), print the JSON (or
+    ``show(csv_path)``); after Ctrl-C say so in one line and exit 130, the
+    finished parts kept."""
+    csv_path = _write_csv(csv_path, rows, res.interrupted, digest)
     if as_json:
         print(json.dumps({"game": "rutsmieter", "analysis": analysis, **res.to_dict(),
-                          "rules": rules.to_dict(), **ran.json(), "csv": str(csv_path)},
-                         indent=2))
+                          "rules": rules.to_dict(), **ran.json(), "csv": str(csv_path),
+                          "run_digest": digest}, indent=2))
     else:
         show(csv_path)
     if res.interrupted:
@@ -128,8 +130,11 @@ def analyze_rules(
              "weak": weak, "seed": seed,
              **{k: v for k, v in r.to_dict().items() if k not in ("rules", "switched")}}
             for r in res.rows]
-    _deliver(res, "rules", rules, rows, out_dir / f"rules-rutsmieter-seed{seed}.csv", ran,
-             as_json, lambda csv_path: _print_rules(res, rules, ran, csv_path))
+    digest = run_digest("rules", game="rutsmieter", rules=rules, players=players, games=games,
+                        bot=bot_specs(bot), skill_players=skill_players, skill_games=skill_games,
+                        strong=bot_specs(strong), weak=bot_specs(weak), seed=seed)
+    _deliver(res, "rules", rules, rows, run_file(out_dir, f"rules-rutsmieter-seed{seed}", digest),
+             digest, ran, as_json, lambda csv_path: _print_rules(res, rules, ran, csv_path))
 
 
 def _print_rules(res, rules, ran, csv_path: Path) -> None:
@@ -212,8 +217,11 @@ def analyze_pieces(
     rows += [{**base, "part": "capture", "seat": "", "squares": b.to_dict()["squares"],
               "win_rate_with": "", "win_rate_without": "", "value": b.loss.mean,
               "ci95": b.loss.ci95, "n": b.loss.n} for b in res.bands]
-    _deliver(res, "pieces", rules, rows, out_dir / f"pieces-rutsmieter-{players}p-seed{seed}.csv",
-             ran, as_json, lambda csv_path: _print_pieces(res, ran, csv_path))
+    digest = run_digest("pieces", game="rutsmieter", rules=rules, games=games, positions=positions,
+                        position_games=position_games, bot=bot_specs(bot), seed=seed)
+    _deliver(res, "pieces", rules, rows,
+             run_file(out_dir, f"pieces-rutsmieter-{players}p-seed{seed}", digest), digest, ran,
+             as_json, lambda csv_path: _print_pieces(res, ran, csv_path))
 
 
 def _print_pieces(res, ran, csv_path: Path) -> None:

@@ -5,7 +5,8 @@ through the hooks ``check_optimize`` and ``optimize``.
 Everything is checked before a game is played (table size, field bots, the
 policy file's place); then the search runs with a progress bar, the CSV
 (every candidate and the fresh results) goes to ``results/`` and the policy
-file (``--out``, default ``results/rutsmieter-policy-Np-seedS.json``) is
+file (``--out``, default ``results/rutsmieter-policy-Np-seedS-<run>.json``, ``<run>``
+the run digest of ``core.runs``) is
 written atomically, with a ``summary`` of the measured results and the
 command that made it. Ctrl-C keeps the best weights found so far: both files
 are written under ``…-interrupted`` names, marked, and the exit code is 130.
@@ -31,6 +32,8 @@ from tutto_sim.core.cli import (
     prepare_file,
     progress_phases,
 )
+
+from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 from .rules import RutsmieterRules
 
@@ -74,18 +77,33 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
     return specs, bots
 
 
-def _policy_path(out_path, out_dir: Path, players: int, seed: int) -> Path:
+def _sizes(games, search_games, candidates) -> tuple[int, int, int]:
+    """The run sizes, the defaults for those not given."""
+    return (DEFAULT_GAMES if games is None else games,
+            DEFAULT_SEARCH_GAMES if search_games is None else search_games,
+            DEFAULT_CANDIDATES if candidates is None else candidates)
+
+
+def _digest(table: RutsmieterRules, specs, games: int, search_games: int, candidates: int,
+            seed: int) -> str:
+    """The run digest (``core.runs``) of the CSV's and the policy file's names."""
+    return run_digest("optimize", game="rutsmieter", rules=table, field=bot_specs(",".join(specs)),
+                      games=games, search_games=search_games, candidates=candidates, seed=seed)
+
+
+def _policy_path(out_path, out_dir: Path, players: int, seed: int, digest: str) -> Path:
     if out_path is not None:
         return Path(out_path)
-    return Path(out_dir) / f"rutsmieter-policy-{players}p-seed{seed}.json"
+    return run_file(out_dir, f"rutsmieter-policy-{players}p-seed{seed}", digest, ".json")
 
 
 def check_optimize(rules, seed, out_dir, games=None, search_games=None, candidates=None,
                    players=None, field=None, out_path=None) -> None:
     """Before any game is played: table size, field bots, the policy file's place."""
     table = _table(rules, players)
-    _field(field, table)
-    prepare_file(_policy_path(out_path, out_dir, table.players, seed), "--out")
+    specs, _ = _field(field, table)
+    digest = _digest(table, specs, *_sizes(games, search_games, candidates), seed)
+    prepare_file(_policy_path(out_path, out_dir, table.players, seed, digest), "--out")
 
 
 def command_line(rules: RutsmieterRules, specs, candidates: int, search_games: int,
@@ -174,24 +192,24 @@ def rutsmieter_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_thread
 
     table = _table(rules, players)
     specs, bots = _field(field, table)
-    games = DEFAULT_GAMES if games is None else games
-    search_games = DEFAULT_SEARCH_GAMES if search_games is None else search_games
-    candidates = DEFAULT_CANDIDATES if candidates is None else candidates
+    games, search_games, candidates = _sizes(games, search_games, candidates)
     n = table.players
-    policy_path = prepare_file(_policy_path(out_path, out_dir, n, seed), "--out")
+    digest = _digest(table, specs, games, search_games, candidates, seed)
+    policy_path = prepare_file(_policy_path(out_path, out_dir, n, seed, digest), "--out")
     command = command_line(table, specs, candidates, search_games, games, seed)
     with progress_phases(not as_json) as phase:
         res = optimize_weights(table, bots, search_games, games, candidates, seed, phase)
     d = result_json(res, command)
-    csv_path = _write_csv(Path(out_dir) / f"optimize-rutsmieter-{n}p-seed{seed}.csv",
-                          _csv_rows(res), res.interrupted)
+    csv_path = _write_csv(run_file(out_dir, f"optimize-rutsmieter-{n}p-seed{seed}", digest),
+                          _csv_rows(res), res.interrupted, digest)
     if res.interrupted:
         policy_path = interrupted_name(policy_path)
     policy = WeightsPolicy(res.weights, table)
     summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights")}
     atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
     ran = ran_on(n_threads)
-    d.update({**ran.json(), "policy_file": str(policy_path), "csv": str(csv_path)})
+    d.update({**ran.json(), "policy_file": str(policy_path), "csv": str(csv_path),
+              "run_digest": digest})
     if as_json:
         print(json.dumps(d, indent=2))
     else:

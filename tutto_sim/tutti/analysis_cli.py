@@ -31,6 +31,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads, ran_on
+from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 ALL_TABLES = "2,3,4,4p"
 Seed = Annotated[int, typer.Option("--seed", help="Seed: hand (or match) i is dealt from stream (seed, i), the same for every side of a comparison.")]
@@ -78,14 +79,16 @@ def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
         return compute(phase), ran_on(n_threads)
 
 
-def _deliver(res, rules, rows: list[dict], csv_path: Path, ran, as_json: bool,
-             show) -> None:
-    """Write the CSV, print the JSON (or ``show(csv_path)``); after Ctrl-C say
-    so in one line and exit 130, the finished tables kept."""
-    csv_path = _write_csv(csv_path, rows, res.interrupted)
+def _deliver(res, rules, rows: list[dict], out_dir: Path, stem: str, settings: dict, ran,
+             as_json: bool, show) -> None:
+    """Write the CSV to ``out_dir`` as ``stem-<run digest>.csv`` (the digest of
+    the rules and ``settings``), print the JSON (or ``show(csv_path)``); after
+    Ctrl-C say so in one line and exit 130, the finished tables kept."""
+    digest = run_digest(res.analysis, game="tutti", rules=rules, **settings)
+    csv_path = _write_csv(run_file(out_dir, stem, digest), rows, res.interrupted, digest)
     if as_json:
         print(json.dumps({"game": "tutti", **res.to_dict(), "rules": rules.to_dict(),
-                          **ran.json(), "csv": str(csv_path)}, indent=2))
+                          **ran.json(), "csv": str(csv_path), "run_digest": digest}, indent=2))
     else:
         show(csv_path)
     if res.interrupted:
@@ -135,7 +138,8 @@ def analyze_lead(
              "win_rate": e.mean, "ci95": e.ci95, "fair_share": r.fair,
              "points_per_hand": r.points[j].mean, "points_per_hand_ci95": r.points[j].ci95}
             for r in res.rows for j, e in enumerate(r.seats)]
-    _deliver(res, rules, rows, out_dir / f"lead-tutti-seed{seed}.csv", ran, as_json,
+    _deliver(res, rules, rows, out_dir, f"lead-tutti-seed{seed}",
+             {"tables": chosen, "bot": bot_specs(bot), "games": games, "seed": seed}, ran, as_json,
              lambda csv_path: _print_lead(res, ran, csv_path))
 
 
@@ -168,7 +172,8 @@ def _abstain(what: str, tables: list[str], bot: str, deals: int, seed: int, as_j
     res, ran = _run("--deals", deals, seed, out_dir, as_json, lambda phase: abstain_value(
         rules, what, tables, bot, deals, seed, phase), kernel=False)
     rows = [{**_base(rules, res), "table": r.table, **r.to_dict()} for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"{what}-tutti-seed{seed}.csv", ran, as_json,
+    _deliver(res, rules, rows, out_dir, f"{what}-tutti-seed{seed}",
+             {"tables": tables, "bot": bot, "deals": deals, "seed": seed}, ran, as_json,
              lambda csv_path: _print_abstain(res, ran, csv_path))
 
 
@@ -243,7 +248,8 @@ def analyze_trump(
              "points_per_hand": ";".join(f"{e.mean:.4f}" for e in r.points),
              "points_per_hand_ci95": ";".join(f"{e.ci95:.4f}" for e in r.points)}
             for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"trump-tutti-seed{seed}.csv", ran, as_json,
+    _deliver(res, rules, rows, out_dir, f"trump-tutti-seed{seed}",
+             {"tables": chosen, "bot": bot, "deals": deals, "seed": seed}, ran, as_json,
              lambda csv_path: _print_trump(res, ran, csv_path))
 
 
@@ -285,7 +291,8 @@ def analyze_tute(
     res, ran = _run("--deals", deals, seed, out_dir, as_json,
                           lambda phase: dealt_tute(chosen, deals, seed, phase), threads)
     rows = [{**_base(rules, res), "players": r.players, **r.to_dict()} for r in res.rows]
-    _deliver(res, rules, rows, out_dir / f"tute-tutti-seed{seed}.csv", ran, as_json,
+    _deliver(res, rules, rows, out_dir, f"tute-tutti-seed{seed}",
+             {"tables": chosen, "deals": deals, "seed": seed}, ran, as_json,
              lambda csv_path: _print_tute(res, ran, csv_path))
 
 

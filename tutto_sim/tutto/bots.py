@@ -16,7 +16,7 @@ Bot specs (``parse_bot``):
 ``winopt[:FILE]``          plays to win a two-player game: decisions from the
                            exact win table (docs/win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
-                           ``results/tutto-win-TARGET.json`` when it fits the
+                           ``results/tutto-win-TARGET-<run>.json`` when it fits the
                            rules, else solved (in the game kernel from
                            its values at every turn start, built at load)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
@@ -252,13 +252,12 @@ class WinOptBot:
 def win_table(rules: TuttoRules, path: str | None = None):
     """The win table of ``winopt``: from ``path``, else the cached results/ file
     when it fits the rules, else solved now (and kept for this process)."""
-    from pathlib import Path
-
+    from tutto_sim.tutto.hooks import default_win_file
     from tutto_sim.tutto.winprob import WinTable, cached_solution, load_win_table
 
     if path:
         return load_win_table(path, rules)
-    cached = Path("results") / f"tutto-win-{rules.target}.json"
+    cached = default_win_file(rules)[0]
     if cached.exists():
         try:
             return load_win_table(cached, rules)

@@ -24,6 +24,7 @@ from tutto_sim.core.cli import (
     prepare_file,
     progress_phases,
 )
+from tutto_sim.core.runs import run_digest, run_file
 from tutto_sim.tutto.cards import Card, parse_card
 
 
@@ -59,10 +60,13 @@ def optimize(rules, card, method, turns, search_turns, seed, as_json, out_dir, n
         _exact_report(sol, the_card, res, exact, as_json)
         return
     rows = _optimize_rows(res)
-    csv_path = _write_csv(out_dir / f"optimize-tutto-{the_card.cli_name}-seed{seed}.csv", rows,
-                          res.interrupted)
+    digest = run_digest("optimize", game="tutto", rules=rules, card=the_card.cli_name,
+                        turns=turns, search_turns=search_turns, seed=seed)
+    csv_path = _write_csv(run_file(out_dir, f"optimize-tutto-{the_card.cli_name}-seed{seed}",
+                                   digest), rows, res.interrupted, digest)
     if as_json:
         d = _optimize_json(res, ran_on(n_threads), csv_path)
+        d["run_digest"] = digest
         d["exact_optimum"] = _exact_card_json(sol, the_card)
         d["policy_found_exact_ev"] = exact["policy_found_exact_ev"]
         print(json.dumps(d, indent=2))
@@ -354,7 +358,8 @@ def export_policy(rules, out_path, fmt: str) -> None:
     from tutto_sim.tutto.solver import solve_tutto
 
     if out_path is None:
-        out_path = RESULTS_DIR / f"tutto-policy.{fmt}"
+        out_path = run_file(RESULTS_DIR, "tutto-policy", run_digest("policy", game="tutto", rules=rules),
+                            f".{fmt}")
     prepare_file(out_path, "--out")
     if fmt == "parquet":
         try:

@@ -148,6 +148,18 @@ def variant_words(variant: str) -> str:
     return variant
 
 
+def default_win_file(rules):
+    """(path, run digest) of the win table of ``rules``: where ``solve --objective
+    win`` writes it by default and where ``winopt``, ``play``'s advice and the
+    report look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
+    (``core.runs``) of the rule fields the table depends on."""
+    from tutto_sim.core.cli import RESULTS_DIR
+    from tutto_sim.core.runs import win_table_file
+    from tutto_sim.tutto.bots import _win_rules
+
+    return win_table_file(RESULTS_DIR, "tutto", _win_rules(rules))
+
+
 def solve_win(rules, as_json: bool, out_path) -> None:
     """``solve --objective win``: the exact two-player win table (docs/win.md),
     written as a policy file; JSON or a short table in the players' words."""
@@ -162,13 +174,14 @@ def solve_win(rules, as_json: bool, out_path) -> None:
     if rules.target > MAX_TARGET:
         raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
                         f"(memory and time grow with the square of the target), not {rules.target:,}")
-    path = Path(out_path) if out_path is not None else Path("results") / f"tutto-win-{rules.target}.json"
+    default, digest = default_win_file(rules)
+    path = Path(out_path) if out_path is not None else default
     prepare_file(path, "--out")
     with progress_phases(not as_json) as phase:
         tick = phase("solving to win", work_units(rules))
         sol = solve(rules, progress=tick)
     atomic_write(path, lambda tmp: write_win_table(sol, tmp))
-    summary = {**sol.summary(), "policy_file": str(path)}
+    summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
     if as_json:
         print(json.dumps(summary, indent=2))
         return

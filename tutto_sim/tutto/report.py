@@ -45,7 +45,7 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     """Compute and write the Tutto report; returns the files written.
 
     The pages on playing to win use the two-player win table of
-    ``win_target`` (default: ``results/tutto-win-TARGET.json`` of the rules'
+    ``win_target`` (default: ``results/tutto-win-TARGET-<run>.json`` of the rules'
     target when present, else a quick target, ``report_win``).
 
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)

@@ -2,7 +2,7 @@
 
 Part of ``tutto_sim.report``. :func:`compute` loads the win table
 (docs/win.md) of the report's rules at a quick target, or of the game's own
-target when ``results/tutto-win-TARGET.json`` holds one, else solves it;
+target when ``results/tutto-win-TARGET-<run>.json`` holds one, else solves it;
 :func:`heatmap` and :func:`thresholds` draw the chance to win over both
 scores for either seat and how the bank threshold of the win-optimal player
 moves with the score difference (``core.win_report``).
@@ -40,7 +40,7 @@ class TuttoWinPages:
 
 
 def win_table(rules: TuttoRules, win_target: int | None = None):
-    """(table, words): ``results/tutto-win-T.json`` when it fits (``T`` the
+    """(table, words): ``results/tutto-win-T-<run>.json`` when it fits (``T`` the
     game's own target without ``win_target``, then the quick default), else
     solved now (``tutto.bots.win_table``)."""
     from tutto_sim.core.policyfile import PolicyFileError
@@ -48,10 +48,10 @@ def win_table(rules: TuttoRules, win_target: int | None = None):
     from tutto_sim.tutto.winprob import load_win_table
 
     targets = [win_target] if win_target else [rules.target, DEFAULT_WIN_TARGET]
-    for t in targets:
-        from pathlib import Path
+    from tutto_sim.tutto.hooks import default_win_file
 
-        path = Path("results") / f"tutto-win-{t}.json"
+    for t in targets:
+        path = default_win_file(replace(rules, target=t))[0]
         if path.exists():
             try:
                 return load_win_table(path, replace(rules, target=t)), f"read from {path}"
