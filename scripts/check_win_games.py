@@ -2,7 +2,7 @@
 
 Usage::
 
-    python scripts/check_win_games.py --table results/tutto-win-1000.json \
+    python scripts/check_win_games.py --table results/tutto-win-1000-<run>.json \
         [--games 1000000] [--real-games N] [--seed 1] [--threads N] [--json]
 
 The win table (from ``tutto-sim solve --objective win --target N``) carries
@@ -20,8 +20,9 @@ replacement), which the solver does not model: how much of the edge
 survives. Every rate has its 95% CI (ties count one half). Game ``i`` reads
 stream ``(seed, i)``, one seed per run as printed (``--seed`` for the first,
 +1 and +2 for the next two); the same seeds give the same numbers on any
-number of threads. Equivalent commands (with the table copied to
-``results/tutto-win-N.json``)::
+number of threads. Equivalent commands (with the table where ``solve
+--objective win --target N`` saves it, ``results/tutto-win-N-<run>.json``,
+``<run>`` the run digest of its rules)::
 
     tutto-sim tournament --game tutto --players 2 --bots winopt,optimal --deck iid \
         --target N --games 1000000 --seed S --json

@@ -17,7 +17,7 @@ Without ``--game`` it regenerates the committed ones (``core.report.sample_games
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
 
 The pages on playing to win (Tutto 13-14, Macke 7-8) use the two-player win
-table to 1,000: ``results/tutto-win-1000.json`` / ``results/macke-win-1000.json``
+table to 1,000: ``results/tutto-win-1000-<run>.json`` / ``results/macke-win-1000-<run>.json``
 (Volle Lotte: 500) when present (``tutto-sim solve --objective win [--game
 macke] --target 1000`` writes them), else solved first (Macke: about 3
 minutes on 2 cores); the values, and so the files, are the same either way.

@@ -125,7 +125,7 @@ def solve(
     solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
     duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
     objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
-    out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, play and report find it there).")] = None,
+    out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too); --objective win: play to win."""

@@ -192,7 +192,7 @@ def tournament(
     ran = ran_on(n_threads if res.engine == "kernel" else 1, where)
     res.threads = ran.threads
     digest = run_digest("tournament", game=label, rules=rules, bots=bot_specs(bots),
-                        players=players, games=games, seed=seed, engine=res.engine)
+                        players=players, games=games, seed=seed)  # both engines: the same games
     csv_path = _write_csv(run_file(out_dir, f"tournament-{label}-{players}p-seed{seed}", digest),
                           res.csv_rows(), res.interrupted, digest)
     if as_json:

@@ -5,7 +5,8 @@ Game-independent. Every result a command writes under ``results/`` (or
 :data:`DIGEST_CHARS` hex digits of the SHA-256 of every setting that changes
 the figures (the game and all its rules, the players, the bots with their
 budgets and the files they read, the run sizes, the seed, ...; not
-``--threads``, ``--cluster``, the output place or ``--json``, on which no
+``--threads``, ``--cluster``, ``--engine`` (the kernel and the reference
+engine play the same games), the output place or ``--json``, on which no
 figure depends). The readable part stays in front:
 ``tournament-rutsmieter-2p-seed1-<digest>.csv``. Two runs that differ in any
 such setting never share a file; the same run repeated replaces its own. The
@@ -121,6 +122,6 @@ def win_table_file(folder: Path | str, label: str, win_rules) -> tuple[Path, str
     """(path, run digest) of a win table: ``folder/LABEL-win-TARGET-<run>.json``,
     ``win_rules`` the rules with only the fields the table depends on set
     (the game's own projection), so ``solve --objective win`` writes it where
-    ``winopt``, ``play``'s advice and the reports look for it."""
+    ``winopt``, the reports and the advisor look for it."""
     digest = run_digest("win-table", game=label, rules=win_rules)
     return run_file(folder, f"{label}-win-{win_rules.target}", digest, ".json"), digest

@@ -150,8 +150,8 @@ def variant_words(variant: str) -> str:
 
 def default_win_file(rules):
     """(path, run digest) of the win table of ``rules``: where ``solve --objective
-    win`` writes it by default and where ``winopt``, ``play``'s advice and the
-    report look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
+    win`` writes it by default and where ``winopt``, the report and the
+    advisor look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
     (``core.runs``) of the rule fields the table depends on."""
     from tutto_sim.core.cli import RESULTS_DIR
     from tutto_sim.core.runs import win_table_file
