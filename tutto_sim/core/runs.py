@@ -78,8 +78,8 @@ def bot_specs(text: str) -> list:
             try:
                 if part and Path(part).is_file():
                     files[part] = _file_sha256(Path(part))
-            except OSError:
-                pass  # unreadable: the bot's own loader says so
+            except (OSError, ValueError):
+                pass  # unreadable or no path at all: the bot's own loader says so
         specs.append([spec, files] if files else spec)
     return specs
 
