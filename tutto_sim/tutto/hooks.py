@@ -148,6 +148,14 @@ def variant_words(variant: str) -> str:
     return variant
 
 
+def default_win_path(rules):
+    """Where ``solve --objective win`` writes the win table by default, and
+    where ``winopt`` and the report look for it."""
+    from pathlib import Path
+
+    return Path("results") / f"tutto-win-{rules.target}.json"
+
+
 def solve_win(rules, as_json: bool, out_path) -> None:
     """``solve --objective win``: the exact two-player win table (docs/win.md),
     written as a policy file; JSON or a short table in the players' words."""
@@ -162,7 +170,7 @@ def solve_win(rules, as_json: bool, out_path) -> None:
     if rules.target > MAX_TARGET:
         raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
                         f"(memory and time grow with the square of the target), not {rules.target:,}")
-    path = Path(out_path) if out_path is not None else Path("results") / f"tutto-win-{rules.target}.json"
+    path = Path(out_path) if out_path is not None else default_win_path(rules)
     prepare_file(path, "--out")
     with progress_phases(not as_json) as phase:
         tick = phase("solving to win", work_units(rules))

@@ -45,13 +45,12 @@ def win_table(rules: TuttoRules, win_target: int | None = None):
     solved now (``tutto.bots.win_table``)."""
     from tutto_sim.core.policyfile import PolicyFileError
     from tutto_sim.tutto.bots import win_table as table_of
+    from tutto_sim.tutto.hooks import default_win_path
     from tutto_sim.tutto.winprob import load_win_table
 
     targets = [win_target] if win_target else [rules.target, DEFAULT_WIN_TARGET]
     for t in targets:
-        from pathlib import Path
-
-        path = Path("results") / f"tutto-win-{t}.json"
+        path = default_win_path(replace(rules, target=t))
         if path.exists():
             try:
                 return load_win_table(path, replace(rules, target=t)), f"read from {path}"
