@@ -205,3 +205,46 @@ def test_a_tournament_with_a_python_bot_and_no_games_plays_the_default_and_says_
     assert d["games"] == 60 and d["games_default"] == "for search bots; --games for more"
     d, _ = _json(capsys, *args, "--games", "40")
     assert d["games"] == 40 and "games_default" not in d
+
+
+def test_ctrl_c_stops_the_worker_processes_and_keeps_the_finished_games():
+    import numba
+
+    from tutto_sim.core import cluster
+    from tutto_sim.core.bots import parse_bots
+    from tutto_sim.core.tournament import REFERENCE_CHUNK, run_tournament
+    from tutto_sim.tutto.game import GameConfig
+    from tutto_sim.tutto.rules import TuttoRules
+
+    rules = TuttoRules()
+    bots = parse_bots("optimal,cautious", rules)
+    calls = []
+
+    def progress(n):
+        calls.append(n)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(2)
+    try:
+        with cluster.processes():
+            res = run_tournament(bots, 2, 100 * REFERENCE_CHUNK, 5, GameConfig(rules),
+                                 engine="reference", progress=progress)
+    finally:
+        numba.set_num_threads(before)
+    assert res.interrupted and res.processes == 2
+    assert cluster._pool is None  # the workers were stopped, not left to finish the run
+    # the finished chunks count, whole: 50 games each, every game in two seats
+    assert res.games % REFERENCE_CHUNK == 0 and 3 * REFERENCE_CHUNK <= res.games < 100 * REFERENCE_CHUNK
+    assert int(res.sums.bot[:, 0].sum()) == 2 * res.games
+
+
+def test_the_expert_names_its_default_games_scaled_by_its_rollouts():
+    from tutto_sim.core.bots import default_games, parse_bots
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+    rules = RutsmieterRules()
+    assert default_games(parse_bots("expert,tuned", rules)) == (120, True)
+    assert default_games(parse_bots("expert:100,tuned", rules)) == (1200, True)  # 120 · 1000 / 100
+    assert default_games(parse_bots("tuned,first", rules)) == (100_000, False)

@@ -401,6 +401,7 @@ def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: in
     for i, (offset, n) in enumerate(chunks):
         fut = client.submit(_call, loaded, offset, n, key=f"tutto-sim-chunk-{run}-{i}", pure=False)
         index[fut.key] = (i, fut)
+
     def finished():
         for fut in as_completed([f for _, f in index.values()]):
             i, _ = index[fut.key]

@@ -513,9 +513,9 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     # Python games (the reference engine: search bots, py: bots) run in worker
     # processes side by side inside cluster.processes(), the kernel on threads
     python = engine != "kernel"
-    processes = cluster.python_workers() if python and games > chunk else 1
+    processes = min(cluster.python_workers(), -(-games // chunk)) if python else 1
     try:
-        cluster.run_chunks(work, games, chunk, take, progress, python=python)
+        processes = cluster.run_chunks(work, games, chunk, take, progress, python=python)
     except KeyboardInterrupt:
         if not catch_interrupt:
             raise

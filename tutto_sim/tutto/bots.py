@@ -17,8 +17,10 @@ Bot specs (``parse_bot``):
                            exact win table (docs/win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
                            ``results/tutto-win-TARGET.json`` when it fits the
-                           rules, else solved (in the game kernel from
-                           its values at every turn start, built at load)
+                           rules, else solved (a phase of the progress bar)
+                           and saved there for the next run (in the game
+                           kernel from its values at every turn start,
+                           built at load)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
