@@ -46,65 +46,53 @@ def test_the_progress_bar_shows_elapsed_time_and_an_eta(monkeypatch):
 
 
 def test_duration_words():
-    assert cli.duration_words(40.4) == "about 40 s"
+    assert cli.duration_words(40.4) == "about 40 s" and cli.duration_words(0.15) == "about 1 s"
     assert cli.duration_words(7 * 60 + 10) == "about 7 min"
     assert cli.duration_words(3 * 3600 + 20 * 60) == "about 3 h 20 min"
     assert cli.duration_words(2 * 3600 + 10) == "about 2 h"
 
 
-class Clock:
-    def __init__(self):
-        self.now = 0.0
-
-    def __call__(self):
-        return self.now
-
-
-@pytest.fixture
-def clock(monkeypatch):
+def _said(monkeypatch, label, total, blocks, **kw):
+    """The lines :func:`cli.paced` says for ``blocks`` of (time in s, work) on a fake clock."""
     import time
 
-    c = Clock()
-    monkeypatch.setattr(time, "perf_counter", c)
-    return c
-
-
-def test_a_long_phase_says_its_time_at_the_rate_after_the_first_block(clock):
+    now = [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
     lines = []
-    tick = cli.paced("games", 100_000, unit=None, keeps="the games finished", say=lines.append)
-    clock.now = 20.0
-    tick(100)  # the first block: compiling and starting, not a rate yet
-    assert lines == []
-    clock.now = 25.0
-    tick(600)  # 600 games in 5 s: 120 games/s, 99,300 left: 827.5 s
-    assert lines == ["games: about 14 min more at the measured rate (120 games/s); "
-                     "Ctrl-C stops and keeps the games finished"]
-    clock.now = 30.0
-    tick(600)
-    assert len(lines) == 1  # said once
+    tick = cli.paced(label, total, say=lines.append, **kw)
+    for t, n in blocks:
+        now[0] = t
+        tick(n)
+    return lines
 
 
-def test_a_short_phase_and_blocks_finished_side_by_side_say_nothing(clock):
-    lines = []
-    tick = cli.paced("games", 10_000, say=lines.append)
-    clock.now = 2.0
-    tick(100)
-    clock.now = 2.1
-    tick(100)  # a second worker's block, 0.1 s later: not a rate
-    assert lines == []
-    clock.now = 3.1
-    tick(100)  # 200 games in 1.1 s: 9,700 left take about 53 s
-    clock.now = 500.0
-    tick(100)  # decided already
-    assert lines == []
+def test_a_long_phase_says_its_time_at_the_rate_after_the_first_block(monkeypatch):
+    # the first block (compiling, starting) is no rate: 600 games in the next 5 s are
+    # 120 games/s, and 99,300 left take 827.5 s; said once
+    assert _said(monkeypatch, "games", 100_000, [(20.0, 100)]) == []
+    assert _said(monkeypatch, "games", 100_000, [(20.0, 100), (25.0, 600), (30.0, 600)]) == [
+        "games: about 14 min more at the measured rate (120 games/s); "
+        "Ctrl-C stops and keeps the games finished"]
 
 
-def test_a_first_block_longer_than_a_minute_sets_the_rate(clock):
-    lines = []
-    tick = cli.paced("solving the win table", 100, say=lines.append)
-    clock.now = 90.0
-    tick(10)  # 10 steps in 90 s: 90 left take 810 s
-    assert lines == ["solving the win table: about 14 min more at the measured rate; Ctrl-C stops it"]
+def test_a_short_phase_and_blocks_finished_side_by_side_say_nothing(monkeypatch):
+    # a second worker's block 0.1 s after the first is no rate; 200 games in 1.1 s then
+    # leave 9,700 for about 53 s; decided once, a later slow block changes nothing
+    assert _said(monkeypatch, "games", 10_000,
+                 [(2.0, 100), (2.1, 100), (3.1, 100), (500.0, 100)]) == []
+
+
+def test_a_first_block_longer_than_a_minute_sets_the_rate(monkeypatch):
+    # 10 steps in 90 s: 90 left take 810 s; a solve keeps nothing
+    assert _said(monkeypatch, "solving the win table", 100, [(90.0, 10)]) == [
+        "solving the win table: about 14 min more at the measured rate; Ctrl-C stops it"]
+
+
+def test_other_phases_say_that_ctrl_c_keeps_what_finished(monkeypatch):
+    # 1 step per second after the first: 998 left take 16.6 min
+    assert _said(monkeypatch, "search, generation 1 of 4", 1000, [(1.0, 1), (2.0, 1)]) == [
+        "search, generation 1 of 4: about 17 min more at the measured rate; "
+        "Ctrl-C stops and keeps what finished"]
 
 
 # -- Python games in worker processes ---------------------------------------------------------

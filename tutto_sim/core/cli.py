@@ -315,7 +315,9 @@ def _positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MA
 #: A phase whose rest takes longer than this (seconds) at the measured rate says so first.
 LONG_RUN = 120
 #: What Ctrl-C keeps of a phase, by its label (the tournaments' games; a
-#: phase can say it itself, ``phase(label, total, keeps=...)``).
+#: phase can say it itself, ``phase(label, total, keeps=...)``); other
+#: phases keep "what finished" (the commands keep finished work), but for
+#: solves (labels starting with "solving"), which Ctrl-C only stops.
 KEEPS = {"games": "the games finished"}
 #: A first block this long (seconds) sets the rate without waiting for a second one.
 FIRST_BLOCK = 60
@@ -323,7 +325,7 @@ FIRST_BLOCK = 60
 
 def duration_words(seconds: float) -> str:
     """``about 3 h 20 min``, ``about 7 min``, ``about 40 s``."""
-    s = max(0, round(seconds))
+    s = max(1, round(seconds))  # "about 1 s", never "about 0 s"
     if s >= 3600:
         h, m = divmod(round(s / 60), 60)
         return f"about {h} h {m} min" if m else f"about {h} h"
@@ -345,11 +347,11 @@ def paced(label: str, total: int, advance: Callable[[int], None] | None = None,
     side on several workers are not a rate), or the first block alone when
     it took longer than :data:`FIRST_BLOCK` seconds. ``unit`` names what
     ``total`` counts (default: a one-word ``label``, e.g. "games"); ``keeps``:
-    what Ctrl-C keeps (e.g. "the games finished")."""
+    what Ctrl-C keeps (e.g. "the games finished"; default :data:`KEEPS`)."""
     import time
 
     unit = unit or (label if label.isalpha() else None)
-    keeps = keeps or KEEPS.get(label)
+    keeps = keeps or KEEPS.get(label) or (None if label.startswith("solving") else "what finished")
     say = say or (lambda line: err.print(line, markup=False, highlight=False))
     t0 = time.perf_counter()
     done, first, decided = 0, None, False
