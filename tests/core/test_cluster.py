@@ -30,7 +30,7 @@ from tutto_sim.core.tournament import run_tournament
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Keys that say how and where a run went, not what it found.
-RUN_KEYS = ("seconds", "threads", "cluster", "csv")
+RUN_KEYS = ("seconds", "threads", "processes", "cluster", "csv")
 
 
 def _free_port() -> int:

@@ -68,12 +68,20 @@ def test_tournament_shows_the_winopt_build_as_a_progress_phase(capsys, monkeypat
 
     monkeypatch.setattr(commands_games, "progress_phases", recording)
     monkeypatch.setattr(win_bot_kernel, "_BUILT", {})  # built here, not found from another test
+    from tutto_sim.tutto import bots
+    from tutto_sim.tutto.winprob import work_units
+
+    monkeypatch.setattr(bots, "_solved", {})  # solved here, not found from another test
+    monkeypatch.chdir(tmp_path)  # no saved win table: it is solved as a phase of its own
     code, out, err = run_cli(capsys, "tournament", "--game", "tutto", "--players", "2", "--bots",
                              "winopt,optimal", "--target", "300", "--deck", "iid", "--games",
                              "600", "--seed", "2", "--out-dir", str(tmp_path))
     assert code == 0, err
     turn_starts = 2 * (300 // 50) ** 2
-    assert [row[0] for row in seen] == ["loading bots", "preparing the win-to-play bot", "games"]
-    assert seen[1][1:] == [turn_starts, turn_starts]
-    assert seen[2][1:] == [600, 600]
+    assert [row[0] for row in seen] == ["loading bots", "solving the win table",
+                                        "preparing the win-to-play bot", "games"]
+    # every pair of scores below the target (6 × 6) in each of the 4 worlds, one sweep
+    assert seen[1][1:] == [work_units(TuttoRules(target=300)), 4 * 6 * 6]
+    assert seen[2][1:] == [turn_starts, turn_starts]
+    assert seen[3][1:] == [600, 600]
     assert "kernel engine" in out

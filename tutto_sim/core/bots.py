@@ -23,6 +23,14 @@ MAX_THRESHOLD = 1_000_000
 POINT_STEP = 50
 
 
+#: Games a tournament plays without ``--games`` when no search bot is at the table.
+DEFAULT_GAMES = 100_000
+#: Without ``--games``, a bot that plays only in Python (the reference engine:
+#: ``py:`` bots) and names no games of its own caps a tournament at this many
+#: (a Python bot plays some tens to hundreds of games per second).
+PYTHON_BOT_GAMES = 2_000
+
+
 class BotSpecError(ValueError):
     """A bot spec that cannot be used; the message is one line and names the valid bots."""
 
@@ -121,6 +129,35 @@ def parse_bots(specs: str | list[str], rules) -> list:
 
 def kernel_capable(bots) -> bool:
     return all(callable(getattr(b, "table", None)) for b in bots)
+
+
+def budget_games(games: int, default_budget: int, budget: int) -> int:
+    """A search bot's ``tournament_games`` at ``budget``: ``games`` (about two
+    minutes on one core at ``default_budget``) scaled by the budget, a
+    multiple of 10, at least 10."""
+    return max(10, round(games * default_budget / budget / 10) * 10)
+
+
+def default_games(bots) -> tuple[int, bool]:
+    """The games of a tournament without ``--games``: (games, chosen for search
+    bots). Search bots name the games they play in about two minutes on one
+    core (an attribute ``tournament_games``; Rutsmieter's ``expert``, Tutti's
+    ``pimc``, ``ismcts``, ``cheat`` and OpenSpiel bots); a bot that plays only
+    in Python and names none counts :data:`PYTHON_BOT_GAMES`. The fewest of
+    them, else :data:`DEFAULT_GAMES`.
+
+    >>> class Slow:
+    ...     tournament_games = 120
+    ...     def table(self): ...
+    >>> class Table:
+    ...     def table(self): ...
+    >>> default_games([Slow(), Table()]), default_games([Table()]), default_games([object()])
+    ((120, True), (100000, False), (2000, True))
+    """
+    caps = [getattr(b, "tournament_games", None)
+            or (None if callable(getattr(b, "table", None)) else PYTHON_BOT_GAMES) for b in bots]
+    caps = [c for c in caps if c]
+    return (min(caps), True) if caps else (DEFAULT_GAMES, False)
 
 
 def prepare_bots(bots, phase) -> None:

@@ -36,7 +36,14 @@ from typing import Annotated, Callable, Iterable, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from tutto_sim.core import registry
 from tutto_sim.core.runs import file_mode
@@ -314,19 +321,95 @@ def _positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MA
     return count(flag, value, ceiling, allow_zero)
 
 
+#: A phase whose rest takes longer than this (seconds) at the measured rate says so first.
+LONG_RUN = 120
+#: What Ctrl-C keeps of a phase, by its label (the tournaments' games; a
+#: phase can say it itself, ``phase(label, total, keeps=...)``); other
+#: phases keep "what finished" (the commands keep finished work), but for
+#: solves (labels starting with "solving"), which Ctrl-C only stops.
+KEEPS = {"games": "the games finished"}
+#: A first block this long (seconds) sets the rate without waiting for a second one.
+FIRST_BLOCK = 60
+
+
+def duration_words(seconds: float) -> str:
+    """``about 3 h 20 min``, ``about 7 min``, ``about 40 s``."""
+    s = max(1, round(seconds))  # "about 1 s", never "about 0 s"
+    if s >= 3600:
+        h, m = divmod(round(s / 60), 60)
+        return f"about {h} h {m} min" if m else f"about {h} h"
+    if s >= 60:
+        return f"about {round(s / 60)} min"
+    return f"about {s} s"
+
+
+def paced(label: str, total: int, advance: Callable[[int], None] | None = None,
+          unit: str | None = None, keeps: str | None = None,
+          say: Callable[[str], None] | None = None) -> Callable[[int], None]:
+    """``advance(n)`` that also measures the rate: once the rate is known, a
+    phase whose rest takes longer than :data:`LONG_RUN` at that rate says so
+    in one line on stderr (``say``), with how to stop it.
+
+    The rate comes from the run itself: the work done from the first finished
+    block to a later one at least half a second after it (the first block
+    also pays for compiling and starting workers; blocks that finish side by
+    side on several workers are not a rate), or the first block alone when
+    it took longer than :data:`FIRST_BLOCK` seconds. ``unit`` names what
+    ``total`` counts (default: a one-word ``label``, e.g. "games"); ``keeps``:
+    what Ctrl-C keeps (e.g. "the games finished"; default :data:`KEEPS`)."""
+    import time
+
+    unit = unit or (label if label.isalpha() else None)
+    keeps = keeps or KEEPS.get(label) or (None if label.startswith("solving") else "what finished")
+    say = say or (lambda line: err.print(line, markup=False, highlight=False))
+    t0 = time.perf_counter()
+    done, first, decided = 0, None, False
+
+    def tick(n: int) -> None:
+        nonlocal done, first, decided
+        if advance is not None:
+            advance(n)
+        done += n
+        if decided or done >= total:
+            return
+        now = time.perf_counter()
+        if first is None:
+            first = (now, done)
+            if now - t0 < FIRST_BLOCK:
+                return
+            rate = done / (now - t0)
+        elif now - first[0] > 0.5:
+            rate = (done - first[1]) / (now - first[0])
+        else:  # blocks that finished side by side: wait for a later one
+            return
+        decided = True
+        if rate <= 0 or (total - done) / rate <= LONG_RUN:
+            return
+        per = f"{rate:,.0f}" if rate >= 10 else f"{rate:,.2g}"
+        say(f"{label}: {duration_words((total - done) / rate)} more at the measured rate"
+            + (f" ({per} {unit}/s)" if unit else "") + "; Ctrl-C stops "
+            + (f"and keeps {keeps}" if keeps else "it"))
+
+    return tick
+
+
 @contextmanager
 def progress_phases(enabled: bool):
-    """A rich progress bar on stderr; yields ``phase(label, total) -> advance``."""
+    """A rich progress bar on stderr (elapsed time and ETA); yields
+    ``phase(label, total, unit=None, keeps=None) -> advance``. Without the bar
+    (``--json``, not a terminal) the phases still say when their rest takes
+    long (:func:`paced`)."""
     if not enabled or not err.is_terminal:
-        yield lambda label, total: (lambda n: None)
+        yield lambda label, total, unit=None, keeps=None: paced(label, total, None, unit, keeps)
         return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err, transient=True) as prog:
+                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
+                  transient=True) as prog:
         task = prog.add_task("", total=1)
 
-        def phase(label: str, total: int):
+        def phase(label: str, total: int, unit: str | None = None, keeps: str | None = None):
             prog.reset(task, total=total, description=label)
-            return lambda n: prog.advance(task, n)
+            return paced(label, total, lambda n: prog.advance(task, n), unit, keeps)
 
         yield phase
 

@@ -262,22 +262,34 @@ def task_chunk(chunk: int, block: int) -> int:
 
 def run_chunks(work: Callable[[int, int], Any], total: int, chunk: int,
                take: Callable[[int, int, Any], None],
-               progress: Callable[[int], None] | None = None, weight: int = 1) -> None:
+               progress: Callable[[int], None] | None = None, weight: int = 1,
+               python: bool = False) -> int:
     """``take(offset, n, work(offset, n))`` for the chunks ``offset = 0, chunk,
     2·chunk, …`` of ``total``, in that order; ``progress(n * weight)`` after
     each finished chunk. In this process one chunk after the other, on a
-    cluster (:func:`using`) one task per chunk. KeyboardInterrupt passes
-    through after the finished chunks were taken."""
+    cluster (:func:`using`) one task per chunk. ``python``: the work is
+    single-threaded Python (the reference engine's games, search bots), which
+    inside :func:`processes` runs in worker processes side by side
+    (:func:`_on_processes`). KeyboardInterrupt passes through after the
+    finished chunks were taken. Returns the number of worker processes the
+    chunks ran in (1: this process; on a cluster 1 as well, each task on one
+    thread of its worker)."""
     if chunk < 1:
         raise ValueError(f"chunk must be >= 1, not {chunk}")
     if _client is None:
+        workers = python_workers() if python else 1
+        if workers > 1 and total > chunk:
+            used = _on_processes(workers, work, total, chunk, take, progress, weight)
+            if used:
+                return used
         for offset in range(0, total, chunk):
             n = min(chunk, total - offset)
             take(offset, n, work(offset, n))
             if progress is not None:
                 progress(n * weight)
-        return
+        return 1
     _on_cluster(_client, work, total, chunk, take, progress, weight)
+    return 1
 
 
 def _task_list(fn: Callable, tasks: list, offset: int, n: int) -> list:
@@ -389,25 +401,173 @@ def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: in
     for i, (offset, n) in enumerate(chunks):
         fut = client.submit(_call, loaded, offset, n, key=f"tutto-sim-chunk-{run}-{i}", pure=False)
         index[fut.key] = (i, fut)
+
+    def finished():
+        for fut in as_completed([f for _, f in index.values()]):
+            i, _ = index[fut.key]
+            result = fut.result()  # a task's error is raised here
+            fut.release()
+            yield i, result
+
+    try:
+        _take_in_order(finished(), chunks, take, progress, weight,
+                       lambda: client.cancel([f for _, f in index.values()] + [loaded]))
+    finally:
+        loaded.release()
+
+
+def _take_in_order(finished, chunks: list, take, progress, weight: int, stop) -> None:
+    """``take`` each chunk's result in chunk order as ``finished`` (pairs of
+    chunk index and result, in the order they finish) brings them;
+    ``progress`` at once. Ctrl-C or an error: ``stop()`` the rest; after
+    Ctrl-C the finished chunks are taken (in chunk order, a gap for each lost
+    one) and KeyboardInterrupt goes on."""
     done: dict[int, Any] = {}
     given = 0
     try:
-        for fut in as_completed([f for _, f in index.values()]):
-            i, _ = index[fut.key]
-            done[i] = fut.result()  # a task's error is raised here
-            fut.release()
+        for i, result in finished:
+            done[i] = result
             if progress is not None:
                 progress(chunks[i][1] * weight)
             while given in done:
                 take(*chunks[given], done.pop(given))
                 given += 1
     except KeyboardInterrupt:
-        client.cancel([f for _, f in index.values()] + [loaded])
-        for i in sorted(done):  # the finished chunks, in chunk order (a gap for each lost one)
+        stop()
+        for i in sorted(done):
             take(*chunks[i], done[i])
         raise
     except BaseException:
-        client.cancel([f for _, f in index.values()] + [loaded])
+        stop()
         raise
+
+
+# --------------------------------------------------------------------------
+# worker processes on this machine (Python work: the reference engine)
+# --------------------------------------------------------------------------
+
+#: Whether Python work outside a cluster runs in worker processes (:func:`processes`).
+_processes = False
+#: The pool of worker processes, kept for the process's later runs: (size, executor).
+_pool = None
+
+
+@contextlib.contextmanager
+def processes():
+    """Inside (the commands' blocks that run off a cluster), :func:`run_chunks`
+    runs Python work (``python=True``) in as many worker processes as numba
+    has threads (``--threads`` caps them): the same chunks as in this
+    process, taken in chunk order, so the same seed gives the same numbers
+    for any number of processes."""
+    global _processes
+    before, _processes = _processes, True
+    try:
+        yield
     finally:
-        loaded.release()
+        _processes = before
+
+
+def python_workers() -> int:
+    """The worker processes Python work runs in now (1: this process)."""
+    import numba
+
+    return numba.get_num_threads() if _processes and _client is None else 1
+
+
+def _dumps(work) -> bytes | None:
+    """``work`` pickled for worker processes (cloudpickle when installed: it takes
+    a ``py:FILE.py`` bot's class by value), None if it cannot travel."""
+    try:
+        import cloudpickle as pickler
+    except ImportError:
+        import pickle as pickler
+    try:
+        return pickler.dumps(work)
+    except Exception:  # noqa: BLE001 - a bot that cannot travel plays in this process
+        return None
+
+
+def _start_worker() -> None:
+    """A worker process: deaf to Ctrl-C (the command handles it), one numba thread."""
+    import signal
+
+    import numba
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    numba.set_num_threads(1)
+
+
+#: In a worker process: the work of the current run, (run id, work).
+_worker_work: tuple = ("", None)
+
+
+def _process_call(run: str, path: str, offset: int, n: int):
+    """One chunk in a worker process; the run's work is read once from ``path``."""
+    global _worker_work
+    if _worker_work[0] != run:
+        import pickle
+        from pathlib import Path
+
+        _worker_work = (run, pickle.loads(Path(path).read_bytes()))
+    return _worker_work[1](offset, n)
+
+
+def _executor(workers: int):
+    """The pool of ``workers`` spawned processes, started once and kept."""
+    global _pool
+    if _pool is not None and _pool[0] == workers:
+        return _pool[1]
+    _close_pool()
+    import atexit
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with _no_sigint():
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker)
+    if _pool is None:
+        atexit.register(_close_pool)
+    _pool = (workers, pool)
+    return pool
+
+
+def _close_pool(kill: bool = False) -> None:
+    """Stop the worker processes (``kill``: at once, after Ctrl-C)."""
+    global _pool
+    if _pool is None:
+        return
+    pool, _pool = _pool[1], None
+    if kill:
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()
+    pool.shutdown(wait=not kill, cancel_futures=True)
+
+
+def _on_processes(workers: int, work, total: int, chunk: int, take, progress, weight: int) -> int:
+    """The chunks in up to ``workers`` worker processes, taken in chunk order;
+    0 (nothing run) if the work cannot be pickled. The work travels once per
+    run, in a temporary file each worker reads once; each task carries only
+    ``(offset, n)``. Ctrl-C: the workers are stopped, the finished chunks are
+    taken (in chunk order) and KeyboardInterrupt goes on."""
+    import os
+    import tempfile
+    from concurrent.futures import as_completed
+
+    payload = _dumps(work)
+    if payload is None:
+        return 0
+    chunks = [(offset, min(chunk, total - offset)) for offset in range(0, total, chunk)]
+    workers = min(workers, len(chunks))
+    fd, path = tempfile.mkstemp(prefix="tutto-sim-work-", suffix=".pickle")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(payload)
+        pool = _executor(workers)
+        run = uuid.uuid4().hex[:12]
+        index = {pool.submit(_process_call, run, path, offset, n): i
+                 for i, (offset, n) in enumerate(chunks)}
+        finished = ((index[fut], fut.result()) for fut in as_completed(index))
+        _take_in_order(finished, chunks, take, progress, weight, lambda: _close_pool(kill=True))
+    finally:
+        os.unlink(path)
+    return workers

@@ -50,10 +50,10 @@ def on_cluster(spec: Optional[str]):
     """The block of a command that runs on ``--cluster`` (None: in this
     process); yields the parsed spec or None. A cluster that cannot be used
     is one line, exit 2."""
-    from tutto_sim.core.cluster import ClusterError, using
+    from tutto_sim.core.cluster import ClusterError, processes, using
 
     try:
-        with using(spec) as where:
+        with using(spec) as where, processes():  # off a cluster, Python games in processes
             yield where
     except ClusterError as e:
         raise UserError(str(e)) from None
@@ -155,7 +155,7 @@ def _ci(e) -> str:
 def tournament(
     bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME. Default: optimal,cautious; Rutsmieter tuned,aggressive; Tutti heuristic,random.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
-    games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: expert 120, pimc 120, ismcts 240, cheat 1,500, openspiel-ismcts 10, openspiel-mcts 20 at their default budgets, scaled by the budget; py: bots 2,000).", show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
     engine: Annotated[str, typer.Option("--engine", help="auto (kernel when every bot has a table) | kernel | reference.")] = "auto",
     threads: Threads = None,
@@ -172,7 +172,8 @@ def tournament(
     if bots is None:  # the game's own default (optional hook tournament_bots)
         bots = getattr(registry.for_rules(rules).module(), "tournament_bots",
                        lambda r: "optimal,cautious")(rules)
-    _positive("--games", games, ceiling=MAX_GAMES)
+    if games is not None:
+        _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
@@ -182,6 +183,11 @@ def tournament(
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
+        chosen = games is None  # the default: fewer games with a search bot at the table
+        if chosen:
+            from tutto_sim.core.bots import default_games
+
+            games, chosen = default_games(the_bots)
         try:
             if choose_engine(engine, the_bots) == "kernel":  # e.g. winopt's values, before the games
                 prepare_bots(the_bots, phase)
@@ -198,9 +204,11 @@ def tournament(
     if as_json:
         d = res.to_dict()
         d.update(ran.json(), csv=str(csv_path), run_digest=digest)
+        if chosen:
+            d["games_default"] = "for search bots; --games for more"
         print(json.dumps(d, indent=2))
     else:
-        _print_tournament(res, csv_path)
+        _print_tournament(res, csv_path, chosen)
         if ran.cluster:
             out.print(ran.words())
     # what the game did instead (optional hook illegal_words; default: the dice games' bust)
@@ -219,7 +227,7 @@ def _ends_line(res) -> str:
     return _hook(res.config.rules, "ends_line")(res)
 
 
-def _print_tournament(res, csv_path: Path) -> None:
+def _print_tournament(res, csv_path: Path, search_default: bool = False) -> None:
     from tutto_sim.core.tournament import game_kind
 
     n = res.players
@@ -227,8 +235,11 @@ def _print_tournament(res, csv_path: Path) -> None:
     kind = game_kind(res.config)
     fair, sides = res.fair_share(), kind.sides or n
     shared = kind.ties.split(":")[0]  # "a tie shares the win", or the game's words
-    out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
-              f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
+    where = (plural(res.processes, "process", "processes") if res.processes > 1
+             else plural(res.threads, "thread"))
+    default = " (default for search bots; --games for more)" if search_default else ""
+    out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games{default}, seed {res.seed} "
+              f"({res.engine} engine, {where}, {res.seconds:.1f} s)")
     line = _hook(rules, "rules_line")(rules)
     if line:
         out.print(line)

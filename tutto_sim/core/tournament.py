@@ -294,6 +294,7 @@ class TournamentResult:
     interrupted: bool = False
     errors: dict = field(default_factory=dict)
     summary: object = None  # the game's own figures (GameKind.summary), or None
+    processes: int = 1  # worker processes of the reference engine's games (1: this process)
 
     @property
     def games(self) -> int:
@@ -389,6 +390,7 @@ class TournamentResult:
             "ties": kind.ties,
             "rules": self.config.rules.to_dict(),
             "threads": self.threads,
+            "processes": self.processes,
             "seconds": round(self.seconds, 2),
             "interrupted": self.interrupted,
             "illegal_actions": self.errors,
@@ -508,8 +510,12 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         _merge_errors(errors, errs)
 
     interrupted = False
+    # Python games (the reference engine: search bots, py: bots) run in worker
+    # processes side by side inside cluster.processes(), the kernel on threads
+    python = engine != "kernel"
+    processes = min(cluster.python_workers(), -(-games // chunk)) if python else 1
     try:
-        cluster.run_chunks(work, games, chunk, take, progress)
+        processes = cluster.run_chunks(work, games, chunk, take, progress, python=python)
     except KeyboardInterrupt:
         if not catch_interrupt:
             raise
@@ -517,4 +523,4 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
                             sums, time.perf_counter() - t0,
                             1 if cluster.active() or engine != "kernel" else numba.get_num_threads(),
-                            interrupted, errors, summary)
+                            interrupted, errors, summary, processes)

@@ -68,10 +68,15 @@ class ExpertBot:
     tuned policy, in both engines (the kernel's ``BOT_EXPERT`` ids)."""
 
     def __init__(self, name: str, rules, rollouts: int):
-        from .expert import expert_bot, tuned_policy
+        from tutto_sim.core.bots import budget_games
+
+        from .expert import DEFAULT_ROLLOUTS, expert_bot, tuned_policy
 
         self.name = name
         self.rollouts = rollouts
+        # without --games, about two minutes' worth (core.bots.default_games; one core of a
+        # busy 2-core machine: 0.93 games per second at 1,000 rollouts)
+        self.tournament_games = budget_games(120, DEFAULT_ROLLOUTS, rollouts)
         self.weights = tuned_policy(rules).weights
         self.engine: Bot = expert_bot(rules, rollouts, name)
 

@@ -73,6 +73,11 @@ class Spec:
         self.budget = budget
         self.engine = f"{kind}:{budget}"
         self.name = (f"{kind}:{budget}" if explicit else kind) + (CHEAT if kind == MCTS else "")
+        # without --games, about two minutes' worth (core.bots.default_games; one core of a
+        # busy 2-core machine: ismcts 0.09, mcts 0.21 games per second)
+        from tutto_sim.core.bots import budget_games
+
+        self.tournament_games = budget_games(10 if kind == ISMCTS else 20, DEFAULT_BUDGET, budget)
 
 
 def parse(spec: str) -> Spec | None:

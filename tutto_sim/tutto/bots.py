@@ -17,8 +17,10 @@ Bot specs (``parse_bot``):
                            exact win table (docs/win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
                            ``results/tutto-win-TARGET-<run>.json`` when it fits the
-                           rules, else solved (in the game kernel from
-                           its values at every turn start, built at load)
+                           rules, else solved (a phase of the progress bar)
+                           and saved there for the next run (in the game
+                           kernel from its values at every turn start,
+                           built at load)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
@@ -204,13 +206,26 @@ class ThresholdBot:
 
 
 class WinOptBot:
-    """Plays to win a two-player game (``tutto.winprob.WinPlanner``)."""
+    """Plays to win a two-player game (``tutto.winprob.WinPlanner``).
 
-    def __init__(self, table, name: str = "winopt"):
+    ``table`` is the win table, or None with ``source(phase)`` giving it when
+    first needed: :meth:`prepare` (a tournament, with the command's progress
+    bar) or the first decision."""
+
+    def __init__(self, table, name: str = "winopt", source=None):
+        self._table, self._source, self._planner = table, source, None
+        self.name = name
+
+    @property
+    def planner(self):
+        return self._plan(None)
+
+    def _plan(self, phase):
         from tutto_sim.tutto.winprob import WinPlanner
 
-        self.planner = WinPlanner(table)
-        self.name = name
+        if self._planner is None:
+            self._planner = WinPlanner(self._table if self._table is not None else self._source(phase))
+        return self._planner
 
     def act(self, d: Decision):
         g, p = d.game, self.planner
@@ -231,15 +246,17 @@ class WinOptBot:
         raise ValueError(f"unknown decision kind {d.kind!r}")
 
     def prepare(self, phase) -> None:
-        """Build :meth:`table`'s values now, as a phase of the command's
+        """Build :meth:`table`'s values now, as phases of the command's
         progress (``core.bots.prepare_bots``; ``phase(label, total)`` gives the
-        callback): one step per turn start (who is to throw, both scores),
-        about 50 s at target 6000. Built once per table: :meth:`table` then
-        finds them."""
+        callback): the win table first if it is not saved yet (solved and
+        saved, :func:`win_table`), then one step per turn start (who is to
+        throw, both scores), about 50 s at target 6000. Built once per table:
+        :meth:`table` then finds them."""
         from tutto_sim.tutto.win_bot_kernel import win_bot_data
 
-        n = self.planner.n
-        win_bot_data(self.planner.table, phase("preparing the win-to-play bot", 2 * n * n))
+        planner = self._plan(phase)
+        n = planner.n
+        win_bot_data(planner.table, phase("preparing the win-to-play bot", 2 * n * n))
 
     def table(self):
         """The same decisions in the game kernel (``tutto.win_bot_kernel``):
@@ -249,22 +266,74 @@ class WinOptBot:
         return WinBotTable(win_bot_data(self.planner.table), forced_table(self.planner.rules))
 
 
-def win_table(rules: TuttoRules, path: str | None = None):
-    """The win table of ``winopt``: from ``path``, else the cached results/ file
-    when it fits the rules, else solved now (and kept for this process)."""
+def win_table(rules: TuttoRules, path: str | None = None, phase=None):
+    """The win table of ``winopt``: from ``path``; else the saved table of
+    ``solve --objective win`` (``hooks.default_win_file``) when it fits the
+    rules (said on stderr); else solved now, with a progress bar when
+    ``phase`` is given, and saved there for the next run (:func:`solve_and_save`)."""
+    from tutto_sim.core.cli import err
     from tutto_sim.tutto.hooks import default_win_file
-    from tutto_sim.tutto.winprob import WinTable, cached_solution, load_win_table
+    from tutto_sim.tutto.winprob import load_win_table
 
     if path:
         return load_win_table(path, rules)
     cached = default_win_file(rules)[0]
     if cached.exists():
         try:
-            return load_win_table(cached, rules)
+            table = load_win_table(cached, rules)
         except PolicyFileError:
             pass  # another rule set's file: solve for these rules
-    sol = cached_solution(_win_rules(rules))
-    return WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, sol.summary())
+        else:
+            if cached.resolve() not in _told:
+                _told.add(cached.resolve())
+                err.print(f"winopt: win table for target {rules.target:,} read from {cached}",
+                          markup=False, highlight=False)
+            return table
+    return solve_and_save(_win_rules(rules), phase)
+
+
+#: Saved win tables already named on stderr in this process.
+_told: set = set()
+#: Win tables solved in this process (for a folder where they cannot be saved).
+_solved: dict = {}
+#: Rough solve time (seconds, warm) of ``solve --objective win`` per (target in
+#: units of 50 points)³: about 30 s at target 3,000 on 2 busy cores.
+SOLVE_SECONDS_PER_UNIT3 = 1.5e-4
+
+
+def solve_and_save(rules: TuttoRules, phase=None):
+    """Solve the win table of ``rules`` as ``solve --objective win`` does (its
+    figures too), saying so first on stderr, with a progress bar when
+    ``phase`` is given, and save it where that command writes it and
+    :func:`win_table` finds it (``hooks.default_win_file``). The table is then
+    read back from the file, so that this run plays exactly as the next one,
+    which finds it. A folder that cannot be written keeps the table for this
+    process only (said on stderr)."""
+    from tutto_sim.core.cli import atomic_write, duration_words, err
+    from tutto_sim.tutto.hooks import default_win_file
+    from tutto_sim.tutto.winprob import WinTable, load_win_table, solve_win, work_units, write_win_table
+
+    if rules in _solved:
+        return _solved[rules]
+    path = default_win_file(rules)[0]
+    n = rules.target // POINT_UNIT
+    say = lambda m: err.print(m, markup=False, highlight=False)  # noqa: E731
+    say(f"winopt: no win table for target {rules.target:,} in {path}; solving the win table for "
+        f"target {rules.target:,} ({duration_words(SOLVE_SECONDS_PER_UNIT3 * n ** 3)}, longer on a first "
+        "run that compiles; "
+        "saved for later runs)")
+    sol = solve_win(rules, progress=phase("solving the win table", work_units(rules))
+                    if phase is not None else None)
+    table = WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, sol.summary())
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        table = load_win_table(path, rules)
+        say(f"winopt: win table written to {path}; later runs read it")
+    except (OSError, PolicyFileError) as e:
+        say(f"winopt: the win table could not be saved in {path} ({e}); it serves this run only")
+    _solved[rules] = table
+    return table
 
 
 def _win_rules(rules: TuttoRules) -> TuttoRules:
@@ -327,7 +396,14 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
         return bot
     if kind == "winopt":
         try:
-            return WinOptBot(win_table(rules, arg or None), text)
+            if arg:
+                return WinOptBot(win_table(rules, arg), text)
+            from tutto_sim.tutto.winprob import MAX_TARGET
+
+            if rules.target > MAX_TARGET:
+                raise ValueError(f"the win solver takes targets up to {MAX_TARGET:,}, "
+                                 f"not {rules.target:,}")
+            return WinOptBot(None, text, source=lambda phase: win_table(rules, None, phase))
         except PolicyFileError as e:
             raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
         except ValueError as e:

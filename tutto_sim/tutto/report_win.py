@@ -45,11 +45,10 @@ def win_table(rules: TuttoRules, win_target: int | None = None):
     solved now (``tutto.bots.win_table``)."""
     from tutto_sim.core.policyfile import PolicyFileError
     from tutto_sim.tutto.bots import win_table as table_of
+    from tutto_sim.tutto.hooks import default_win_file
     from tutto_sim.tutto.winprob import load_win_table
 
     targets = [win_target] if win_target else [rules.target, DEFAULT_WIN_TARGET]
-    from tutto_sim.tutto.hooks import default_win_file
-
     for t in targets:
         path = default_win_file(replace(rules, target=t))[0]
         if path.exists():

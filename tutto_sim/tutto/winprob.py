@@ -453,7 +453,7 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
                 sweep_change = max(sweep_change, float(np.abs(xs - x0).max(initial=0.0)),
                                    float(np.abs(ys - y0).max(initial=0.0)))
             if progress is not None:
-                progress(1)
+                progress(len(a))  # the turn starts of the group: groups grow to the middle sum
         residual = max(final, sweep_change)
         # under deduction at the Tutto a Niete can lead to a smaller score sum:
         # sweep again until a whole sweep moves nothing
@@ -571,8 +571,9 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
     evaluate_ev:
         Also evaluate the EV-optimal player (``p_first_wins_ev``, ``win_vs_ev``).
     progress:
-        Called with 1 after every group of every world (for a progress bar);
-        :func:`work_units` says how many calls to expect for one sweep.
+        Called after every group of every world with its number of score
+        pairs (for a progress bar); :func:`work_units` says how many to expect
+        in one sweep.
 
     Examples
     --------
@@ -632,9 +633,9 @@ def _cloverleaf_floor(p: _Params) -> float:
 
 
 def work_units(rules: TuttoRules, evaluate_ev: bool = True) -> int:
-    """Progress calls of one sweep of :func:`solve_win`."""
+    """Progress of one sweep of :func:`solve_win`: the score pairs of every world."""
     n = rules.target // POINT_UNIT
-    return (2 * n - 1) * (4 if evaluate_ev else 1)
+    return n * n * (4 if evaluate_ev else 1)
 
 
 def _monotone(W: np.ndarray, last: np.ndarray, immediate: bool, eps: float = 1e-12) -> bool:
