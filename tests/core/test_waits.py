@@ -142,12 +142,14 @@ def test_winopt_solves_shows_and_saves_its_table_and_the_next_run_reads_it(capsy
     args = ("tournament", "--game", "tutto", "--bots", "winopt,optimal", "--target", "400",
             "--games", "200", "--seed", "2")
     first, err = _json(capsys, *args)
-    table = tmp_path / "results" / "tutto-win-400.json"
+    from tutto_sim.tutto.hooks import default_win_file
+
+    table = tmp_path / default_win_file(TuttoRules(target=400))[0]
     assert "solving the win table for target 400" in err and "saved for later runs" in err
     assert f"win table written to {table.relative_to(tmp_path)}" in err
     saved = table.read_bytes()
     second, err = _json(capsys, *args)
-    assert "solving" not in err and "read from results/tutto-win-400.json" in err
+    assert "solving" not in err and f"read from {table.relative_to(tmp_path)}" in err
     assert table.read_bytes() == saved
     assert _figures(second) == _figures(first)
     # the table is the one solve --objective win writes (its W, last turn and figures)
