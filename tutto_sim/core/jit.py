@@ -11,8 +11,10 @@ returns before the event), and prints one line on stderr at the first compile
 of the command, never more.
 
 The words come from the module of the kernel being compiled: its
-``COMPILING`` (for example "the Tutto win solver's kernels (about 40 s)"),
-else "numba kernels"; core names no game.
+``COMPILING`` (for example "the Tutto win solver's kernels") and
+``COMPILE_SECONDS`` (how long the first run of its main command compiles,
+measured on the 2-core machine of the README), else "numba kernels"; core
+names no game.
 """
 
 from __future__ import annotations
@@ -26,8 +28,11 @@ GENERIC = "numba kernels"
 
 def note(module: str) -> str:
     """The line for a first compile in ``module``."""
-    what = getattr(sys.modules.get(module), "COMPILING", None) or GENERIC
-    return f"tutto-sim: compiling {what} once; later runs reuse the cache"
+    mod = sys.modules.get(module)
+    what = getattr(mod, "COMPILING", None) or GENERIC
+    seconds = getattr(mod, "COMPILE_SECONDS", None)
+    took = f" (about {seconds} s)" if seconds else ""
+    return f"tutto-sim: compiling {what} once{took}; later runs reuse the cache"
 
 
 class _Notice(event.Listener):
