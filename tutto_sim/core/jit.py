@@ -48,7 +48,9 @@ class _Notice(event.Listener):
         self.armed = False  # once per command, whatever compiles after
         disp = ev.data.get("dispatcher")
         module = getattr(getattr(disp, "py_func", None), "__module__", "") or ""
-        print(note(module), file=self.stream, flush=True)
+        # sys.stderr looked up now: a live progress bar (rich) has its proxy there and
+        # prints the line above the bar
+        print(note(module), file=self.stream or sys.stderr, flush=True)
 
     def on_end(self, ev) -> None:
         pass
@@ -69,4 +71,4 @@ def announce_compiles(enabled: bool = True, stream=None) -> None:
         _notice = _Notice()
         event.register("numba:compile", _notice)
     _notice.armed = enabled
-    _notice.stream = sys.stderr if stream is None else stream
+    _notice.stream = stream
