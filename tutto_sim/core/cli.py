@@ -456,8 +456,11 @@ def main(app, argv: list[str] | None = None) -> None:
 
     import typer.main
 
+    from tutto_sim.core import jit
+
     command = typer.main.get_command(app)
     polish_help(command)
+    jit.announce_compiles(err.is_terminal)  # one line if numba compiles (a first run)
     try:
         rc = command.main(args=argv, prog_name="tutto-sim", standalone_mode=False)
     except (UserError, registry.MissingHook) as e:

@@ -43,6 +43,9 @@ from tutto_sim.macke.game import END_KINDS, MackeConfig
 from tutto_sim.macke.solver import slot_layout, throw_tables
 from tutto_sim.macke.tables import build_macke_tables
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Macke game kernel"
+
 # params columns
 P_DICE, P_THROWS, P_MIN, P_BUST_ZERO, P_TARGET, P_MAX_ROUNDS = range(6)
 END_NACHWERFEN, END_INSTANT, END_CAP = range(3)

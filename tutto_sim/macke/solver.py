@@ -89,6 +89,9 @@ from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.tables import MackeTables, build_macke_tables
 from tutto_sim.macke.turn_kernel import NEVER, POLICY_SHAPE
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Macke solver's kernels"
+
 #: Turn totals (units of 50) from which a clear is assumed to be banked:
 #: 400 units = 20,000 points. Under every preset, with both bust rules and
 #: minimums up to 500, every optimal decision to start a new series lies far

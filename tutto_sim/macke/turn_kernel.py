@@ -29,6 +29,9 @@ from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.tables import build_macke_tables
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Macke turn simulator"
+
 NEVER = 1 << 40  # a threshold no turn total reaches
 POLICY_SHAPE = (7, MAX_DICE + 1)  # throws_left 0..6, dice_left 0..6 (0: a clear)
 

@@ -23,6 +23,9 @@ from numba import njit, prange
 
 from tutto_sim.macke.solver import turn_level
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Macke win solver's kernels"
+
 
 @njit(cache=True)
 def turn_value(tstar, store, n_all, n_throws, tab, empty, bankv, mackev, winv, cv, cbank, vt,

@@ -62,6 +62,10 @@ from tutto_sim.core.streams import below, mix64, stream_start
 from .reference import BOT_NAMES, MAX_THROWS, STAT_NAMES
 from .rules import SEATS, RutsmieterRules
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Rutsmieter game kernel"
+COMPILE_SECONDS = 20  # the first run of its main command, 2 cores
+
 BOT_RANDOM, BOT_FIRST, BOT_LAST, BOT_AGGRESSIVE, BOT_DEFENSIVE = range(5)
 #: Bot ids from here on are weights bots: id ``BOT_WEIGHTS + w`` plays row ``w``
 #: of the weights table ``wtab`` (``rutsmieter.policy.FEATURES`` order).
@@ -857,8 +861,10 @@ def _run_blocks(seed, start, n_games, block, params, offs, lineups, wtab, inits,
     its own ``totals`` row: nothing depends on the number of threads."""
     n_blocks = (n_games + block - 1) // block
     for task in prange(inits.shape[0] * n_blocks):
-        _run_task(task, n_blocks, seed, start, n_games, block, params, offs, lineups, wtab, inits,
-                  firsts, winner, places, throws, turns, totals, experts)
+        # np.int64: the parallel loop's index is unsigned inside its worker function, signed
+        # when numba first types the loop; one type, one compile of the game loop, not two
+        _run_task(np.int64(task), n_blocks, seed, start, n_games, block, params, offs, lineups,
+                  wtab, inits, firsts, winner, places, throws, turns, totals, experts)
 
 
 @njit(cache=True, nogil=True)

@@ -47,6 +47,9 @@ from numba import njit
 from .reference import Bot, Observation, apply_move
 from .rules import FIRST_GOAL, HOUSE, LAST_POSITION, PIECES, RutsmieterRules
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Rutsmieter solo solver's kernels"
+
 #: Digits of the placement code: positions -1..43 as 0..44.
 _BASE = LAST_POSITION + 2
 POLICY_FIRST, POLICY_OPTIMAL = 0, 1

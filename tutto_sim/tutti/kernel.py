@@ -56,6 +56,9 @@ from .cards import LAST_TRICK, POINTS
 from .reference import MAX_HANDS
 from .rules import STOCK_SIZE, TuttiRules
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutti game kernel"
+
 BOT_RANDOM, BOT_HEURISTIC = range(2)
 assert BOT_NAMES == ("random", "heuristic")
 #: Per-seat totals (``RunResult.totals`` columns): tricks won, last tricks won,

@@ -59,6 +59,9 @@ from .cards import POINTS
 from .kernel import _beats, _cheapest, _declarable_masks, _legal_cards, _stronger, _suit_mask
 from .reference import DECLARE, OVER, PLAY, Observation, encode
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutti search bots' kernels"
+
 # layout
 H, WON, MADE, JD, PTS, TC = 0, 4, 8, 12, 16, 20
 TLEN, LEADER, TOMOVE, MOMENT, PHASE, DECL, TUTE, DRAWN, STOCKN = range(24, 33)

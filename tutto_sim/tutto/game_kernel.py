@@ -72,6 +72,9 @@ from tutto_sim.tutto.win_bot_kernel import (
     win_street,
 )
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutto game kernel"
+
 # params columns
 P_X2_CARD, P_PM_CHAIN, P_DEDUCT_AT_TUTTO, P_TARGET, P_IMMEDIATE, P_MAX_ROUNDS, P_INDEPENDENT = range(7)
 END_ROUND, END_TARGET, END_CLOVERLEAF, END_CAP = range(4)

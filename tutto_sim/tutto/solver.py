@@ -110,6 +110,10 @@ from tutto_sim.tutto.turn_kernel import (
     X2,
 )
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutto solver's kernels"
+COMPILE_SECONDS = 10  # the first run of its main command, 2 cores
+
 #: Turn totals (units of 50) from which every player is assumed to bank:
 #: 1200 units = 60000 points. Under default rules every optimal decision to
 #: throw on or draw lies below 4500 points, so the optimal values are exact

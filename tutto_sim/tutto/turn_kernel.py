@@ -24,6 +24,9 @@ from tutto_sim.dice.throws import build_tables
 from tutto_sim.tutto.cards import DECK_COUNTS, N_CARDS, Card
 from tutto_sim.tutto.rules import PLUSMINUS_CHAIN_CHOICES, TuttoRules
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutto turn simulator"
+
 # Policy columns.
 COL_KEEP = 0  # keep rule index (tables.KEEP_RULES)
 # columns 1..5: bank when the turn total >= this with that many dice left

@@ -73,6 +73,9 @@ from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
 from tutto_sim.tutto.win_kernel import MAX_MODE, _chain, _leaf, _one_layer
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutto win-table bots' kernels"
+
 # columns of the layer table ``lay``
 L_BL, L_BLN, L_A, L_D, L_U, L_UX, L_TCAP, L_NXT = range(8)
 N_LAY_COLS = 8
@@ -300,7 +303,9 @@ def _fill_turn(s, a, b, row0, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, v
     for j in range(nl - 1, -1, -1):
         nj = j + 1 if j + 1 < nl else j
         t_lo = min(_PM_UNITS * j, tcap)
-        _one_layer(MAX_MODE, 1, tcap, t_lo, j, nj, sc_buf, bl, bust, win, A, D, U, UX, tp, ev)
+        # np.int64, not literals: the solver's compile of the layer serves here too
+        _one_layer(np.int64(MAX_MODE), np.int64(1), tcap, t_lo, j, nj, sc_buf, bl, bust, win, A,
+                   D, U, UX, tp, ev)
         r = row0 + j
         for t in range(t_lo, tcap):
             vals[lay[r, L_A] + t] = A[0, j, t]

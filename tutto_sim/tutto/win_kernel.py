@@ -15,6 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+#: What a first run compiles here, for the one line it says (``core.jit``).
+COMPILING = "the Tutto win solver's kernels"
+COMPILE_SECONDS = 35  # the first run of its main command, 2 cores
+
 MAX_DICE = 6
 MAX_MODE = 0
 EV_MODE = 1
@@ -224,7 +228,7 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
             D[f, j, t] = 0.0
         # pruning: banks after a Tutto for sure (skip_d), banks holding d <= dcut dice
         skip_d = False
-        dcut = 0
+        dcut = np.int64(0)  # not the literal 0: one compile of the x2 kernels
         if prune and mode == MAX_MODE:
             b0 = bust[0, j]
             v0 = bl[0, j, t] - 1e-12
@@ -513,7 +517,9 @@ def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, 
         # A and bl beyond this margin's tcap are read as bank values: fill them
         for t in range(tcap + 1, bl.shape[2]):
             bl[0, row, t] = 1.0 if t > m else (0.5 if t == m else 0.0)
-        _one_layer(mode, 1, tcap, 0, row, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev)
+        # np.int64, not the literals 1 and 0: the layer kernel compiles once for all callers
+        _one_layer(mode, np.int64(1), tcap, np.int64(0), row, nxt, sc_buf, bl, bust, win, A, D,
+                   U, UX, tp, ev)
         for t in range(tcap + 1, A.shape[2]):
             A[0, row, t] = bl[0, row, t]
         out[row] = D[0, row, 0]
@@ -528,7 +534,8 @@ def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX,
     _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, False)
+           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho,
+           np.bool_(False))  # not the literal: one compile of the layer with _turn's
 
 
 # --------------------------------------------------------------------------
@@ -711,16 +718,17 @@ def _group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1
                 out_v[i] = v
                 out_p[i] = dv
                 continue
+            # np.bool_, not the literal True: the turn kernels compile once for every caller
             if s == 0:
                 v, dv = _state_value(kind, s, a, b, beta[i], W, LW0, V, LV0, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
-                                     sc_buf[blk], True)
+                                     sc_buf[blk], np.bool_(True))
             else:
                 v, dv = _state_value(kind, s, a, b, beta[i], W, LW1, V, LV1, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
-                                     sc_buf[blk], True)
+                                     sc_buf[blk], np.bool_(True))
             out_v[i] = v
             out_p[i] = dv
             tcap = te_s if kind == 1 else tw
