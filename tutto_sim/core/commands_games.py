@@ -150,9 +150,27 @@ def _ci(e) -> str:
     return f"± {e.ci95:.4f}"
 
 
+def _default_bots(rules) -> str:
+    """``tournament``'s bots unless ``--bots`` says otherwise (optional hook ``tournament_bots``)."""
+    return getattr(registry.for_rules(rules).module(), "tournament_bots",
+                   lambda r: "optimal,cautious")(rules)
+
+
+def bots_by_game() -> str:
+    """Each game's bots and its default, for the end of ``--help`` (hooks
+    ``valid_bots``, ``tournament_bots``; asked only when the help is shown)."""
+    lines = ["Bots of each game (--bots):"]
+    for e in registry.entries():
+        rules = e.rules_type()
+        specs = e.hook("valid_bots")(rules).removeprefix("valid bots: ")
+        lines.append(f"  {e.title} (--game {' | '.join(e.names)}): {specs}; "
+                     f"default {_default_bots(rules)}")
+    return "\n".join(lines)
+
+
 @with_rules()
 def tournament(
-    bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME. Default: optimal,cautious; Rutsmieter tuned,aggressive; Tutti heuristic,random.")] = None,
+    bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots of the game; each game's bots and its default are listed below.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
     games: Annotated[int, typer.Option("--games", help="Games to play in all.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
@@ -169,8 +187,7 @@ def tournament(
 
     rules = _table_rules(rules, players)
     if bots is None:  # the game's own default (optional hook tournament_bots)
-        bots = getattr(registry.for_rules(rules).module(), "tournament_bots",
-                       lambda r: "optimal,cautious")(rules)
+        bots = _default_bots(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
@@ -296,8 +313,10 @@ def play(
                         f"(you take the other seat), not {len(others)}")
     most = max(getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules)) - 1
     if len(others) > most:
+        _rule_for_sizes(rules, str(len(others) + 1))  # a rule that rules the size out says so
         at = f" at {_title(rules)}" if most != 7 else ""
-        raise UserError(f"--bots: at most {most} bots play against you{at}, not {len(others)}")
+        raise UserError(f"--bots: at most {plural(most, 'bot')} play against you{at}, "
+                        f"not {len(others)}")
     rules = _table_rules(rules, len(others) + 1)
     if not 0 <= seat <= len(others):
         raise UserError(f"--seat must be 0..{len(others)} with {plural(len(others), 'bot')}, not {seat}")
@@ -371,8 +390,12 @@ def analyze_seats(
     from tutto_sim.core.bots import kernel_capable
 
     game_hooks = registry.for_rules(rules).module()
-    sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
-                   _title(rules))
+    try:
+        sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
+                       _title(rules))
+    except UserError as e:  # a size a rule rules out: the rule's own line (--pairs, ...)
+        _rule_for_sizes(rules, players)
+        raise e from None
     if bot is None:
         bot = getattr(game_hooks, "default_bot", lambda r: "optimal")(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
@@ -443,6 +466,21 @@ def analyze_seats(
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _rule_for_sizes(rules, text: str) -> None:
+    """The one line of a rule that rules out a table size of ``text`` (a size
+    no rule allows, or no size at all, is left to :func:`_sizes`)."""
+    try:
+        sizes = _sizes(text)
+    except UserError:
+        return
+    for n in sizes:
+        try:
+            _table_rules(rules, n)
+        except UserError as e:
+            if not str(e).startswith("--players"):
+                raise e from None
 
 
 def _sizes(text: str | None, allowed=range(2, 9), title: str = "") -> list[int]:
@@ -521,6 +559,9 @@ def analyze_threshold(
     out.print(f"{ran.words()}; {duel.seconds:.1f} s")
 
 
+tournament.help_tail = bots_by_game  # core.cli.polish_help: shown at the end of --help
+
+
 def mount_play(app) -> None:
     """Put ``tournament`` and ``play`` on the root app."""
     app.command()(tournament)
@@ -531,7 +572,9 @@ def mount_analyze(app) -> None:
     """Put ``analyze`` on the root app, with each game's own analyses (optional
     hook ``analyze_commands()``: ``(name, function)`` pairs; the function takes
     typer options and ``rules``). A game's analysis takes every ``--game`` and
-    refuses the others in one line; ``--game`` defaults to its own game."""
+    refuses the others in one line; ``--game`` defaults to its own game. It
+    offers its game's rule flags only (those named in the function's optional
+    ``rule_flags``: the others play no part in it)."""
     for entry in registry.entries():
         own = getattr(entry.module(), "analyze_commands", None)
         for name, fn in own() if own is not None else ():
@@ -540,7 +583,9 @@ def mount_analyze(app) -> None:
             if name in _GAME_ANALYSES or name in ("seats", "threshold"):
                 raise ValueError(f"analyze {name}: the name is taken ({entry.title})")
             _GAME_ANALYSES[name] = entry.name
-            analyze_app.command(name)(with_rules(default_game=entry.name)(_only_for(entry, name, fn)))
+            analyze_app.command(name)(with_rules(default_game=entry.name, only=entry,
+                                                 taken=getattr(fn, "rule_flags", None))(
+                _only_for(entry, name, fn)))
     app.add_typer(analyze_app, name="analyze")
 
 
