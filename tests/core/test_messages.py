@@ -165,3 +165,58 @@ def test_tutti_analyses_list_only_the_options_they_take(capsys, name, takes, not
     code, out, err = run_cli(capsys, "analyze", name, "--game", "macke")
     assert one_line(code, out, err).endswith(f"Berliner Macke has no '{name}' analysis; it is an "
                                              "analysis of Tutti (--game tutti)")
+
+
+# -- small things (section 5) -------------------------------------------------------------------
+
+def test_a_table_title_is_one_line_however_narrow_the_columns(capsys):
+    from rich.table import Table
+
+    from tutto_sim.core.cli import out
+
+    title = "win rate per seat held (fair share 1/2 = 0.5000; a tie shares the win)"
+    t = Table("a", "b", title=title)
+    t.add_row("1", "2")
+    out.print(t)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].strip() == title
+
+
+def test_a_tournament_on_a_cluster_says_so_not_one_thread(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "tournament", "--game", "rutsmieter", "--games", "300",
+                             "--cluster", "local:1", "--out-dir", str(tmp_path))
+    assert code == 0, err
+    header = out.splitlines()[0]
+    assert "(kernel engine, played on the Dask cluster local:1, " in header, header
+    assert " thread" not in out
+    code, out, err = run_cli(capsys, "tournament", "--game", "rutsmieter", "--games", "300",
+                             "--threads", "1", "--out-dir", str(tmp_path))
+    assert code == 0 and "(kernel engine, 1 thread, " in out.splitlines()[0]
+
+
+def test_optimize_names_the_generations_it_played(capsys, tmp_path):
+    import json
+
+    from tutto_sim.rutsmieter.optimize_cli import _method
+
+    code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--candidates", "3",
+                             "--search-games", "20", "--games", "10", "--seed", "3",
+                             "--out-dir", str(tmp_path))
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "(cross-entropy, 1 generation of 3 candidates; the start weights and 3 candidates, " \
+           in text, text
+    assert "generations of 16" not in text
+    code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--candidates", "3",
+                             "--search-games", "20", "--games", "10", "--seed", "3", "--json",
+                             "--out-dir", str(tmp_path))
+    d = json.loads(out)
+    assert d["search"]["method"] == "cross-entropy, 1 generation of 3 candidates"
+    assert d["search"]["candidates"] == 4  # the start weights too
+
+    class G:
+        def __init__(self, n):
+            self.candidates = n
+    assert _method([G(16), G(4)]) == "cross-entropy, 2 generations of 16 + 4 candidates"
+    assert _method([G(16)] * 20) == "cross-entropy, 20 generations of 16 candidates"
+    assert _method([G(16)] * 4 + [G(2)]) == "cross-entropy, 5 generations of 16 candidates (the last 2)"

@@ -211,9 +211,25 @@ def polish_help(command) -> None:
         polish_help(sub)
 
 
-out = Console()
+class _Console(Console):
+    """A console whose tables are at least as wide as their titles (up to its
+    own width): a title is one line, not broken mid-phrase at the table's width."""
+
+    def print(self, *objects, **kwargs):
+        from rich.table import Table
+        from rich.text import Text
+
+        for o in objects:
+            if isinstance(o, Table) and o.title and o.min_width is None:
+                title = o.title if isinstance(o.title, Text) else Text.from_markup(str(o.title))
+                o.min_width = min(self.width, max(Text(line).cell_len
+                                                  for line in title.plain.splitlines()))
+        super().print(*objects, **kwargs)
+
+
+out = _Console()
 if not out.is_terminal:  # piped or captured: wide enough for the tables, no wrapping
-    out = Console(width=120)
+    out = _Console(width=120)
 err = Console(stderr=True, soft_wrap=True)  # one message, one line: never wrapped
 
 

@@ -214,9 +214,7 @@ def tournament(
         d.update(ran.json(), csv=str(csv_path))
         print(json.dumps(d, indent=2))
     else:
-        _print_tournament(res, csv_path)
-        if ran.cluster:
-            out.print(ran.words())
+        _print_tournament(res, csv_path, ran)
     # what the game did instead (optional hook illegal_words; default: the dice games' bust)
     instead = getattr(registry.for_rules(rules).module(), "illegal_words",
                       lambda r: "each counted as a bust")(rules)
@@ -233,7 +231,9 @@ def _ends_line(res) -> str:
     return _hook(res.config.rules, "ends_line")(res)
 
 
-def _print_tournament(res, csv_path: Path) -> None:
+def _print_tournament(res, csv_path: Path, ran: RanOn | None = None) -> None:
+    """The tables of a tournament; the header says where it ran (``ran``: the
+    threads, or the cluster: never "1 thread" for a cluster's run)."""
     from tutto_sim.core.tournament import game_kind
 
     n = res.players
@@ -242,7 +242,7 @@ def _print_tournament(res, csv_path: Path) -> None:
     fair, sides = res.fair_share(), kind.sides or n
     shared = kind.ties.split(":")[0]  # "a tie shares the win", or the game's words
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games, seed {res.seed} "
-              f"({res.engine} engine, {plural(res.threads, 'thread')}, {res.seconds:.1f} s)")
+              f"({res.engine} engine, {(ran or RanOn(res.threads)).words()}, {res.seconds:.1f} s)")
     line = _hook(rules, "rules_line")(rules)
     if line:
         out.print(line)
