@@ -148,6 +148,24 @@ def test_tournament_help_lists_the_bots_of_every_game(capsys):
         assert f"default {default}" in text[at:at + 400], title
 
 
+@pytest.mark.parametrize("words,defaults", [
+    (("play",), {"Rutsmieter (--game rutsmieter)": "tuned,tuned,tuned",
+                 "Tutti (--game tutti)": "pimc", "Tutto (--game tutto)": "optimal"}),
+    (("analyze", "seats"), {"Rutsmieter (--game rutsmieter)": "tuned",
+                            "Tutti (--game tutti)": "heuristic", "Tutto (--game tutto)": "optimal"}),
+])
+def test_play_and_seats_help_list_each_games_bots_and_default(capsys, words, defaults):
+    code, out, err = run_cli(capsys, *words, "--help")
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert "pimc:SAMPLES" in text and "expert:ROLLOUTS" in text and "threshold[:K[:CLEAR]]" in text
+    for title, default in defaults.items():
+        at = text.index(title)
+        end = text.find("(--game", at + len(title))
+        assert text[at:end if end > 0 else None].rstrip().split("; default ")[-1].split(" ")[0] \
+            == default, title
+
+
 @pytest.mark.parametrize("name,takes,not_taken", [
     ("lead", ("--hands", "--must-answer-trump", "--tute-wins"), ()),
     ("trump", ("--must-answer-trump", "--allow-tute"), ("--hands",)),

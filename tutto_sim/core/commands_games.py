@@ -152,20 +152,37 @@ def _ci(e) -> str:
 
 def _default_bots(rules) -> str:
     """``tournament``'s bots unless ``--bots`` says otherwise (optional hook ``tournament_bots``)."""
-    return getattr(registry.for_rules(rules).module(), "tournament_bots",
-                   lambda r: "optimal,cautious")(rules)
+    return _hook_or(rules, "tournament_bots", "optimal,cautious")
 
 
-def bots_by_game() -> str:
-    """Each game's bots and its default, for the end of ``--help`` (hooks
-    ``valid_bots``, ``tournament_bots``; asked only when the help is shown)."""
-    lines = ["Bots of each game (--bots):"]
-    for e in registry.entries():
-        rules = e.rules_type()
-        specs = e.hook("valid_bots")(rules).removeprefix("valid bots: ")
-        lines.append(f"  {e.title} (--game {' | '.join(e.names)}): {specs}; "
-                     f"default {_default_bots(rules)}")
-    return "\n".join(lines)
+def _play_bots(rules) -> str:
+    """``play``'s opponents unless ``--bots`` says otherwise (optional hook ``play_bots``)."""
+    return _hook_or(rules, "play_bots", "optimal")
+
+
+def _seats_bot(rules) -> str:
+    """``analyze seats``' bot unless ``--bot`` says otherwise (optional hook ``default_bot``)."""
+    return _hook_or(rules, "default_bot", "optimal")
+
+
+def _hook_or(rules, what: str, default: str) -> str:
+    return getattr(registry.for_rules(rules).module(), what, lambda r: default)(rules)
+
+
+def bots_by_game(default, flag: str = "--bots", note: str = ""):
+    """The end of a command's ``--help``: each game's bots and ``default(rules)``,
+    the command's default there (hooks ``valid_bots`` and the default's; asked
+    only when the help is shown, so core lists no game itself)."""
+    def tail() -> str:
+        lines = [f"Bots of each game ({flag}{note}):"]
+        for e in registry.entries():
+            rules = e.rules_type()
+            specs = e.hook("valid_bots")(rules).removeprefix("valid bots: ")
+            lines.append(f"  {e.title} (--game {' | '.join(e.names)}): {specs}; "
+                         f"default {default(rules)}")
+        return "\n".join(lines)
+
+    return tail
 
 
 @with_rules()
@@ -287,7 +304,7 @@ def _print_tournament(res, csv_path: Path, ran: RanOn | None = None) -> None:
 
 @with_rules()
 def play(
-    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated (see tournament --help; default: optimal; Rutsmieter: tuned,tuned,tuned; Tutti: pimc, one per other seat).")] = None,
+    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated; each game's bots and its default are listed below.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="Players at the table, you included (default: you and the bots); without --bots the default bots fill the table.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
@@ -303,7 +320,7 @@ def play(
     if players is not None:
         rules = _table_rules(rules, players)
     if bots is None:
-        bots = getattr(game_hooks, "play_bots", lambda r: "optimal")(rules)
+        bots = _play_bots(rules)
         if players is not None:  # the default opponents, as many as the table takes
             default = [b.strip() for b in bots.split(",")]
             bots = ",".join((default * players)[:players - 1])
@@ -375,7 +392,7 @@ analyze_app = typer.Typer(no_args_is_help=True,
 @analyze_app.command("seats")
 @with_rules()
 def analyze_seats(
-    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat (default: optimal; Rutsmieter: tuned).")] = None,
+    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat; each game's bots and its default are listed below.")] = None,
     players: Annotated[Optional[str], typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8; Rutsmieter 2-4).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
@@ -397,7 +414,7 @@ def analyze_seats(
         _rule_for_sizes(rules, players)
         raise e from None
     if bot is None:
-        bot = getattr(game_hooks, "default_bot", lambda r: "optimal")(rules)
+        bot = _seats_bot(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
@@ -559,7 +576,10 @@ def analyze_threshold(
     out.print(f"{ran.words()}; {duel.seconds:.1f} s")
 
 
-tournament.help_tail = bots_by_game  # core.cli.polish_help: shown at the end of --help
+# core.cli.polish_help shows these at the end of --help
+tournament.help_tail = bots_by_game(_default_bots)
+play.help_tail = bots_by_game(_play_bots)
+analyze_seats.help_tail = bots_by_game(_seats_bot, "--bot", "; those that play in the kernel")
 
 
 def mount_play(app) -> None:
