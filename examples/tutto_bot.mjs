@@ -122,7 +122,7 @@ function playDiceCard(policy, rng, card, total, say) {
       cardPoints += keep.points;
     }
     say(`  throw ${fmt(dice)}: set aside ${fmt(keep.faces)} = ${keep.points}${counts ? "" : " (does not count)"}; `
-      + `turn total ${total}, ${left} dice left`);
+      + `turn total ${total}, ${left} ${left === 1 ? "die" : "dice"} left`);
     if (left === 0) {
       if (card === "fireworks" || card === "cloverleaf") {
         tuttos++;
@@ -221,7 +221,7 @@ export function playWinTurn(win, sit, rng, firstCard = null, say = () => {}) {
           total += points;
           cardPoints += points;
         }
-        say(`  throw ${fmt(dice)}: set aside ${k} dice; turn total ${total}, ${left} dice left`);
+        say(`  throw ${fmt(dice)}: set aside ${k} ${k === 1 ? "die" : "dice"}; turn total ${total}, ${left} ${left === 1 ? "die" : "dice"} left`);
         if (left === 0) {
           if (card === "fireworks" || card === "cloverleaf") {
             tuttos++;

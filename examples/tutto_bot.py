@@ -142,7 +142,7 @@ def play_dice_card(policy: Policy, rng, card: str, total: int, say) -> tuple[int
             card_points += points
         worth = f"{points}" if counts else f"{points}, which does not count"
         say(f"  throw {fmt(dice)}: set aside {fmt(kept_dice)} = {worth}; "
-            f"turn total {total}, {dice_left} dice left")
+            f"turn total {total}, {dice_left} {'die' if dice_left == 1 else 'dice'} left")
         if dice_left == 0:
             if card in ("fireworks", "cloverleaf"):  # go on with 6 dice, no new card
                 tuttos += 1

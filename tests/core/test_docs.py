@@ -80,3 +80,29 @@ def test_every_import_in_the_docs_python_examples_works():
                         assert hasattr(module, name), f"{doc.name}: {m.group(1)}.{name}"
                         checked += 1
     assert checked >= 20
+
+
+#: A path the README or a doc names: tests/…, scripts/…, docs/…, examples/… (a glob like
+#: scripts/bench_*.py too), not inside another path or a URL.
+DOC_PATH = re.compile(r"(?<![\w/.-])((?:tests|scripts|docs|examples)/[\w./*-]+)")
+
+
+def test_every_path_the_docs_name_exists():
+    """A path in README.md or docs/*.md is a file or folder of the repository
+    (a glob: at least one); a moved test file is renamed in the docs too."""
+    named = {}
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for m in DOC_PATH.finditer(doc.read_text()):
+            path = m.group(1).rstrip(".,:;")
+            named.setdefault(path, doc.name)
+    assert len(named) >= 40 and "tests/core/test_fuzz_cli.py" in named
+    missing = sorted(f"{doc}: {p}" for p, doc in named.items()
+                     if not (any(ROOT.glob(p)) if "*" in p else (ROOT / p).exists()))
+    assert missing == []
+
+
+def test_the_path_check_finds_a_missing_path(tmp_path):
+    text = "see `tests/test_fuzz_cli.py`, scripts/bench_*.py and http://x.org/docs/a.md."
+    found = [m.group(1).rstrip(".,:;") for m in DOC_PATH.finditer(text)]
+    assert found == ["tests/test_fuzz_cli.py", "scripts/bench_*.py"]
+    assert not (ROOT / found[0]).exists() and any(ROOT.glob(found[1]))

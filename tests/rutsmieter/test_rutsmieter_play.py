@@ -184,3 +184,31 @@ def test_moves_in_words():
     assert words.describe(1, Move(3, 40, 42)) == "piece 4 from goal square 1 to goal square 3"
     assert (words.describe(0, Move(0, 38, 0 + 39, (1, 1)))
             == "piece 1 from square 18 to 19, captures your piece 2")
+
+
+def test_the_advice_says_why_the_expert_keeps_a_move_another_matches():
+    """When another move shows as high a chance as the expert's (a tie, or
+    ahead by chance), one line says why: the expert keeps the tuned bot's move
+    unless another is clearly ahead. The condition comes from ``advise``."""
+    from tutto_sim.rutsmieter.human import Advisor
+    from tutto_sim.rutsmieter.policy import default_policy
+
+    rules = RutsmieterRules(players=2)
+    seen: list = []
+    play_game([_second_choice(seen), BOTS["first"]], rules, 11, 0)
+    advisor, tuned = Advisor(rules, rollouts=100), default_policy(rules)
+    narrator = Narrator(rules, ["you", "first"], 0, lambda text: None)
+    explained = 0
+    for obs in [o for o in seen if len(o.moves) > 1][:40]:
+        advice = advise(obs, rules, 100, policy=tuned)
+        pick = advice[0]
+        level = [a for a in advice[1:] if a.rollouts and pick.rollouts
+                 and a.win_share >= pick.win_share]
+        why = [ln for ln in advisor.lines(obs, narrator) if ln.startswith("  why: ")]
+        assert len(why) == (1 if level else 0), (advice, why)
+        if level and pick.index == tuned.choose(obs):
+            assert "the expert makes the tuned bot's move unless another is clearly ahead" in why[0]
+            for a in level:
+                assert f"{'abcd'[a.index]})" in why[0]
+            explained += 1
+    assert explained >= 1

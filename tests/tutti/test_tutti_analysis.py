@@ -209,7 +209,8 @@ def test_every_analysis_prints_json_and_text(capsys, tmp_path, args):
     (["declare", "--bot", "py:x:y"], "--bot for analyze declare must be one of random, heuristic "
                                      "(the bots the analysis can vary), not 'py:x:y'"),
     (["trump", "--deals", "0"], "--deals must be a positive number, not 0"),
-    (["exchange", "--hands", "9"], "--hands must be 1..5 (hands to win the match), not 9"),
+    (["lead", "--hands", "9"], "--hands must be 1..5 (hands to win the match), not 9"),
+    (["exchange", "--hands", "2"], "No such option: --hands"),  # one hand per deal: no match length
     (["lead", "--game", "macke"], "Berliner Macke has no 'lead' analysis; it is an analysis of "
                                   "Tutti (--game tutti)"),
 ])

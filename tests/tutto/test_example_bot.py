@@ -81,6 +81,9 @@ def test_cli_given_card_shows_tutto_and_bank(solved):
     for event in ("Tutto!", "bank ", "throw on", "Niete"):
         assert event in res.stdout
     assert "first card: bonus300; 40 turns, seed 1" in res.stdout
+    left = re.findall(r", (\d) (die|dice) left$", res.stdout, re.M)
+    assert ("1", "die") in left and ("2", "dice") in left  # one die, two dice
+    assert all((n == "1") == (word == "die") for n, word in left)
 
 
 def test_cli_quiet_and_bad_card(solved):

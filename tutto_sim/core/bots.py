@@ -9,8 +9,11 @@ bots from a module or file (``py:MODULE:NAME``), points arguments, and
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
+import io
+import sys
 from pathlib import Path
 
 from tutto_sim.core import registry
@@ -77,11 +80,34 @@ def _points(spec: str, what: str, text: str, valid: str) -> int:
     return v
 
 
+def _load_quietly(spec: str, attr: str, load, valid: str):
+    """``load()`` with the module's command line kept out: ``sys.argv`` holds
+    only the module's name, and what it prints is held back until it succeeds.
+    A module or function that exits (argparse's ``usage:`` and ``error:``, a
+    ``sys.exit``) is not a bot: one line says so instead of its usage text."""
+    saved_argv, out, err = sys.argv, io.StringIO(), io.StringIO()
+    sys.argv = [spec]
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            return load()
+    except SystemExit as e:
+        out, err = io.StringIO(), io.StringIO()  # its usage text is not shown
+        raise BotSpecError(f"bot {spec!r}: {attr} is not a bot: running it started its command line "
+                           f"(it exited with code {e.code}); a bot is a function or class whose call "
+                           f"takes no arguments and returns an object with act(decision); "
+                           f"{valid}") from None
+    finally:
+        sys.argv = saved_argv
+        sys.stdout.write(out.getvalue())
+        sys.stderr.write(err.getvalue())
+
+
 def _python_bot(spec: str, target: str, valid: str):
     module_name, _, attr = target.rpartition(":")
     if not module_name or not attr:
         raise BotSpecError(f"bot {spec!r}: write py:MODULE:NAME or py:FILE.py:NAME; {valid}")
-    try:
+
+    def load():
         if module_name.endswith(".py"):
             loc = importlib.util.spec_from_file_location(Path(module_name).stem, module_name)
             if loc is None or not Path(module_name).exists():
@@ -90,7 +116,12 @@ def _python_bot(spec: str, target: str, valid: str):
             loc.loader.exec_module(module)
         else:
             module = importlib.import_module(module_name)
-        bot = getattr(module, attr)()
+        return getattr(module, attr)()
+
+    try:
+        bot = _load_quietly(spec, attr, load, valid)
+    except BotSpecError:
+        raise
     except Exception as e:
         raise BotSpecError(f"bot {spec!r}: cannot load {attr} from {module_name}: "
                            f"{type(e).__name__}: {e}; {valid}") from None

@@ -184,7 +184,9 @@ def polish_help(command) -> None:
     """Help for players: flags show no value type, values a plain placeholder.
 
     Walks the click command tree that typer built: ``--json`` reads as a
-    flag instead of ``--json <bool>``, ``--turns N``, ``--out-dir DIR``.
+    flag instead of ``--json <bool>``, ``--turns N``, ``--out-dir DIR``. A
+    command whose function has ``help_tail()`` ends its help with that text,
+    computed when the help is shown (each game's bots: hooks, not a fixed list).
     Cosmetic only: whatever this typer version lacks is left as it is.
     """
     placeholders = {"int": "N", "integer": "N", "str": "TEXT", "text": "TEXT", "float": "X"}
@@ -214,13 +216,36 @@ def polish_help(command) -> None:
             return opt
 
         command.get_help_option = help_option
+    tail = getattr(getattr(command, "callback", None), "help_tail", None)
+    if callable(tail) and hasattr(command, "format_help"):  # text computed only for --help
+        def format_help(ctx, formatter, original=command.format_help):
+            command.epilog = tail()
+            return original(ctx, formatter)
+
+        command.format_help = format_help
     for sub in getattr(command, "commands", {}).values():
         polish_help(sub)
 
 
-out = Console()
+class _Console(Console):
+    """A console whose tables are at least as wide as their titles (up to its
+    own width): a title is one line, not broken mid-phrase at the table's width."""
+
+    def print(self, *objects, **kwargs):
+        from rich.table import Table
+        from rich.text import Text
+
+        for o in objects:
+            if isinstance(o, Table) and o.title and o.min_width is None:
+                title = o.title if isinstance(o.title, Text) else Text.from_markup(str(o.title))
+                o.min_width = min(self.width, max(Text(line).cell_len
+                                                  for line in title.plain.splitlines()))
+        super().print(*objects, **kwargs)
+
+
+out = _Console()
 if not out.is_terminal:  # piped or captured: wide enough for the tables, no wrapping
-    out = Console(width=120)
+    out = _Console(width=120)
 err = Console(stderr=True, soft_wrap=True)  # one message, one line: never wrapped
 
 
@@ -228,12 +253,14 @@ def _choice(flag: str, value: str, choices) -> str:
     return choice(flag, value, choices)
 
 
-def game_option(games: tuple[str, ...]):
-    """The ``--game`` option: its help lists the games, with each entry's notes
-    on its other names (``volle-lotte (= macke --variant volle-lotte)``)."""
+def game_option(games: tuple[str, ...], shown: tuple[str, ...] | None = None):
+    """The ``--game`` option: its help lists the games (``shown``, default all
+    of ``games``), with each entry's notes on its other names
+    (``volle-lotte (= macke --variant volle-lotte)``)."""
     notes = {}
     for e in registry.entries():
         notes.update(e.extra.get("name_notes", {}))
+    games = shown or games
     names = " | ".join(games)
     said = "; ".join(f"{n} = {notes[n]}" for n in games if n in notes)
     return Annotated[str, typer.Option("--game", help=f"{names}" + (f" ({said})." if said else "."))]
@@ -270,25 +297,31 @@ def all_rule_flags() -> list:
     return flags
 
 
-def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = None):
+def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = None,
+               only=None, taken: tuple[str, ...] | None = None):
     """Give a command every rule flag of every game; it receives the rules as ``rules``.
 
     The command's own parameters come first in ``--help``; the rule flags are
     grouped in each game's panels. ``games`` limits ``--game`` (default: every
-    registered name; the first is the default game).
+    registered name; the first is the default game). ``only`` (a game's entry):
+    a command of that game only, with only its rule flags and its names in
+    ``--help`` (another ``--game`` still reaches the command, which refuses it);
+    ``taken``: the names of those flags it takes (default: all).
     """
     import functools
     import inspect
 
     games = tuple(games or registry.game_names())
     default_game = default_game or games[0]
-    flags = all_rule_flags()
+    flags = list(only.rule_flags) if only is not None else all_rule_flags()
+    flags = [f for f in flags if taken is None or f.name in taken]
 
     def decorate(fn):
         sig = inspect.signature(fn, eval_str=True)
         own = [p for p in sig.parameters.values() if p.name != "rules"]
         extra = [inspect.Parameter("game", inspect.Parameter.KEYWORD_ONLY,
-                                   annotation=game_option(games), default=default_game)]
+                                   annotation=game_option(games, only and only.names),
+                                   default=default_game)]
         extra += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=f.annotation,
                                     default=f.default) for f in flags]
 

@@ -151,9 +151,44 @@ def _ci(e) -> str:
     return f"± {e.ci95:.4f}"
 
 
+def _default_bots(rules) -> str:
+    """``tournament``'s bots unless ``--bots`` says otherwise (optional hook ``tournament_bots``)."""
+    return _hook_or(rules, "tournament_bots", "optimal,cautious")
+
+
+def _play_bots(rules) -> str:
+    """``play``'s opponents unless ``--bots`` says otherwise (optional hook ``play_bots``)."""
+    return _hook_or(rules, "play_bots", "optimal")
+
+
+def _seats_bot(rules) -> str:
+    """``analyze seats``' bot unless ``--bot`` says otherwise (optional hook ``default_bot``)."""
+    return _hook_or(rules, "default_bot", "optimal")
+
+
+def _hook_or(rules, what: str, default: str) -> str:
+    return getattr(registry.for_rules(rules).module(), what, lambda r: default)(rules)
+
+
+def bots_by_game(default, flag: str = "--bots", note: str = ""):
+    """The end of a command's ``--help``: each game's bots and ``default(rules)``,
+    the command's default there (hooks ``valid_bots`` and the default's; asked
+    only when the help is shown, so core lists no game itself)."""
+    def tail() -> str:
+        lines = [f"Bots of each game ({flag}{note}):"]
+        for e in registry.entries():
+            rules = e.rules_type()
+            specs = e.hook("valid_bots")(rules).removeprefix("valid bots: ")
+            lines.append(f"  {e.title} (--game {' | '.join(e.names)}): {specs}; "
+                         f"default {default(rules)}")
+        return "\n".join(lines)
+
+    return tail
+
+
 @with_rules()
 def tournament(
-    bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots: optimal, endgame[:FILE], table:FILE, threshold[:BANK[:AFTER_TUTTO[:KEEP]]] (Macke: threshold[:K[:CLEAR]]), cautious, reckless, random, py:MODULE:NAME. Default: optimal,cautious; Rutsmieter tuned,aggressive; Tutti heuristic,random.")] = None,
+    bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots of the game; each game's bots and its default are listed below.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
     games: Annotated[Optional[int], typer.Option("--games", help="Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: expert 120, pimc 120, ismcts 240, cheat 1,500, openspiel-ismcts 10, openspiel-mcts 20 at their default budgets, scaled by the budget; py: bots 2,000).", show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
@@ -170,8 +205,7 @@ def tournament(
 
     rules = _table_rules(rules, players)
     if bots is None:  # the game's own default (optional hook tournament_bots)
-        bots = getattr(registry.for_rules(rules).module(), "tournament_bots",
-                       lambda r: "optimal,cautious")(rules)
+        bots = _default_bots(rules)
     if games is not None:
         _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
@@ -208,9 +242,7 @@ def tournament(
             d["games_default"] = "for search bots; --games for more"
         print(json.dumps(d, indent=2))
     else:
-        _print_tournament(res, csv_path, chosen)
-        if ran.cluster:
-            out.print(ran.words())
+        _print_tournament(res, csv_path, chosen, ran)
     # what the game did instead (optional hook illegal_words; default: the dice games' bust)
     instead = getattr(registry.for_rules(rules).module(), "illegal_words",
                       lambda r: "each counted as a bust")(rules)
@@ -227,7 +259,11 @@ def _ends_line(res) -> str:
     return _hook(res.config.rules, "ends_line")(res)
 
 
-def _print_tournament(res, csv_path: Path, search_default: bool = False) -> None:
+def _print_tournament(res, csv_path: Path, search_default: bool = False,
+                      ran: RanOn | None = None) -> None:
+    """The tables of a tournament; the header says where it ran (``ran``: the
+    processes or threads, or the cluster: never "1 thread" for a cluster's run)
+    and whether the games are the search bots' default."""
     from tutto_sim.core.tournament import game_kind
 
     n = res.players
@@ -236,7 +272,7 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False) -> None
     fair, sides = res.fair_share(), kind.sides or n
     shared = kind.ties.split(":")[0]  # "a tie shares the win", or the game's words
     where = (plural(res.processes, "process", "processes") if res.processes > 1
-             else plural(res.threads, "thread"))
+             else (ran or RanOn(res.threads)).words())
     default = " (default for search bots; --games for more)" if search_default else ""
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games{default}, seed {res.seed} "
               f"({res.engine} engine, {where}, {res.seconds:.1f} s)")
@@ -284,7 +320,7 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False) -> None
 
 @with_rules()
 def play(
-    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated (see tournament --help; default: optimal; Rutsmieter: tuned,tuned,tuned; Tutti: pimc, one per other seat).")] = None,
+    bots: Annotated[Optional[str], typer.Option("--bots", help="The other players, comma-separated; each game's bots and its default are listed below.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="Players at the table, you included (default: you and the bots); without --bots the default bots fill the table.")] = None,
     seat: Annotated[int, typer.Option("--seat", help="Your seat (0 starts).")] = 0,
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
@@ -300,7 +336,7 @@ def play(
     if players is not None:
         rules = _table_rules(rules, players)
     if bots is None:
-        bots = getattr(game_hooks, "play_bots", lambda r: "optimal")(rules)
+        bots = _play_bots(rules)
         if players is not None:  # the default opponents, as many as the table takes
             default = [b.strip() for b in bots.split(",")]
             bots = ",".join((default * players)[:players - 1])
@@ -310,8 +346,10 @@ def play(
                         f"(you take the other seat), not {len(others)}")
     most = max(getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules)) - 1
     if len(others) > most:
+        _rule_for_sizes(rules, str(len(others) + 1))  # a rule that rules the size out says so
         at = f" at {_title(rules)}" if most != 7 else ""
-        raise UserError(f"--bots: at most {most} bots play against you{at}, not {len(others)}")
+        raise UserError(f"--bots: at most {plural(most, 'bot')} play against you{at}, "
+                        f"not {len(others)}")
     rules = _table_rules(rules, len(others) + 1)
     if not 0 <= seat <= len(others):
         raise UserError(f"--seat must be 0..{len(others)} with {plural(len(others), 'bot')}, not {seat}")
@@ -370,7 +408,7 @@ analyze_app = typer.Typer(no_args_is_help=True,
 @analyze_app.command("seats")
 @with_rules()
 def analyze_seats(
-    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat (default: optimal; Rutsmieter: tuned).")] = None,
+    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat; each game's bots and its default are listed below.")] = None,
     players: Annotated[Optional[str], typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8; Rutsmieter 2-4).")] = None,
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
@@ -385,10 +423,14 @@ def analyze_seats(
     from tutto_sim.core.bots import kernel_capable
 
     game_hooks = registry.for_rules(rules).module()
-    sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
-                   _title(rules))
+    try:
+        sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
+                       _title(rules))
+    except UserError as e:  # a size a rule rules out: the rule's own line (--pairs, ...)
+        _rule_for_sizes(rules, players)
+        raise e from None
     if bot is None:
-        bot = getattr(game_hooks, "default_bot", lambda r: "optimal")(rules)
+        bot = _seats_bot(rules)
     _positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
@@ -461,6 +503,21 @@ def analyze_seats(
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
+
+
+def _rule_for_sizes(rules, text: str) -> None:
+    """The one line of a rule that rules out a table size of ``text`` (a size
+    no rule allows, or no size at all, is left to :func:`_sizes`)."""
+    try:
+        sizes = _sizes(text)
+    except UserError:
+        return
+    for n in sizes:
+        try:
+            _table_rules(rules, n)
+        except UserError as e:
+            if not str(e).startswith("--players"):
+                raise e from None
 
 
 def _sizes(text: str | None, allowed=range(2, 9), title: str = "") -> list[int]:
@@ -539,6 +596,12 @@ def analyze_threshold(
     out.print(f"{ran.words()}; {duel.seconds:.1f} s")
 
 
+# core.cli.polish_help shows these at the end of --help
+tournament.help_tail = bots_by_game(_default_bots)
+play.help_tail = bots_by_game(_play_bots)
+analyze_seats.help_tail = bots_by_game(_seats_bot, "--bot", "; those that play in the kernel")
+
+
 def mount_play(app) -> None:
     """Put ``tournament`` and ``play`` on the root app."""
     app.command()(tournament)
@@ -549,7 +612,9 @@ def mount_analyze(app) -> None:
     """Put ``analyze`` on the root app, with each game's own analyses (optional
     hook ``analyze_commands()``: ``(name, function)`` pairs; the function takes
     typer options and ``rules``). A game's analysis takes every ``--game`` and
-    refuses the others in one line; ``--game`` defaults to its own game."""
+    refuses the others in one line; ``--game`` defaults to its own game. It
+    offers its game's rule flags only (those named in the function's optional
+    ``rule_flags``: the others play no part in it)."""
     for entry in registry.entries():
         own = getattr(entry.module(), "analyze_commands", None)
         for name, fn in own() if own is not None else ():
@@ -558,7 +623,9 @@ def mount_analyze(app) -> None:
             if name in _GAME_ANALYSES or name in ("seats", "threshold"):
                 raise ValueError(f"analyze {name}: the name is taken ({entry.title})")
             _GAME_ANALYSES[name] = entry.name
-            analyze_app.command(name)(with_rules(default_game=entry.name)(_only_for(entry, name, fn)))
+            analyze_app.command(name)(with_rules(default_game=entry.name, only=entry,
+                                                 taken=getattr(fn, "rule_flags", None))(
+                _only_for(entry, name, fn)))
     app.add_typer(analyze_app, name="analyze")
 
 

@@ -57,11 +57,26 @@ def write_compact(path: Path | str, d: dict) -> None:
     Path(path).write_text(json.dumps(d, separators=(",", ":")) + "\n")
 
 
+def _asked_game(game: str, asked) -> str:
+    """The game the user asked for, as ``--game`` names it (``volle-lotte``, not
+    the file's ``macke``): the label of ``asked`` (rules) if given."""
+    if asked is None:
+        return game
+    from tutto_sim.core import registry
+
+    try:
+        return registry.for_rules(asked).hook("label")(asked)
+    except (TypeError, registry.MissingHook):
+        return game
+
+
 def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, hash_fn,
-                     rules=None):
+                     rules=None, asked=None):
     """The checks every policy file passes, whatever the game: readable JSON,
     format, version, game, JSON Schema, content hash, rules and rules hash, and
-    the caller's rules. Returns ``(document, file's rules, path)``."""
+    the caller's rules. ``asked`` (default ``rules``): the rules the command
+    plays, whose name a file of another game is refused with. Returns
+    ``(document, file's rules, path)``."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -85,7 +100,8 @@ def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, h
             f"policy file {path} has version {d.get('version')!r}; this tutto-sim reads version {VERSION}"
         )
     if d.get("game") != game:
-        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, not {game}")
+        raise PolicyFileError(f"policy file {path} is for game {d.get('game')!r}, "
+                              f"not {_asked_game(game, rules if asked is None else asked)}")
     _check_schema(d, path, schema_doc)
     if hash_fn(d) != d["content_sha256"]:
         raise PolicyFileError(f"policy file {path} was changed or damaged: its content hash does not match")

@@ -37,6 +37,7 @@ from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _p
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
+from tutto_sim.macke.entry import MACKE_BOT_SPECS, MACKE_VALID_BOTS  # noqa: F401  (light there: --help lists them)
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
 from tutto_sim.macke.rules import MackeRules
@@ -45,9 +46,6 @@ from tutto_sim.macke.threshold import MackeThresholdPolicy
 #: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
 MACKE_POLICY_FILES = {"standard": POLICY_DIR / "macke-default.json",
                       "volle-lotte": POLICY_DIR / "volle-lotte-default.json"}
-MACKE_BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
-                   "reckless", "random", "py:MODULE:NAME")
-MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
 
 
 def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
@@ -189,7 +187,7 @@ def _optimal_macke(tr: MackeRules) -> MackeTablePolicy:
 
 @functools.lru_cache(maxsize=16)
 def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
-    policy = load_macke_policy(path)
+    policy = load_macke_policy(path, asked=rules)
     if macke_turn_rules(policy.rules) != macke_turn_rules(rules):
         fr, r = policy.rules.to_dict(), rules.to_dict()
         wrong = [f"{k}={r[k]!r} (file: {fr[k]!r})" for k in r if k != "target" and r[k] != fr[k]]

@@ -252,7 +252,7 @@ def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> 
 
 
 def explore(
-    game: game_option(("tutto", "macke", "volle-lotte")) = "macke",
+    game: game_option(("macke", "volle-lotte")) = "macke",
     min_score: Annotated[str, typer.Option("--min-score", help="Comma-separated minimum scores to compare.")] = "0,100,200,300,400,500",
     bust: Annotated[str, typer.Option("--bust", help="Comma-separated bust rules: subtract, zero.")] = "subtract,zero",
     returns: Annotated[bool, typer.Option("--returns/--no-returns", help="Also value the best play that never returns units.")] = True,
@@ -267,8 +267,9 @@ def explore(
     """The 300-point rule: how EV, P(+), P(−) and the optimal thresholds move with the minimum and the bust rule."""
     from tutto_sim.macke.exact_sim import explore_macke
 
-    if game == "tutto":
-        raise UserError("explore needs --game macke or volle-lotte")
+    if game not in ("macke", "volle-lotte"):  # before the rules: they would name --min-score
+        raise UserError(f"explore is for Berliner Macke and Volle Lotte: --game macke or "
+                        f"volle-lotte, not {game!r}")
     try:
         mins = [int(x) for x in min_score.split(",") if x.strip()]
     except ValueError:

@@ -303,13 +303,17 @@ def schema() -> dict:
     return json.loads(text)
 
 
-def load_macke_policy(path: Path | str, rules: MackeRules | None = None) -> MackeTablePolicy:
+def load_macke_policy(path: Path | str, rules: MackeRules | None = None,
+                      asked: MackeRules | None = None) -> MackeTablePolicy:
     """Read and check a Macke policy file; raise :class:`PolicyFileError` if it is not sound.
 
     ``rules``: the rules the caller plays; a policy solved for others is refused.
-    The checks shared with Tutto's files are ``policy.exact.read_policy_file``.
+    ``asked`` (default ``rules``): the rules whose game a file of another game is
+    refused with (``volle-lotte``). The checks shared with Tutto's files are
+    ``core.policyfile.read_policy_file``.
     """
-    d, file_rules, path = read_policy_file(path, GAME, schema(), MackeRules, content_hash, rules)
+    d, file_rules, path = read_policy_file(path, GAME, schema(), MackeRules, content_hash, rules,
+                                           asked=asked)
     return _from_json(d, file_rules, path)
 
 

@@ -438,7 +438,7 @@ def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
         raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; write one with: "
                               "tutto-sim solve --objective win --game macke)")
     d, file_rules, path = read_policy_file(path, MackeRules.GAME, win_schema(), MackeRules,
-                                           _win_hash)
+                                           _win_hash, asked=rules)
     floor = d["floor_units"] * POINT_UNIT
     try:
         check_win_rules(file_rules, floor)

@@ -225,7 +225,25 @@ class Advisor:
                      else f"{a.win_share:6.1%} ± {a.ci95:.1%} ({a.rollouts:,} games)")
             mark = "  <- the expert's move" if i == advice[0].index else ""
             out.append(f"  {letter}) {text:<{width}}  {share:>28}   tuned {scores[i]:+7.2f}{mark}")
-        return out
+        why = self._why_not_the_highest(obs, advice)
+        return out + ([why] if why else [])
+
+    def _why_not_the_highest(self, obs: Observation, advice) -> str | None:
+        """One line when another move shows as high a chance as the expert's
+        (or higher): why the expert still makes its move (``expert.decide``)."""
+        pick = advice[0]
+        level = [a for a in advice[1:] if a.rollouts and a.win_share >= pick.win_share]
+        if not level or not pick.rollouts:
+            return None
+        letters = ", ".join(f"{string.ascii_lowercase[a.index]})" for a in
+                            sorted(level, key=lambda a: a.index))
+        verb = "is" if len(level) == 1 else "are"
+        if pick.index == self.policy.choose(obs):
+            return (f"  why: the expert makes the tuned bot's move unless another is clearly ahead "
+                    f"on the same dice (1.5 standard errors of the paired difference, more with "
+                    f"few games); {letters} {verb} level or ahead only by chance")
+        return (f"  why: {letters} won as many of the same games as the expert's move: a tie, "
+                f"which goes to the move listed first by the game")
 
 
 class HumanPlayer(TerminalPlayer):

@@ -126,7 +126,7 @@ def _est(e) -> dict:
 def result_json(res, command: str) -> dict:
     """The run's figures: the JSON of ``--json`` and (without file names) the
     policy file's ``summary``."""
-    from .optimize import POPULATION, weights_dict
+    from .optimize import weights_dict
 
     fresh = None
     if res.evaluated:
@@ -146,7 +146,7 @@ def result_json(res, command: str) -> dict:
         "start_weights": weights_dict(res.start),
         "free_weights": res.free, "fixed_weights": res.fixed,
         "search": {
-            "method": f"cross-entropy, generations of {POPULATION} candidates",
+            "method": _method(res.generations),
             "candidates": len(res.candidates),
             "games_per_bot": res.search_games,
             "win_rate": best.mean if best else None,
@@ -220,6 +220,19 @@ def rutsmieter_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_thread
         raise typer.Exit(130)
 
 
+def _method(generations) -> str:
+    """The search in words, by the generations it played: ``cross-entropy, 1
+    generation of 10 candidates``, ``2 generations of 16 + 4 candidates``."""
+    sizes = [g.candidates for g in generations]
+    if not sizes:
+        return "cross-entropy (no generation played)"
+    if len(set(sizes)) == 1 or len(sizes) > 3:
+        each, last = f"{sizes[0]}", "" if len(set(sizes)) == 1 else f" (the last {sizes[-1]})"
+    else:
+        each, last = " + ".join(str(n) for n in sizes), ""
+    return f"cross-entropy, {plural(len(sizes), 'generation')} of {each} candidates{last}"
+
+
 def _pm(e) -> str:
     return f"{e.mean:.4f} ± {e.ci95:.4f}"
 
@@ -230,7 +243,7 @@ def _print(res, d: dict, ran_words: str) -> None:
     s = d["search"]
     out.print(f"[bold]Rutsmieter[/bold]: the move weights searched against "
               f"{', '.join(res.field)} at {res.rules.players} players ({s['method']}; "
-              f"{plural(s['candidates'], 'candidate')}, each on the same "
+              f"the start weights and {plural(s['candidates'] - 1, 'candidate')}, each on the same "
               f"{s['games_per_bot']:,} games against each field bot)")
     t = Table("feature", "start", "found", "", title="weights (a move's score is the sum of "
               "weight × feature; the highest is played)", title_justify="left")

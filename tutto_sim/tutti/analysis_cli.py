@@ -46,9 +46,19 @@ def _tables(text: str, rules, allowed=None) -> list[str]:
         raise UserError("the tables come from --tables: write 4p there for four in pairs, "
                         "not --pairs on")
     try:
-        return parse_tables(text, allowed or TABLES)
+        chosen = parse_tables(text, allowed or TABLES)
     except ValueError as e:
         raise UserError(str(e)) from None
+    if rules.must_answer_trump and chosen != ["2"]:
+        raise UserError("--must-answer-trump on is a rule of the 2-player game (while the stock "
+                        "lasts): give --tables 2 with it")
+    return chosen
+
+
+#: The rule flags of the analyses that play single hands (not matches: no --hands)
+#: and of those that only deal (no rule plays a part).
+HAND_RULES = ("pairs", "must_answer_trump", "allow_tute", "tute_wins")
+DEAL_RULES = ()
 
 
 def _builtin(bot: str, what: str) -> str:
@@ -211,6 +221,9 @@ def analyze_exchange(
     _abstain("exchange", ["2"], bot, deals, seed, as_json, out_dir, rules)
 
 
+analyze_exchange.rule_flags = HAND_RULES
+
+
 def analyze_declare(
     tables: Tables = ALL_TABLES,
     bot: Bot = "heuristic",
@@ -222,6 +235,9 @@ def analyze_declare(
 ) -> None:
     """Tutti: what declaring (20, 40, Tute) is worth (the same deals with and without)."""
     _abstain("declare", _tables(tables, rules), bot, deals, seed, as_json, out_dir, rules)
+
+
+analyze_declare.rule_flags = HAND_RULES
 
 
 # -- analyze trump -----------------------------------------------------------------------------
@@ -251,6 +267,9 @@ def analyze_trump(
     _deliver(res, rules, rows, out_dir, f"trump-tutti-seed{seed}",
              {"tables": chosen, "bot": bot, "deals": deals, "seed": seed}, ran, as_json,
              lambda csv_path: _print_trump(res, ran, csv_path))
+
+
+analyze_trump.rule_flags = HAND_RULES
 
 
 def _print_trump(res, ran, csv_path: Path) -> None:
@@ -294,6 +313,9 @@ def analyze_tute(
     _deliver(res, rules, rows, out_dir, f"tute-tutti-seed{seed}",
              {"tables": chosen, "deals": deals, "seed": seed}, ran, as_json,
              lambda csv_path: _print_tute(res, ran, csv_path))
+
+
+analyze_tute.rule_flags = DEAL_RULES
 
 
 def _print_tute(res, ran, csv_path: Path) -> None:

@@ -36,14 +36,18 @@ def table_rules(rules, players: int):
         raise UserError(f"--players must be 2, 3 or 4 for Tutti, not {players}")
     if rules.pairs and players != 4:
         raise UserError(f"--pairs on needs --players 4, not {players}")
+    if rules.must_answer_trump and players != 2:
+        raise UserError(f"--must-answer-trump on is a rule of the 2-player game (while the stock "
+                        f"lasts); it does not apply to --players {players}")
     return dataclasses.replace(rules, players=players)
 
 
 def table_sizes(rules) -> tuple[int, ...]:
-    """The table sizes Tutti has (``analyze seats`` plays all by default): 4 with pairs."""
+    """The table sizes Tutti has (``analyze seats`` plays all by default): 4 with
+    pairs, 2 with the 2-player rule ``must_answer_trump``."""
     from tutto_sim.tutti.rules import PLAYER_CHOICES
 
-    return (4,) if rules.pairs else PLAYER_CHOICES
+    return (4,) if rules.pairs else (2,) if rules.must_answer_trump else PLAYER_CHOICES
 
 
 def default_bot(rules) -> str:

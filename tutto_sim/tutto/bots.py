@@ -51,6 +51,7 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
 from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
+from tutto_sim.tutto.entry import BOT_SPECS, VALID_BOTS  # noqa: F401  (light there: --help lists them)
 from tutto_sim.tutto.game_kernel import BotTable
 from tutto_sim.tutto.policy import ExactPolicy, load_policy
 from tutto_sim.tutto.reference import choose_keep
@@ -62,9 +63,6 @@ DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
 #: Rule fields a turn policy depends on (the others only matter for whole games).
 TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
 
-BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
-             "cautious", "reckless", "random", "py:MODULE:NAME")
-VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 
 def valid_bots(rules=None) -> str:

@@ -31,6 +31,11 @@ GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the roun
 DeckFlag = Annotated[str, typer.Option("--deck", help="Cards in whole games: real (the 56-card deck, without replacement) | iid (each card drawn independently at the deck frequencies, as the turn analysis assumes). Game-level only.", rich_help_panel="Rules")]
 CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
 
+#: The bots of ``--bots`` (``tutto.bots`` parses them); here, light, for ``--help``.
+BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
+             "cautious", "reckless", "random", "py:MODULE:NAME")
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
+
 RULE_FLAGS = (
     RuleFlag("six_of_kind", SixOfKind, "two-triples"),
     RuleFlag("x2_scope", X2Scope, "turn"),

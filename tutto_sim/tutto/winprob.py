@@ -806,7 +806,8 @@ def load_win_table(path, rules: TuttoRules | None = None) -> WinTable:
     if kind is not None and kind != WIN_TABLE_KIND:
         raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; "
                               f"export one with: tutto-sim solve --objective win)")
-    d, file_rules, path = read_policy_file(path, "tutto", win_schema(), TuttoRules, _win_hash)
+    d, file_rules, path = read_policy_file(path, "tutto", win_schema(), TuttoRules, _win_hash,
+                                           asked=rules)
     n = file_rules.target // POINT_UNIT
     W = np.array(d["W"], dtype=float) if _square(d["W"], n) else None
     if W is None or d["target_units"] != n:
