@@ -33,9 +33,11 @@ WILSON = "wilson-95"
 NORMAL = "normal-95"
 #: What a difference whose 95% CI holds 0 is called.
 NO_DIFFERENCE = "no measurable difference"
+#: The note under a table whose cells mark such differences with ``*``.
+NO_DIFFERENCE_NOTE = "*: no measurable difference (the difference's 95% CI holds 0)"
 
 
-def wilson(hits: float, n: int, z: float = Z95) -> tuple[float, float]:
+def wilson(hits: float, n: float, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of ``hits`` successes out of ``n`` (hits may be
     fractional: a tie's share of a win), clipped to [0, 1] against rounding.
 
@@ -120,6 +122,27 @@ class Estimate:
         held; Wilson interval on that effective count."""
         return cls.proportion(total / per_win, n)
 
+    @classmethod
+    def share_of_means(cls, e: "Estimate") -> "Estimate":
+        """A share that is a mean of dependent 0/1 samples (the seats of one deal),
+        its standard error ``e.ci95 / Z95`` from whole samples, as a proportion:
+        the Wilson interval on the effective number of trials ``p(1-p)/SE²``
+        (``e.n`` where that is undefined: p = 0 or 1, or no spread).
+
+        >>> e = Estimate.from_sums(30, 30, 1000)  # 30 of 1,000 independent trials
+        >>> w, p = Estimate.share_of_means(e), Estimate.proportion(30, 1000)
+        >>> round(w.low, 12) == round(p.low, 12), w.mean == e.mean
+        (False, True)
+        >>> abs(w.low - p.low) < 1e-4  # n/(n-1) in the sample variance: ~n_eff = 999
+        True
+        """
+        p, se = e.mean, e.ci95 / Z95
+        n = p * (1 - p) / (se * se) if se > 0 and 0 < p < 1 else e.n
+        if not n > 0:
+            return cls(math.nan, math.nan, e.n, interval=WILSON)
+        low, high = wilson(p * n, n)
+        return cls(p, (high - low) / 2, e.n, low, high, WILSON)
+
     def shift(self, by: float) -> "Estimate":
         """The estimate minus a constant, e.g. a seat's win rate minus the fair share
         (its interval moved with it, so it keeps its kind)."""
@@ -141,17 +164,23 @@ class Estimate:
         the same games, has the CI [0, 0] and is not measurable either)."""
         return not self.contains(0.0)
 
-    def difference_text(self, decimals: int | None = None, percent: bool = False) -> str:
+    def difference_text(self, decimals: int | None = None, percent: bool = False,
+                        mark: str | None = None) -> str:
         """A difference with its sign and CI, and ``(no measurable difference)``
-        where the CI holds 0.
+        where the CI holds 0, or instead ``mark`` (a table cell's footnote sign,
+        the table's :data:`NO_DIFFERENCE_NOTE` below it).
 
         >>> Estimate(0.068, 0.0105, 20000).difference_text(4)
         '+0.0680 ± 0.0105'
         >>> Estimate(-0.012, 0.0164, 100).difference_text(4)
         '-0.0120 ± 0.0164 (no measurable difference)'
+        >>> Estimate(-0.012, 0.0164, 100).difference_text(4, mark="*")
+        '-0.0120 ± 0.0164 *'
         """
         text = self.text(decimals, percent, sign=True)
-        return text if self.measurable else f"{text} ({NO_DIFFERENCE})"
+        if self.measurable:
+            return text
+        return f"{text} {mark}" if mark else f"{text} ({NO_DIFFERENCE})"
 
     def decimals(self) -> int:
         """Decimals that show the CI with two significant digits (at least 2)."""
@@ -162,12 +191,14 @@ class Estimate:
             return 2 if abs(self.mean) >= 1 or self.mean == 0 else 4
         return max(2, 1 - math.floor(math.log10(width)))
 
-    def text(self, decimals: int | None = None, percent: bool = False, sign: bool = False) -> str:
+    def text(self, decimals: int | None = None, percent: bool = False, sign: bool = False,
+             unit: str | None = None) -> str:
         """The estimate and its CI: ``0.0500 ± 0.0098`` for a mean, ``0.0500
         [0.0089, 0.2361]`` for a proportion (Wilson, asymmetric). ``percent``:
         shares printed in per cent (``5.0 [0.9, 23.6]%``); ``sign``: a + on a
         positive mean. ``decimals``: in the printed unit (default
-        :meth:`decimals`, shifted by 2 for per cent).
+        :meth:`decimals`, shifted by 2 for per cent); ``unit``: what follows
+        the figures instead of ``%`` (`` points`` for percentage points).
 
         >>> Estimate.proportion(1, 20).text(4)
         '0.0500 [0.0089, 0.2361]'
@@ -177,7 +208,7 @@ class Estimate:
         scale = 100.0 if percent else 1.0
         d = decimals if decimals is not None else max(self.decimals() - (2 if percent else 0), 0)
         s = "+" if sign else ""
-        unit = "%" if percent else ""
+        unit = ("%" if percent else "") if unit is None else unit
         if self.is_wilson:
             return (f"{self.mean * scale:{s}.{d}f} [{self.low * scale:.{d}f}, "
                     f"{self.high * scale:.{d}f}]{unit}")
@@ -213,6 +244,13 @@ class Estimate:
         '0.050 [0.009, 0.236] (n=20)'
         """
         return f"{self.text()} (n={self.n:,})"
+
+
+def no_difference_note(shown) -> str:
+    """:data:`NO_DIFFERENCE_NOTE` if one of the differences ``shown`` (Estimates,
+    None for a part that did not run) was marked ``*`` by
+    :meth:`Estimate.difference_text`, else ``""``."""
+    return NO_DIFFERENCE_NOTE if any(e is not None and not e.measurable for e in shown) else ""
 
 
 def decimals_beside(e: Estimate, exact: float, start: int | None = None,
