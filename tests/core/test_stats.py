@@ -123,3 +123,24 @@ def test_twenty_game_tournament_intervals_stay_in_zero_one(capsys, tmp_path):
     fair = 1 / 2
     assert d["first_player_advantage_low"] == pytest.approx(d["seat_low"][0] - fair)
     assert d["first_player_advantage_high"] == pytest.approx(d["seat_high"][0] - fair)
+
+
+def test_seat_table_marks_a_seat_within_its_fair_share(capsys, tmp_path):
+    """analyze seats: "seat 0 − fair" and "last − fair" carry a * exactly where
+    the seat's Wilson interval holds the fair share, with the note under the table."""
+    args = ("analyze", "seats", "--game", "rutsmieter", "--games", "400", "--seed", "2",
+            "--out-dir", str(tmp_path))
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    d = json.loads(out)["players"]
+    inside = sum(lo <= 1 / int(n) <= hi for n, r in d.items()
+                 for lo, hi in ((r["seat_low"][0], r["seat_high"][0]),
+                                (r["seat_low"][-1], r["seat_high"][-1])))
+    for n, r in d.items():
+        lo, hi = r["seat_low"][0], r["seat_high"][0]
+        assert r["first_player_advantage_measurable"] is not (lo <= 1 / int(n) <= hi)
+    code, out, err = run(capsys, *args)
+    assert code == 0, err
+    table = out.split("seed 2")[0]
+    note = "*: no measurable difference (the difference's 95% CI holds 0)"
+    assert inside > 0 and table.count(" *") == inside and table.count(note) == 1

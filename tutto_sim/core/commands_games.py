@@ -29,6 +29,7 @@ from tutto_sim.core.cli import (
     err,
     game_label,
     game_title,
+    note_no_difference,
     out,
     plural,
     prepare_dir,
@@ -141,6 +142,12 @@ def _threads(threads: Optional[int]) -> int:
         return set_threads(threads)
     except ValueError as e:
         raise UserError(str(e)) from None
+
+
+def _vs_fair(e, fair: float) -> str:
+    """A seat's win rate minus the fair share, ``*`` where its CI holds the fair
+    share (no measurable difference; ``note_no_difference`` under the table)."""
+    return f"{e.mean - fair:+.4f}" + ("" if e.shift(-fair).measurable else " *")
 
 
 def _rate(e) -> str:
@@ -419,6 +426,7 @@ def analyze_seats(
                 "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
                 "seat_low": [e.low for e in r.seats], "seat_high": [e.high for e in r.seats],
                 **r.first_player_advantage.json("first_player_advantage"),
+                "first_player_advantage_measurable": r.first_player_advantage.measurable,
                 "mean_rounds": r.mean_rounds,
                 **({instant[1]: r.instant_share} if instant else {}),
                 **{k: v for c, x in r.counts.items()
@@ -436,12 +444,12 @@ def analyze_seats(
     for r in rows:
         n, fair = r.players, r.fair_share
         first, last = r.seats[0], r.seats[-1]
-        t.add_row(str(n), first.text(4), f"{fair:.4f}",
-                  f"{first.mean - fair:+.4f}", last.text(4),
-                  f"{last.mean - fair:+.4f}", f"{r.mean_rounds:.2f}",
+        t.add_row(str(n), first.text(4), f"{fair:.4f}", _vs_fair(first, fair), last.text(4),
+                  _vs_fair(last, fair), f"{r.mean_rounds:.2f}",
                   *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
                   *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)
+    note_no_difference([e.shift(-r.fair_share) for r in rows for e in (r.seats[0], r.seats[-1])])
     out.print(f"seed {seed}; {ran.words()}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
