@@ -107,3 +107,16 @@ def win_tables_here(folder, games=("tutto", "macke")):
             mp.chdir(folder)
             yield folder
     return ctx()
+
+
+def wilson_estimate(hits):
+    """The share of ``hits`` (0/1 per game) with scipy's Wilson interval, as an
+    Estimate (for its printed form: the figures are scipy's, not the code's)."""
+    import numpy as np
+    from scipy.stats import binomtest
+
+    from tutto_sim.core.stats import WILSON, Estimate
+
+    hits = np.asarray(hits)
+    ci = binomtest(int(hits.sum()), len(hits)).proportion_ci(method="wilson")
+    return Estimate(float(hits.mean()), (ci.high - ci.low) / 2, len(hits), ci.low, ci.high, WILSON)

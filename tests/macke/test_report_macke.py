@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 from conftest import run_cli
+from scipy.stats import binomtest
 from matplotlib.image import imread
 from report_checks import (
     BANK_AT_ZERO,
@@ -197,6 +198,8 @@ def test_tournament_csv_without_ci_uses_games(tmp_path):
     t = read_tournament(path)
     assert [b.name for b in t.bots] == ["a", "b"]
     assert t.bots[0].ci95 == pytest.approx(1.96 * (0.25 / 10000) ** 0.5, rel=1e-3)
+    ci = binomtest(5000, 10000).proportion_ci(method="wilson")  # the interval from games
+    assert (t.bots[0].low, t.bots[0].high) == pytest.approx((ci.low, ci.high), abs=1e-12)
     with pytest.raises(TournamentFileError, match="no such file"):
         read_tournament(tmp_path / "missing.csv")
 
@@ -246,8 +249,10 @@ def test_captions_and_figure_texts_speak_the_players_language(report_dir, page_t
             assert not BANK_AT_ZERO.search(t), (name, t)
             assert not re.search(r"\b(111|222|333|444|555|666)\b", t), (name, t)
     # the tournament's win rates with as many digits as their CIs need
-    assert "0.610 ± 0.012" in page_texts["09-tournament"]
-    assert "0.520 ± 0.010" in page_texts["09-tournament"]
+    # and their Wilson intervals from the games (the CSV has no low/high columns)
+    for rate in (0.61, 0.52):
+        ci = binomtest(round(rate * 6000), 6000).proportion_ci(method="wilson")
+        assert f"{rate:.3f} [{ci.low:.3f}, {ci.high:.3f}]" in page_texts["09-tournament"]
 
 
 def test_returning_is_explained_where_it_is_advised(report_dir, page_texts):

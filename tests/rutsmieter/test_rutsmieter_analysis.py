@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from conftest import result_file
 from conftest import run_cli as run
+from scipy.stats import binomtest
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.rng import Stream
@@ -127,9 +128,15 @@ def test_rules_json_keys_and_shapes(rules_json):
     for k in ("mean_throws", "mean_turns", "throws_vs_defaults", "turns_vs_defaults",
               "strong_win_rate", "weak_win_rate", "skill_spread", "skill_spread_vs_defaults"):
         keys |= {k, f"{k}_ci95"}
+    keys |= {f"{k}_{end}" for k in ("strong_win_rate", "weak_win_rate") for end in ("low", "high")}
+    diffs = {f"{k}_measurable" for k in ("throws_vs_defaults", "turns_vs_defaults",
+                                         "skill_spread_vs_defaults")}
     defaults = RutsmieterRules(players=2).to_dict()
     for name, r in d["rule_sets"].items():
-        assert set(r) == keys, name
+        assert set(r) == keys | (set() if name == "defaults" else diffs), name
+        for k in diffs if name != "defaults" else ():  # measurable: the CI leaves out 0
+            e, ci = r[k.removesuffix("_measurable")], r[k.replace("_measurable", "_ci95")]
+            assert r[k] is (abs(e) > ci), (name, k)
         changed = {k for k in defaults if r["rules"][k] != defaults[k]}
         assert changed == (set() if name == "defaults" else {name})
         assert r["switched"] == (None if name == "defaults" else name)
@@ -182,16 +189,20 @@ def test_rules_skill_is_a_direct_tournament_with_those_rules(rules_json):
         r = d[name]
         assert r["strong_win_rate"] == pytest.approx(win["tuned"].mean, abs=1e-12)
         assert r["weak_win_rate"] == pytest.approx(win["random"].mean, abs=1e-12)
-        assert r["strong_win_rate_ci95"] == pytest.approx(win["tuned"].ci95, rel=1e-9)
+        # the win rate's Wilson interval (no ties: whole wins out of 100 seats)
+        wilson = binomtest(round(100 * r["strong_win_rate"]), 100).proportion_ci(method="wilson")
+        assert (r["strong_win_rate_low"], r["strong_win_rate_high"]) == pytest.approx(
+            (wilson.low, wilson.high), abs=1e-12)
+        assert r["strong_win_rate_ci95"] == pytest.approx((wilson.high - wilson.low) / 2)
         # two players, one seat each: the spread is 2 p - 1 of the strong bot's wins
         assert r["skill_spread"] == pytest.approx(2 * win["tuned"].mean - 1, abs=1e-12)
-        assert r["skill_spread_ci95"] == pytest.approx(2 * win["tuned"].ci95, rel=1e-9)
         # game by game in the reference engine: +1 when tuned wins, -1 when random does
         v[name] = []
         for i, seating in enumerate(seat_bots(0, 100, lineups).tolist()):
             rec = play_game([bots[b].engine for b in seating], rules, 3, i)
             v[name].append(1 if seating[rec.winner] == 0 else -1)
         assert r["skill_spread"] == pytest.approx(np.mean(v[name]), abs=1e-12)
+        assert r["skill_spread_ci95"] == pytest.approx(ci95(np.array(v[name])), rel=1e-9)
     diff = np.array(v["must_capture"]) - np.array(v["defaults"])
     assert d["must_capture"]["skill_spread_vs_defaults"] == pytest.approx(diff.mean(), abs=1e-12)
     assert d["must_capture"]["skill_spread_vs_defaults_ci95"] == pytest.approx(ci95(diff), rel=1e-9)
@@ -410,8 +421,8 @@ def test_pieces_bad_input_is_one_line(capsys, tmp_path, monkeypatch, args, messa
 
 
 def test_rules_with_a_small_expert_is_a_direct_tournament(capsys, tmp_path):
-    """The default strong bot is the expert; with a small rollout budget the
-    skill figures of the defaults are those of a direct tournament."""
+    """With the expert as the strong bot and a small rollout budget the skill
+    figures of the defaults are those of a direct tournament."""
     code, out, err = run(capsys, "analyze", "rules", "--players", "2", "--games", "20",
                          "--strong", "expert:8", "--skill-games", "6", "--seed", "4", "--json",
                          "--out-dir", str(tmp_path))
@@ -426,10 +437,32 @@ def test_rules_with_a_small_expert_is_a_direct_tournament(capsys, tmp_path):
     assert r["weak_win_rate"] == pytest.approx(win["random"].mean, abs=1e-12)
 
 
-def test_the_strong_bot_is_the_expert_by_default():
+def test_the_default_skill_tournament_is_tuned_against_random_in_20000_games():
+    """The kernel bots, so that the CIs (about ±0.01) are narrower than the effects."""
     import inspect
 
     from tutto_sim.rutsmieter.analysis_cli import analyze_rules
 
-    assert inspect.signature(analyze_rules).parameters["strong"].default == "expert"
-    assert inspect.signature(A.rule_effects).parameters["strong"].default == "expert"
+    for f in (analyze_rules, A.rule_effects):
+        p = inspect.signature(f).parameters
+        assert (p["strong"].default, p["weak"].default, p["skill_games"].default) == (
+            "tuned", "random", 20_000)
+
+
+def test_rules_text_marks_a_difference_within_its_ci(capsys, tmp_path, rules_json):
+    """The table's differences to the first row carry a ``*`` ("no measurable
+    difference", the note under the table) exactly where the JSON's
+    ``…_measurable`` is false (the same games say so instead)."""
+    code, out, err = run(capsys, *RULES_ARGS[:-1], "--out-dir", str(tmp_path))
+    assert code == 0, err
+    d = rules_json[0]["rule_sets"]
+    marked = {True: 0, False: 0}
+    for name, r in d.items():
+        for k in ("throws_vs_defaults", "turns_vs_defaults", "skill_spread_vs_defaults"):
+            if name != "defaults" and not (r[k] == 0 and r[f"{k}_ci95"] == 0):
+                marked[r[f"{k}_measurable"]] += 1
+    assert marked[False] > 0  # 150 and 100 games: some effect is inside its CI
+    tables = out.split("CSV:")[0]
+    note = "*: no measurable difference (the difference's 95% CI holds 0)"
+    assert tables.count("*") == marked[False] + tables.count(note)  # a * per cell, and notes
+    assert 1 <= tables.count(note) <= 2 and "0 (the same games)" in out

@@ -19,9 +19,17 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from matplotlib.image import imread
-from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
+from report_checks import (
+    BANK_AT_ZERO,
+    CODE_NAMES,
+    ONE_PLURAL,
+    SNAKE,
+    ZERO_CI,
+    build_twice,
+    wilson_estimate,
+)
 
-from tutto_sim.core.report import pm, report_module, rules_label, sample_games, sentence
+from tutto_sim.core.report import estimate_text, pm, report_module, rules_label, sample_games, sentence
 from tutto_sim.rutsmieter import kernel as K
 from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, default_policy_path
 from tutto_sim.rutsmieter.reference import BOT_NAMES, Board, play_game
@@ -158,8 +166,8 @@ def test_seat_rates_and_game_lengths_are_the_kernels_games(texts):
     for players in (2, 3, 4):
         run = _kernel_tuned(dataclasses.replace(RULES, players=players), GAMES, SEED)
         for j in range(players):
-            m, c = _mean_ci(run.winner == j)
-            assert pm(m, c, percent=True).replace(" ± ", "\n± ") in seats, (players, j)
+            assert estimate_text(wilson_estimate(run.winner == j), True, stacked=True) in seats, \
+                (players, j)
         m, c = _mean_ci(run.throws)
         assert f"{players} players: mean {pm(m, c)}, median {np.median(run.throws):,.0f}" \
             in length
@@ -215,15 +223,32 @@ def test_exact_figures_stand_beside_their_simulations(texts):
     board = Board.start(two.seats, n_pieces=1)
     games = [play_game(["first", "first"], two, SEED, i, board=board) for i in range(ref)]
     won, throws = [g.winner == 0 for g in games], [g.throws for g in games]
-    checks = [(f"{solo.first:.5f}", first, pm),
-              (f"{solo.optimal:.5f}", optimal, pm),
-              (f"{100 * duel.p_first_wins:.4f}%", won, lambda m, c: pm(m, c, percent=True)),
-              (f"{duel.expected_throws:.5f}", throws, pm)]
+    from scipy.stats import binomtest
+
+    wilson = binomtest(int(np.sum(won)), len(won)).proportion_ci(method="wilson")
+    intervals = [(lambda m, c: (m, m - c, m + c))(*_mean_ci(x)) for x in (first, optimal)]
+    intervals.append((float(np.mean(won)), wilson.low, wilson.high))
+    intervals.append((lambda m, c: (m, m - c, m + c))(*_mean_ci(throws)))
     exact_values = [solo.first, solo.optimal, duel.p_first_wins, duel.expected_throws]
-    for (exact, sample, fmt), value in zip(checks, exact_values):
-        m, c = _mean_ci(sample)
-        inside = "within" if abs(m - value) <= c else "outside"
-        assert f"exact {exact}\nsimulated {fmt(m, c)}\n{inside} its 95% CI" in page, exact
+    shown = re.findall(r"exact ([\d.]+)(%?)\nsimulated ([^\n]+)\n(within|outside) its 95% CI",
+                       page)
+    assert len(shown) == 4
+    for (exact, percent, sim, said), value, (m, lo, hi) in zip(shown, exact_values, intervals):
+        scale = 100 if percent else 1
+        assert float(exact) == pytest.approx(scale * value, abs=10 ** -4)
+        assert said == ("within" if lo <= value <= hi else "outside"), exact
+        # the printed figures: the mean and the interval as computed here, to their digits
+        nums = [float(x) for x in re.findall(r"-?[\d.]+", sim)]
+        digits = len(sim.split(" ")[0].split(".")[1]) if "." in sim.split(" ")[0] else 0
+        tol = 0.51 * 10 ** -digits
+        if "[" in sim:  # a proportion: its Wilson interval
+            assert percent and nums == pytest.approx([scale * m, scale * lo, scale * hi], abs=tol)
+            p_lo, p_hi = nums[1], nums[2]
+        else:
+            assert nums == pytest.approx([scale * m, scale * (hi - m)], abs=tol)
+            p_lo, p_hi = nums[0] - nums[1], nums[0] + nums[1]
+        # "within"/"outside" is true of the printed numbers too
+        assert (p_lo - 1e-9 <= float(exact) <= p_hi + 1e-9) == (said == "within"), (exact, sim)
     # the exact figures themselves, as docs/rutsmieter.md states them
     assert "exact 63.98704" in page and "exact 63.96333" in page
     assert "exact 53.7962%" in page and "exact 33.28023" in page

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from conftest import result_file
 from conftest import run_cli as run
+from scipy.stats import binomtest
 
 from tutto_sim.tutti import analysis as A
 from tutto_sim.tutti.bots import VALID_BOTS, make_bot
@@ -79,8 +80,18 @@ def test_sampled_chance_of_a_dealt_tute_within_its_ci(capsys, tmp_path):
         player, table = enumerate_tute(int(n))
         assert row["exact_fraction"] == str(player) and row["table_exact_fraction"] == str(table)
         assert row["deals"] == 200_000
-        assert abs(row["sampled"] - float(player)) <= row["sampled_ci95"], n
-        assert abs(row["table_sampled"] - float(table)) <= row["table_sampled_ci95"], n
+        assert 0 <= row["sampled_low"] <= float(player) <= row["sampled_high"] <= 1, n
+        assert row["sampled_interval"] == row["table_sampled_interval"] == "wilson-95"
+        # some player has one: whole deals out of 200,000, the Wilson interval
+        ci = binomtest(round(row["table_sampled"] * 200_000), 200_000).proportion_ci(
+            method="wilson")
+        assert (row["table_sampled_low"], row["table_sampled_high"]) == pytest.approx(
+            (ci.low, ci.high), abs=1e-12)
+        assert ci.low <= float(table) <= ci.high, n
+    # the text: each sampled chance said to be within its CI, as its digits show
+    code, out, err = run(capsys, "analyze", "tute", "--game", "tutti", "--deals", "200000",
+                         "--seed", "1", "--out-dir", str(tmp_path))
+    assert code == 0 and out.count("(within)") == 6 and "(outside)" not in out, out
     assert whole["csv"] == str(result_file(tmp_path, "tute-tutti-seed1"))
 
 
@@ -101,6 +112,10 @@ def test_lead_figures_are_the_reference_matches():
         assert [e.mean for e in row.points] == pytest.approx(list(points / hands))
         assert row.fair == 1 / rules.sides and row.hands.mean == pytest.approx(hands / 24)
         assert row.advantage.mean == pytest.approx(wins[0] / 24 - row.fair)
+        ci = binomtest(int(wins[0]), 24).proportion_ci(method="wilson")  # matches: no ties
+        assert (row.seats[0].low, row.seats[0].high) == pytest.approx((ci.low, ci.high))
+        assert (row.advantage.low, row.advantage.high) == pytest.approx(
+            (ci.low - row.fair, ci.high - row.fair))
 
 
 def test_the_exchange_is_valued_on_the_same_deals():

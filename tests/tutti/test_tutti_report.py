@@ -17,9 +17,17 @@ import numpy as np
 import pytest
 from conftest import run_cli
 from matplotlib.image import imread
-from report_checks import BANK_AT_ZERO, CODE_NAMES, ONE_PLURAL, SNAKE, ZERO_CI, build_twice
+from report_checks import (
+    BANK_AT_ZERO,
+    CODE_NAMES,
+    ONE_PLURAL,
+    SNAKE,
+    ZERO_CI,
+    build_twice,
+    wilson_estimate,
+)
 
-from tutto_sim.core.report import pct, pm, report_module, rules_label, sample_games, sentence
+from tutto_sim.core.report import estimate_text, pct, pm, report_module, rules_label, sample_games, sentence
 from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.bots import HeuristicBot
 from tutto_sim.tutti.cards import HORSE, KING, card
@@ -142,13 +150,13 @@ def test_lead_is_the_kernels_matches(texts):
     for table, rules in TABLES.items():
         run = K.simulate(["heuristic"] * rules.players, rules, SEED, MATCHES)
         for j in range(rules.players):
-            m, c = _mean_ci(run.winner == rules.side(j))
-            assert pm(m, c, True).replace(" ± ", "\n± ") in page, (table, j)
+            shown = estimate_text(wilson_estimate(run.winner == rules.side(j)), True, stacked=True)
+            assert shown in page, (table, j)
             side = run.points[:, rules.side(j)].astype(float)
             assert f"{side.sum() / run.hands.sum():.1f}" in page, (table, j)
-        m, c = _mean_ci(run.winner == 0)
-        fair = 1 / rules.sides
-        assert f"{WORDS[table]}\nleader's advantage\n{_signed(m - fair, c, 100)} points" in page
+        adv = estimate_text(wilson_estimate(run.winner == 0).shift(-1 / rules.sides), True, True,
+                            unit=" points")
+        assert f"{WORDS[table]}\nleader's advantage\n{adv}" in page, table
 
 
 class Never:
@@ -217,12 +225,29 @@ def test_dealt_tutes_exact_by_falling_factorials_and_counted_in_the_deals(texts)
         exact = 2 * fall(h, 4) / fall(size, 4) - fall(h, 8) / fall(size, 8)
         hands, _ = deals(players, SEED, 0, n_deals)
         tute = ((hands & kings) == kings) | ((hands & horses) == horses)
+        # a player: the mean over a deal's seats, its SE from whole deals, and the
+        # Wilson interval on the effective number of hands p(1-p)/SE² (closed form)
         m, c = _mean_ci(tute.mean(axis=1))
-        inside = "within" if abs(m - exact) <= c else "outside"
-        assert (f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\nsampled "
-                f"{pm(m, c, True)}\n{inside} its 95% CI") in page, players
-        m, c = _mean_ci(tute.any(axis=1))
-        assert f"sampled {pm(m, c, True)}" in page, players
+        n_eff = m * (1 - m) / (c / Z) ** 2
+        centre, half = (m + Z * Z / (2 * n_eff)), Z * math.sqrt(m * (1 - m) / n_eff
+                                                                 + Z * Z / (4 * n_eff ** 2))
+        lo, hi = (centre - half) / (1 + Z * Z / n_eff), (centre + half) / (1 + Z * Z / n_eff)
+        found = re.search(re.escape(f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\n")
+                          + r"sampled ([\d.]+) \[([\d.]+), ([\d.]+)\]%\n(within|outside) its 95% CI",
+                          page)
+        assert found, players
+        shown = [float(x) for x in found.groups()[:3]]
+        tol = 0.51 * 10 ** -len(found.group(1).partition(".")[2])
+        assert shown == pytest.approx([100 * m, 100 * lo, 100 * hi], abs=tol), players
+        assert found.group(4) == ("within" if lo <= exact <= hi else "outside"), players
+        # the printed figures say the same: the printed exact inside the printed interval
+        assert (shown[1] <= float(pct(exact)[:-1]) <= shown[2]) == (found.group(4) == "within")
+        # some player: whole deals, scipy's Wilson interval
+        e = wilson_estimate(tute.any(axis=1))
+        want = [100 * e.mean, 100 * e.low, 100 * e.high]
+        assert any([float(x) for x in t] == pytest.approx(
+            want, abs=0.51 * 10 ** -len(t[0].partition(".")[2]))
+            for t in re.findall(r"sampled ([\d.]+) \[([\d.]+), ([\d.]+)\]%", page)), players
 
 
 def test_points_per_hand_are_the_kernels_hands(texts):

@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 from conftest import run_cli as run
+from scipy.stats import binomtest
 
 from tutto_sim.core import registry
 from tutto_sim.core.bots import parse_bots
@@ -146,6 +147,11 @@ def test_the_tournament_json(capsys, tmp_path):
     assert d["hands"] == round(d["mean_hands"] * 1200)
     assert set(d["game_ends"]) == {"won", "tute", "cap"}
     assert 0 <= d["tute_hand_share"] < 0.05 and 0 <= d["tied_hand_share"] < 0.05
+    # hand shares are chances: Wilson intervals of the counted hands (scipy), inside [0, 1]
+    for share, hits in (("tute_hand_share", d["tute_hands"]), ("tied_hand_share", d["replayed_ties"])):
+        ci = binomtest(hits, d["hands"]).proportion_ci(method="wilson")
+        assert (d[f"{share}_low"], d[f"{share}_high"]) == pytest.approx((ci.low, ci.high), abs=1e-12)
+        assert d[f"{share}_interval"] == "wilson-95"
 
 
 def test_text_output(capsys, tmp_path):

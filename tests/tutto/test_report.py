@@ -259,9 +259,11 @@ def test_numbers_show_their_uncertainty(page_texts):
     for t in legend:  # "optimal: mean 361 ± 21 (exact 357.71)": the CI is not zero
         ci = re.search(r"mean [\d,.]+ ± ([\d.]+)", t).group(1)
         assert float(ci) > 0, t
-    shares = [t for t in page_texts["11-banked-points-distribution"] if t.endswith("%")
-              and "±" in t]
-    assert len(shares) == 2 and all(float(t.split("± ")[1][:-1]) > 0 for t in shares)
+    # P(0) is a chance: its Wilson interval "12.3 [11.9, 12.8]%", never a zero width
+    shares = [re.fullmatch(r"([\d.]+) \[([\d.]+), ([\d.]+)\]%", t)
+              for t in page_texts["11-banked-points-distribution"]]
+    shares = [[float(x) for x in m.groups()] for m in shares if m]
+    assert len(shares) == 2 and all(lo < p < hi for p, lo, hi in shares), shares
 
 
 def test_plurals():

@@ -121,16 +121,23 @@ def optimal_vs_threshold(players: int = 2, games: int = 200_000, search_games: i
     for x in candidates:
         res = run_tournament(lineup(x), players, search_games, seed, config,
                              progress=phase(f"threshold {x}", search_games), catch_interrupt=False)
-        rates = [b for b in res.bot_stats() if b.name != "optimal"]
-        # copies of the threshold bot: their mean rate (seats are symmetric)
-        s = sum(b.win.mean for b in rates) / len(rates)
-        ci = max(b.win.ci95 for b in rates)
-        search[x] = Estimate(s, ci, res.games)
+        search[x] = _copies_rate(res, players - 1)
     best = max(search, key=lambda x: search[x].mean)
     final = run_tournament(lineup(best), players, games, seed, config, start=FRESH_START,
                            progress=phase("final", games), catch_interrupt=False)
     ev = exact_turn_values(rules, sorted({best, 300}))
     return ThresholdDuel(players, search, best, final, ev, time.perf_counter() - t0)
+
+
+def _copies_rate(res: TournamentResult, copies: int) -> Estimate:
+    """The mean win rate per seat of the ``copies`` threshold bots beside one
+    optimal bot: every game's shares of the win add up to 1, so it is
+    ``(1 - p) / copies`` for the optimal bot's rate ``p``, and its Wilson
+    interval follows from p's (the copies play the same games: their seats are
+    not independent samples)."""
+    opt = next(b.win for b in res.bot_stats() if b.name == "optimal")
+    return Estimate((1 - opt.mean) / copies, opt.ci95 / copies, opt.n,
+                    (1 - opt.high) / copies, (1 - opt.low) / copies, opt.interval)
 
 
 def exact_turn_values(rules, thresholds) -> dict[str, float]:

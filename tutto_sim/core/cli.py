@@ -466,6 +466,17 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
 
 
+def note_no_difference(shown) -> None:
+    """Under a table whose differences mark "no measurable difference" with ``*``
+    (``Estimate.difference_text(mark="*")``): the note saying so, if one of the
+    differences ``shown`` has it."""
+    from tutto_sim.core.stats import no_difference_note
+
+    note = no_difference_note(shown)
+    if note:
+        out.print(note, highlight=False)
+
+
 def merge_rows(rows: list[tuple[str, tuple]]) -> list[tuple[str, tuple]]:
     """Rows whose figures are identical (the same play on the same turns) shown once,
     their names joined with ``=``."""

@@ -29,6 +29,7 @@ from tutto_sim.core.cli import (
     err,
     game_label,
     game_title,
+    note_no_difference,
     out,
     plural,
     prepare_dir,
@@ -37,6 +38,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
+from tutto_sim.core.stats import WILSON
 
 Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")]
 #: The options of the games' own analyses (``analyze_commands`` hooks).
@@ -143,12 +145,19 @@ def _threads(threads: Optional[int]) -> int:
         raise UserError(str(e)) from None
 
 
+def _vs_fair(e, fair: float) -> str:
+    """A seat's win rate minus the fair share, ``*`` where its CI holds the fair
+    share (no measurable difference; ``note_no_difference`` under the table)."""
+    return f"{e.mean - fair:+.4f}" + ("" if e.shift(-fair).measurable else " *")
+
+
 def _rate(e) -> str:
     return f"{e.mean:.4f}"
 
 
 def _ci(e) -> str:
-    return f"± {e.ci95:.4f}"
+    """The 95% CI column: ``[low, high]`` for a win rate (Wilson), ``± h`` for a mean."""
+    return e.ci_text(4)
 
 
 def _default_bots(rules) -> str:
@@ -299,12 +308,12 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False,
         t = Table("win rate of ↓ against →", *res.names, title="pairwise (two-player games)",
                   title_justify="left")
         for a in res.names:
-            t.add_row(a, *[f"{pw[a][b].mean:.4f} ± {pw[a][b].ci95:.4f}" if b in pw[a] else "–"
+            t.add_row(a, *[pw[a][b].text(4) if b in pw[a] else "–"
                            for b in res.names])
         out.print(t)
     fpa = res.first_player_advantage()
     turns = res.game_turns()
-    out.print(f"first-player advantage (seat 0 minus 1/{sides}): {fpa.mean:+.4f} ± {fpa.ci95:.4f}")
+    out.print(f"first-player advantage (seat 0 minus 1/{sides}): {fpa.text(4, sign=True)} (95% CI)")
     counts = "".join(f", {res.game_count(c).mean:.2f} ± {res.game_count(c).ci95:.2f} {c}"
                      for c in kind.counts)
     out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns{counts} "
@@ -455,7 +464,7 @@ def analyze_seats(
     seconds = time.perf_counter() - t0
     ran = ran_on(n_threads, where)
     csv_rows = [{"game": the_game, "bot": bot, "players": r.players, "seat": j,
-                 "win_rate": e.mean, "ci95": e.ci95, "games": e.n,
+                 "win_rate": e.mean, "ci95": e.ci95, "low": e.low, "high": e.high, "games": e.n,
                  **{f"mean_{c}": x.mean for c, x in r.counts.items()}, "seed": seed,
                  "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
     digest = run_digest("seats", game=the_game, rules=rules, bot=bot_specs(bot), players=sizes,
@@ -469,13 +478,15 @@ def analyze_seats(
             raise typer.Exit(130)
     if as_json:
         print(json.dumps({
-            "game": the_game, "bot": bot, "games": games, "seed": seed, **ran.json(),
+            "game": the_game, "bot": bot, "games": games, "seed": seed, "interval": WILSON,
+            **ran.json(),
             "rules": rules.to_dict(), "seconds": round(seconds, 2), "csv": str(csv_path),
             "run_digest": digest,
             "players": {str(r.players): {
                 "seat_win_rates": [e.mean for e in r.seats], "seat_ci95": [e.ci95 for e in r.seats],
-                "first_player_advantage": r.first_player_advantage.mean,
-                "first_player_advantage_ci95": r.first_player_advantage.ci95,
+                "seat_low": [e.low for e in r.seats], "seat_high": [e.high for e in r.seats],
+                **r.first_player_advantage.json("first_player_advantage"),
+                "first_player_advantage_measurable": r.first_player_advantage.measurable,
                 "mean_rounds": r.mean_rounds,
                 **({instant[1]: r.instant_share} if instant else {}),
                 **{k: v for c, x in r.counts.items()
@@ -493,12 +504,12 @@ def analyze_seats(
     for r in rows:
         n, fair = r.players, r.fair_share
         first, last = r.seats[0], r.seats[-1]
-        t.add_row(str(n), f"{first.mean:.4f} ± {first.ci95:.4f}", f"{fair:.4f}",
-                  f"{first.mean - fair:+.4f}", f"{last.mean:.4f} ± {last.ci95:.4f}",
-                  f"{last.mean - fair:+.4f}", f"{r.mean_rounds:.2f}",
+        t.add_row(str(n), first.text(4), f"{fair:.4f}", _vs_fair(first, fair), last.text(4),
+                  _vs_fair(last, fair), f"{r.mean_rounds:.2f}",
                   *([f"{r.instant_share:.2%}" if instant[2] else "–"] if instant else ()),
                   *(f"{r.counts[c].mean:.1f} ± {r.counts[c].ci95:.1f}" for c in counted))
     out.print(t)
+    note_no_difference([e.shift(-r.fair_share) for r in rows for e in (r.seats[0], r.seats[-1])])
     out.print(f"seed {seed}; {ran.words()}; {seconds:.1f} s")
     out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
     if interrupted:
@@ -572,9 +583,10 @@ def analyze_threshold(
         print(json.dumps({
             "game": _label(rules), "players": players, "games": games,
             "search_games": search_games, "seed": seed, "best_threshold": duel.best,
-            "search": {str(x): {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
+            "interval": WILSON,
+            "search": {str(x): {**e.json(mean="win_rate"), "games": e.n}
                        for x, e in duel.search.items()},
-            "optimal_win_rate": opt.win.mean, "optimal_ci95": opt.win.ci95, "fair_share": 1 / players,
+            **opt.win.json("optimal", mean="optimal_win_rate"), "fair_share": 1 / players,
             "optimal_edge": opt.win.mean - 1 / players,
             "turn_ev": duel.turn_ev, "final": duel.final.to_dict(), **ran.json(),
             "rules": rules.to_dict(), "seconds": round(duel.seconds, 2)}, indent=2))
@@ -583,12 +595,12 @@ def analyze_threshold(
               title=f"search: {search_games:,} games per threshold (common random numbers)",
               title_justify="left")
     for x, e in duel.search.items():
-        t.add_row(f"{x:,}", f"{e.mean:.4f}", f"± {e.ci95:.4f}", style="bold" if x == duel.best else None)
+        t.add_row(f"{x:,}", f"{e.mean:.4f}", e.ci_text(4), style="bold" if x == duel.best else None)
     out.print(t)
     how = _hook(rules, "threshold_words")()
     out.print(f"{_title(rules)}: best single threshold against optimal: bank at ≥ {duel.best:,} "
               f"({how})")
-    out.print(f"[bold]optimal wins {opt.win.mean:.4f} ± {opt.win.ci95:.4f}[/bold] of its games against "
+    out.print(f"[bold]optimal wins {opt.win.text(4)}[/bold] (95% CI) of its games against "
               f"{best} at {players} players (fair share {1 / players:.4f}; edge "
               f"{opt.win.mean - 1 / players:+.4f}); {duel.final.games:,} fresh games, seed {seed}")
     evs = ", ".join(f"{k} {v:.2f}" for k, v in duel.turn_ev.items())

@@ -26,6 +26,8 @@ import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from tutto_sim.core.stats import wilson
+
 from tutto_sim import __version__
 
 #: PNG resolution and palette size (files kept small; see :func:`save_png`).
@@ -118,6 +120,53 @@ def pm(mean: float, ci: float, percent: bool = False) -> str:
         return f"{mean:,.{2 if percent else 3}f} ± 0" + ("%" if percent else "")
     d = _decimals(ci)
     return f"{mean:,.{d}f} ± {ci:,.{d}f}" + ("%" if percent else "")
+
+
+def estimate_text(e, percent: bool = False, sign: bool = False, stacked: bool = False,
+                  unit: str | None = None) -> str:
+    """An :class:`~tutto_sim.core.stats.Estimate` as the report pages print it,
+    with :func:`pm`'s digits: a mean ``357 ± 2``, a proportion (a win rate,
+    a chance) with its Wilson interval ``45.3 [45.1, 45.5]%``; minus signs
+    as ``−``. ``sign``: ``+`` on a positive mean (never ``−0``); ``stacked``:
+    the interval on a line of its own (narrow bars); ``unit``: instead of
+    ``%`` (e.g. `` points`` for percentage points).
+
+    >>> from tutto_sim.core.stats import Estimate
+    >>> estimate_text(Estimate.proportion(1, 20), percent=True)
+    '5 [1, 24]%'
+    >>> estimate_text(Estimate(357.43, 2.04, 1000)), estimate_text(Estimate(-4.2, 0.9, 9), sign=True)
+    ('357 ± 2', '−4.2 ± 0.9')
+    >>> estimate_text(Estimate.proportion(9, 20).shift(-0.5), True, True, True,
+    ...               " points").splitlines()
+    ['−5', '[−24, 16] points']
+    """
+    scale = 100 if percent else 1
+    if e.ci95 == 0:
+        return pm(e.mean, 0.0, percent)
+    d = _decimals(e.ci95 * scale)
+    text = e.text(d, percent, sign and round(e.mean * scale, d) != 0, unit)
+    if round(e.mean * scale, d) == 0 and text.startswith("-"):
+        text = text[1:]  # never "−0"
+    if stacked:
+        text = text.replace(" [", "\n[", 1).replace(" ± ", "\n± ", 1)
+    return text.replace("-", "−")
+
+
+def beside_exact(e, exact: float, exact_decimals: int, percent: bool = False) -> str:
+    """:func:`estimate_text` of an estimate printed beside an exact value shown
+    with ``exact_decimals``: more digits where the rounded figures would put
+    the exact value on the wrong side of the interval (``stats.decimals_beside``).
+
+    >>> from tutto_sim.core.stats import Estimate
+    >>> beside_exact(Estimate(0.5560, 0.0196, 4000), 0.537962, 4, percent=True)
+    '55.6 ± 2.0%'
+    """
+    from tutto_sim.core.stats import decimals_beside
+
+    scale = 100 if percent else 1
+    d = decimals_beside(e, exact, start=_decimals(e.ci95 * scale), exact_decimals=exact_decimals,
+                        percent=percent)
+    return e.text(d, percent)
 
 
 def pct(p: float) -> str:
@@ -438,6 +487,19 @@ class WinRate:
     win_rate: float
     ci95: float
     games: int | None
+    #: the 95% CI: the CSV's ``low``/``high`` (Wilson), else Wilson's from
+    #: ``games``, else ``win_rate ± ci95`` (an old CSV without games)
+    low: float | None = None
+    high: float | None = None
+
+    @property
+    def estimate(self):
+        """The win rate as an :class:`~tutto_sim.core.stats.Estimate` (its interval kept)."""
+        from tutto_sim.core.stats import WILSON, Estimate
+
+        if self.low is None or self.high is None:
+            return Estimate(self.win_rate, self.ci95, self.games or 0)
+        return Estimate(self.win_rate, self.ci95, self.games or 0, self.low, self.high, WILSON)
 
 
 @dataclass(frozen=True)
@@ -522,7 +584,9 @@ def read_tournament(path, game: str | None = None) -> Tournament:
     """The win rates in a CSV written by ``tutto-sim tournament`` (any game).
 
     Needs the columns ``kind``, ``name``, ``win_rate`` and ``ci95`` (or
-    ``games``, for a Wald interval) and at least one ``kind=bot`` row; reads
+    ``games``) and at least one ``kind=bot`` row; the 95% CI is the file's
+    ``low``/``high`` (Wilson), else the Wilson interval from ``games``, else
+    ``win_rate ± ci95``; reads
     ``opponent``, ``games``, ``game``, ``variant``, ``players``, ``seed`` and
     ``rules_sha256`` when present and ignores any other column.
 
@@ -582,13 +646,18 @@ def _parse_tournament(path: Path, cols: list[str], rows: list[dict], bad: str) -
         if games is not None and games < 0:
             games = None
         ci = _number(_text(r.get("ci95")))
-        if ci is None and rate is not None and games:
-            ci = 1.959963984540054 * math.sqrt(max(rate * (1 - rate), 0.0) / games)
+        low, high = _number(_text(r.get("low"))), _number(_text(r.get("high")))
+        if rate is not None and 0 <= rate <= 1 and games and (
+                low is None or high is None or not 0 <= low <= rate <= high <= 1):
+            low, high = wilson(rate * games, games)  # a CSV from before the Wilson columns
+            ci = (high - low) / 2 if ci is None else ci
         if rate is None or ci is None or not 0 <= rate <= 1 or ci < 0:
             raise TournamentFileError(f"{bad} (line {i}: win_rate {_text(r.get('win_rate'))!r}, "
                                       f"ci95 {_text(r.get('ci95'))!r})")
+        if not games:  # no count to build an interval from: the file's ± ci95
+            low, high = None, None
         groups[kind].append(WinRate(_text(r.get("name")), _text(r.get("opponent")), rate, ci,
-                                    games))
+                                    games, low, high))
     if not groups["bot"]:
         raise TournamentFileError(f"{bad} (no kind=bot row)")
     first = rows[0]
@@ -624,8 +693,8 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
         f"Whole games from {t.file} (written by `tutto-sim tournament`: {game}, {players}, "
         f"seed {t.seed if t.seed is not None else '?'}"
         + (f", {count(n_games, 'game')}" if n_games else "") + f"; {whose}). "
-        "Win rate = mean share of the win per seat held (1, 1/k in a k-way tie, 0); bars: "
-        "95% CI. Dotted line: 1/players, the fair share. Seats: seat 0 moves first; the "
+        "Win rate = mean share of the win per seat held (1, 1/k in a k-way tie, 0); bars and "
+        "[low, high]: 95% CI (Wilson score interval, on the effective count of wins). Dotted line: 1/players, the fair share. Seats: seat 0 moves first; the "
         "first-player advantage is seat 0's rate minus the fair share."
         + (" Right: row's win rate against the column in two-player games." if t.pairs else "")
         + f" {footer}")
@@ -640,17 +709,17 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
             continue
         y = np.arange(len(rows))[::-1]
         rate = np.array([r.win_rate for r in rows])
-        ci = np.array([r.ci95 for r in rows])
+        est = [r.estimate for r in rows]
         ax.barh(y, rate, color=LIGHT, edgecolor=INK, lw=0.6, height=0.6,
                 hatch=HATCHES[1] if what == "seat" else "")
-        ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
-        for yi, r in zip(y, rows):
-            ax.text(r.win_rate + r.ci95 + 0.01, yi, pm(r.win_rate, r.ci95),
-                    va="center", fontsize=8)
+        ax.errorbar(rate, y, xerr=[[e.mean - e.low for e in est], [e.high - e.mean for e in est]],
+                    fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
+        for yi, e in zip(y, est):
+            ax.text(e.high + 0.01, yi, estimate_text(e), va="center", fontsize=8)
         ax.set_yticks(y, [r.name if what == "bot" else f"seat {r.name}" for r in rows])
         if fair is not None:
             ax.axvline(fair, ls=":", color=GREY, lw=1.4)
-        right = max(rate + ci) * 1.35 + 0.02  # room for the labels, past 1 if need be
+        right = max(e.high for e in est) * 1.35 + 0.02  # room for the labels, past 1 if need be
         ax.set_xlim(0, right)
         ax.set_xticks([x for x in np.arange(0, 1.01, 0.2) if x <= right])
         ax.set_xlabel("win rate (share of games won)")
@@ -665,7 +734,7 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
         for p in t.pairs:
             i, j = names.index(p.name), names.index(p.opponent)
             grid[i, j] = p.win_rate
-            text[i, j] = pm(p.win_rate, p.ci95).replace(" ± ", "\n± ")
+            text[i, j] = estimate_text(p.estimate, stacked=True)
         ax.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6,
                   aspect="auto")
         for i in range(len(names)):

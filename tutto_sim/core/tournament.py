@@ -44,7 +44,7 @@ import numpy as np
 from tutto_sim.core import cluster, registry
 from tutto_sim.core.blocks import BLOCK, SHARE
 from tutto_sim.core.bots import kernel_capable
-from tutto_sim.core.stats import Estimate
+from tutto_sim.core.stats import WILSON, Estimate
 
 ENGINES = ("auto", "kernel", "reference")
 #: Games per kernel call (progress and Ctrl-C granularity); the kernel cuts
@@ -308,7 +308,7 @@ class TournamentResult:
             seats, s, s2, sc, sc2, turns, bk, bk2 = (int(x) for x in self.sums.bot[i])
             out.append(BotStats(
                 name,
-                Estimate.from_sums(s, s2, seats, 1 / SHARE),
+                Estimate.share(s, seats, SHARE),
                 Estimate.from_sums(sc, sc2, seats, unit),
                 Estimate.from_sums(bk, bk2, turns, unit),
                 seats,
@@ -316,8 +316,7 @@ class TournamentResult:
         return sorted(out, key=lambda b: -b.win.mean if b.games else math.inf)
 
     def seat_rates(self) -> list[Estimate]:
-        return [Estimate.from_sums(int(s), int(s2), self.games, 1 / SHARE)
-                for s, s2 in self.sums.seat]
+        return [Estimate.share(int(s), self.games, SHARE) for s, _ in self.sums.seat]
 
     def fair_share(self) -> float:
         """A seat's win rate if no seat had an advantage: 1/n, 1/sides for partners."""
@@ -325,8 +324,7 @@ class TournamentResult:
 
     def first_player_advantage(self) -> Estimate:
         """Seat 0's win rate minus the fair share (1/n)."""
-        e = self.seat_rates()[0]
-        return Estimate(e.mean - self.fair_share(), e.ci95, e.n)
+        return self.seat_rates()[0].shift(-self.fair_share())
 
     def game_turns(self) -> Estimate:
         return Estimate.from_sums(*(int(x) for x in self.sums.turns), self.games)
@@ -346,9 +344,9 @@ class TournamentResult:
         for a, na in enumerate(self.names):
             row = {}
             for b, nb in enumerate(self.names):
-                g, s, s2 = (int(x) for x in self.sums.pair[a, b])
+                g, s, _ = (int(x) for x in self.sums.pair[a, b])
                 if a != b and g:
-                    row[nb] = Estimate.from_sums(s, s2, g, 1 / SHARE)
+                    row[nb] = Estimate.share(s, g, SHARE)
             out[na] = row
         return out
 
@@ -361,7 +359,7 @@ class TournamentResult:
                    "points_per_turn": b.points_per_turn.mean,
                    "points_per_turn_ci95": b.points_per_turn.ci95} if kind.points else {}
                   for b in self.bot_stats())
-        bots = {b.name: {"win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games, **pts}
+        bots = {b.name: {**_rate(b.win), "games": b.games, **pts}
                 for b, pts in zip(self.bot_stats(), points)}
         seats = self.seat_rates()
         fpa = self.first_player_advantage()
@@ -372,12 +370,14 @@ class TournamentResult:
             "games": self.games,
             "seed": self.seed,
             "engine": self.engine,
+            "interval": WILSON,  # every win rate's low/high (ci95: half its width)
             "bots": bots,
             "ranking": [b.name for b in self.bot_stats()],
             "seat_win_rates": [e.mean for e in seats],
             "seat_ci95": [e.ci95 for e in seats],
-            "first_player_advantage": fpa.mean,
-            "first_player_advantage_ci95": fpa.ci95,
+            "seat_low": [e.low for e in seats],
+            "seat_high": [e.high for e in seats],
+            **fpa.json("first_player_advantage"),
             "mean_turns": turns.mean,
             "mean_turns_ci95": turns.ci95,
             **{k: v for name in kind.counts for k, v in (
@@ -403,7 +403,7 @@ class TournamentResult:
                 d[key] = value
         pw = self.pairwise()
         if pw is not None:
-            d["pairwise"] = {a: {b: {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
+            d["pairwise"] = {a: {b: {**_rate(e), "games": e.n}
                                  for b, e in row.items()} for a, row in pw.items()}
         return d
 
@@ -416,18 +416,24 @@ class TournamentResult:
         own = self.summary.to_dict().get("bots", {}) if self.summary is not None else {}
         for b in self.bot_stats():
             rows.append({**base, "kind": "bot", "name": b.name, "opponent": "",
-                         "win_rate": b.win.mean, "ci95": b.win.ci95, "games": b.games,
+                         **_rate(b.win), "games": b.games,
                          **({"mean_final_score": b.mean_score.mean,
                              "points_per_turn": b.points_per_turn.mean} if points else {}),
                          **own.get(b.name, {})})
         for j, e in enumerate(self.seat_rates()):
             rows.append({**base, "kind": "seat", "name": str(j), "opponent": "",
-                         "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
+                         **_rate(e), "games": e.n})
         for a, row in (self.pairwise() or {}).items():
             for b, e in row.items():
                 rows.append({**base, "kind": "pair", "name": a, "opponent": b,
-                             "win_rate": e.mean, "ci95": e.ci95, "games": e.n})
+                             **_rate(e), "games": e.n})
         return rows
+
+
+def _rate(e: Estimate) -> dict:
+    """A win rate's JSON/CSV fields: ``win_rate``, ``ci95`` (half the CI's
+    width), ``low``, ``high`` (the Wilson interval, :data:`~tutto_sim.core.stats.WILSON`)."""
+    return {"win_rate": e.mean, "ci95": e.ci95, "low": e.low, "high": e.high}
 
 
 def choose_engine(engine: str, bots) -> str:

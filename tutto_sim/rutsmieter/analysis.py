@@ -19,7 +19,12 @@ house rules switched from there. For each:
   every seat (``bot``, default ``tuned``) at ``players`` (default 4, the full
   board), games ``0 .. games-1``; the difference to the first rule set per
   game on the same seeds;
-- **skill spread**: a tournament of ``strong`` against ``weak`` at
+- **skill spread**: a tournament of ``strong`` against ``weak`` (default
+  ``tuned`` against ``random``: both play in the kernel, so the default
+  20,000 games per rule set are quick and their CIs, about ±0.01, are
+  narrower than the house rules' effects; the expert, ``--strong expert``,
+  plays a few games a second, and at 100 games per rule set every effect
+  was inside its CI) at
   ``skill_players`` (default 2) in every seating (``core.tournament``,
   games ``0 .. skill_games-1``): the strong bot's win rate per seat held
   minus the weak bot's. Per game that is ``v = s/k_s - w/k_w`` (win shares
@@ -28,6 +33,10 @@ house rules switched from there. For each:
   With two players ``play_to_third`` changes no game (the first winner
   ends it either way), so that row reuses the first rule set's games
   (``same_games``) and its difference is exactly 0.
+
+A difference to the first rule set whose 95% CI holds 0 (exactly 0 on the
+same games included) is "no measurable difference" (``*_measurable`` false
+in the JSON and the CSV).
 
 Pieces (:func:`piece_values`)
 -----------------------------
@@ -112,11 +121,19 @@ def _est(x: np.ndarray) -> Estimate:
     return Estimate.from_sums(float(x.sum()), float((x * x).sum()), len(x))
 
 
-def _flat(prefix: str, e: Estimate | None) -> dict:
-    """``{prefix: mean, prefix_ci95: ci}`` (None for a part that did not run)."""
+def _flat(prefix: str, e: Estimate | None, difference: bool = False) -> dict:
+    """``{prefix: mean, prefix_ci95: ci}`` (None for a part that did not run);
+    a win rate adds its Wilson interval (``prefix_low``, ``prefix_high``), a
+    difference ``prefix_measurable``: whether its 95% CI leaves out 0."""
+    keys = [prefix, f"{prefix}_ci95"]
+    if e is not None and e.is_wilson:
+        keys += [f"{prefix}_low", f"{prefix}_high"]
+    if difference:
+        keys.append(f"{prefix}_measurable")
     if e is None:
-        return {prefix: None, f"{prefix}_ci95": None}
-    return {prefix: e.mean, f"{prefix}_ci95": e.ci95}
+        return dict.fromkeys(keys)
+    values = [e.mean, e.ci95] + ([e.low, e.high] if e.is_wilson else [])
+    return dict(zip(keys, values + ([e.measurable] if difference else [])))
 
 
 def rule_sets(rules: RutsmieterRules) -> list[tuple[str, RutsmieterRules]]:
@@ -156,11 +173,12 @@ class RuleSetResult:
             "switched": None if self.name == "defaults" else self.name,
             "rules": self.rules.to_dict(),
             **_flat("mean_throws", self.throws), **_flat("mean_turns", self.turns),
-            **_flat("throws_vs_defaults", self.throws_vs_defaults),
-            **_flat("turns_vs_defaults", self.turns_vs_defaults),
+            **_flat("throws_vs_defaults", self.throws_vs_defaults, self.name != "defaults"),
+            **_flat("turns_vs_defaults", self.turns_vs_defaults, self.name != "defaults"),
             **_flat("strong_win_rate", self.strong), **_flat("weak_win_rate", self.weak),
             **_flat("skill_spread", self.spread),
-            **_flat("skill_spread_vs_defaults", self.spread_vs_defaults),
+            **_flat("skill_spread_vs_defaults", self.spread_vs_defaults,
+                    self.name != "defaults"),
             "same_skill_games_as_defaults": self.same_games,
         }
 
@@ -231,8 +249,8 @@ def _tournament(bots, players, games, seed, rules, label, phase):
 
 
 def rule_effects(rules: RutsmieterRules = RutsmieterRules(), players: int = 4,
-                 games: int = 20_000, skill_games: int = 100, seed: int = 1,
-                 bot: str = "tuned", strong: str = "expert", weak: str = "random",
+                 games: int = 20_000, skill_games: int = 20_000, seed: int = 1,
+                 bot: str = "tuned", strong: str = "tuned", weak: str = "random",
                  skill_players: int = 2, phase: Phase = _no_phase) -> RuleEffects:
     """Game length and skill spread for ``rules`` and each house rule switched
     (module docstring). The game lengths of every rule set run first (the

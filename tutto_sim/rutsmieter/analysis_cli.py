@@ -24,6 +24,7 @@ from tutto_sim.core.cli import (
     _positive,
     _write_csv,
     err,
+    note_no_difference,
     out,
     plural,
     prepare_dir,
@@ -65,10 +66,18 @@ def _threads(threads: Optional[int]) -> int:
 
 
 def _pm(e, digits: int = 4, sign: bool = False) -> str:
-    """``0.6150 ± 0.0774``; ``–`` for a part that did not run."""
+    """``0.6150 ± 0.0774``, a win rate ``0.6150 [0.5167, 0.7047]`` (Wilson);
+    ``–`` for a part that did not run."""
     if e is None:
         return "–"
-    return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
+    return e.text(digits, sign=sign)
+
+
+def _diff(e, digits: int = 4) -> str:
+    """A difference (to the first row, with minus without): ``+0.0680 ± 0.0105``,
+    and a ``*`` where its CI holds 0 (no measurable difference; the note under
+    the table, ``note_no_difference``); ``–`` for a part that did not run."""
+    return "–" if e is None else e.difference_text(digits, mark="*")
 
 
 def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, digest: str, ran,
@@ -97,8 +106,8 @@ def analyze_rules(
     games: Annotated[int, typer.Option("--games", help="Games per rule set for the game length.")] = 20_000,
     bot: Annotated[str, typer.Option("--bot", help="The bot in every seat for the game length.")] = "tuned",
     skill_players: Annotated[int, typer.Option("--skill-players", help="Table size of the skill tournament: 2, 3 or 4.")] = 2,
-    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the expert is slow: the default takes a few minutes).")] = 100,
-    strong: Annotated[str, typer.Option("--strong", help="The strong bot of the skill spread.")] = "expert",
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the default's CIs, about ±0.01, are narrower than the rules' effects; the defaults take TODO-TIME in all; --strong expert plays a few games a second).")] = 20_000,
+    strong: Annotated[str, typer.Option("--strong", help="The strong bot of the skill spread (expert: slow, give fewer --skill-games).")] = "tuned",
     weak: Annotated[str, typer.Option("--weak", help="The weak bot of the skill spread.")] = "random",
     seed: Seed = 1,
     threads: Threads = None,
@@ -145,17 +154,21 @@ def _print_rules(res, rules, ran, csv_path: Path) -> None:
                   f"Rutsmieter, game length: {res.bot} in every seat, {res.players} players, "
                   f"{plural(res.games, 'game')} per rule set, the same dice for every rule set (95% CI)"),
               title_justify="left")
-    same = []
+    same, shown = [], []
     for r in res.rows:
         first = r is res.rows[0]
-        t.add_row(words(r.name, rules), _pm(r.throws, 1), _pm(r.turns, 1),
-                  "–" if first else _pm(r.throws_vs_defaults, 1, True),
-                  "–" if first else _pm(r.turns_vs_defaults, 1, True))
         d = r.throws_vs_defaults
-        if not first and d is not None and d.mean == 0 and d.ci95 == 0 \
-                and r.turns_vs_defaults.ci95 == 0:
+        unchanged = not first and d is not None and d.mean == 0 and d.ci95 == 0 \
+            and r.turns_vs_defaults.ci95 == 0
+        if unchanged:
             same.append(words(r.name, rules))
+        elif not first:
+            shown += [r.throws_vs_defaults, r.turns_vs_defaults]
+        t.add_row(words(r.name, rules), _pm(r.throws, 1), _pm(r.turns, 1),
+                  *("–" if first else "0 (the same games)" if unchanged else _diff(e, 1)
+                    for e in (r.throws_vs_defaults, r.turns_vs_defaults)))
     out.print(t)
+    note_no_difference(shown)
     if same:
         out.print(f"the same games as the first row (the rule never changes a move of "
                   f"{res.bot}): {', '.join(same)}")
@@ -168,8 +181,9 @@ def _print_rules(res, rules, ran, csv_path: Path) -> None:
         first = r is res.rows[0]
         t.add_row(words(r.name, rules), _pm(r.strong), _pm(r.weak), _pm(r.spread),
                   "–" if first else ("0 (the same games)" if r.same_games
-                                     else _pm(r.spread_vs_defaults, 4, True)))
+                                     else _diff(r.spread_vs_defaults)))
     out.print(t)
+    note_no_difference([r.spread_vs_defaults for r in res.rows[1:] if not r.same_games])
     if any(r.same_games for r in res.rows):
         out.print(f"play on for the places changes nothing with {res.skill_players} players: "
                   "the first winner ends the game either way")
@@ -232,10 +246,11 @@ def _print_pieces(res, ran, csv_path: Path) -> None:
                      f"instead of all four in the house (player 0 throws first; {res.games:,} "
                      f"games from each start, the same dice; 95% CI)"), title_justify="left")
     for r in res.piece_out:
-        t.add_row(str(r.seat), _pm(r.with_piece), _pm(r.without), _pm(r.value, 4, True))
+        t.add_row(str(r.seat), _pm(r.with_piece), _pm(r.without), _diff(r.value))
     out.print(t)
+    note_no_difference([r.value for r in res.piece_out])
     if res.piece_out_mean is not None:
-        out.print(f"a piece out at the start is worth {_pm(res.piece_out_mean, 4, True)} "
+        out.print(f"a piece out at the start is worth {res.piece_out_mean.difference_text(4)} "
                   f"in win rate (mean over the players)")
     t = Table("the piece had come", "positions", "mean square", "its owner's loss in win rate",
               title=(f"a capture: the victim's chance to win with the piece where it stood minus "
@@ -244,9 +259,10 @@ def _print_pieces(res, ran, csv_path: Path) -> None:
                      f"{res.position_games:,} games from each position (95% CI)"),
               title_justify="left")
     for b in res.bands:
-        t.add_row(f"squares {b.lo}-{b.hi}", f"{b.loss.n:,}", f"{b.mean_square:.1f}", _pm(b.loss))
+        t.add_row(f"squares {b.lo}-{b.hi}", f"{b.loss.n:,}", f"{b.mean_square:.1f}", _diff(b.loss))
     if res.capture_all is not None:
         t.add_row("all", f"{res.capture_all.n:,}", "", _pm(res.capture_all))
     out.print(t)
+    note_no_difference([b.loss for b in res.bands])
     out.print(f"{ran.words()}; {res.seconds:.1f} s")
     out.print(f"CSV: {csv_path}", soft_wrap=True)

@@ -234,7 +234,8 @@ def _method(generations) -> str:
 
 
 def _pm(e) -> str:
-    return f"{e.mean:.4f} ± {e.ci95:.4f}"
+    """A win rate and its Wilson interval: ``0.2610 [0.2528, 0.2694]``."""
+    return e.text(4)
 
 
 def _print(res, d: dict, ran_words: str) -> None:
@@ -256,15 +257,15 @@ def _print(res, d: dict, ran_words: str) -> None:
                   title=f"fresh games (never seen by the search; fair share "
                         f"{1 / res.rules.players:.4f})", title_justify="left")
         for name, e in res.fresh.items():
-            t.add_row(name, f"{e.mean:.4f}", f"± {e.ci95:.4f}", f"{e.n:,}",
+            t.add_row(name, f"{e.mean:.4f}", e.ci_text(4), f"{e.n:,}",
                       _pm(res.start_fresh[name]))
-        t.add_row("all", f"{res.fresh_all.mean:.4f}", f"± {res.fresh_all.ci95:.4f}",
+        t.add_row("all", f"{res.fresh_all.mean:.4f}", res.fresh_all.ci_text(4),
                   f"{res.fresh_all.n:,}", "")
         out.print(t)
         out.print(f"gain over the start weights on the same fresh games: "
                   f"{res.gain_vs_start.mean:+.4f} ± {res.gain_vs_start.ci95:.4f}")
     if s["win_rate"] is not None:
-        out.print(f"search games: best {s['win_rate']:.4f} ± {s['ci95']:.4f}, start weights "
+        out.print(f"search games: best {_pm(res.search_score)}, start weights "
                   f"{s['start_win_rate']:.4f} (the best of many is flattered there: the fresh "
                   "games tell)")
     out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; "

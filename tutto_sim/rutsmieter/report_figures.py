@@ -21,6 +21,8 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch
 
 from tutto_sim import __version__
 from tutto_sim.core.report import (
+    beside_exact,
+    estimate_text,
     BLUE,
     GREEN,
     GREY,
@@ -717,16 +719,16 @@ def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
         for j, (x, e) in enumerate(zip(xs, seats)):
             ax.bar(x, 100 * e.mean, width * 0.9, color=LIGHT if j == 0 else "white",
                    edgecolor=INK, hatch=HATCHES[j % len(HATCHES)], lw=0.7)
-            ax.errorbar(x, 100 * e.mean, yerr=100 * e.ci95, fmt="none", color=INK,
-                        capsize=3, lw=1.0)
-            ax.text(x, 100 * (e.mean + e.ci95) + 0.6, pm(e.mean, e.ci95, True)
-                    .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8)
+            ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
+                        fmt="none", color=INK, capsize=3, lw=1.0)
+            ax.text(x, 100 * e.high + 0.6, estimate_text(e, True, stacked=True),
+                    ha="center", va="bottom", fontsize=6.8)
         ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":",
                 color=GREY, lw=1.6)
         adv = t.result.first_player_advantage()
         ticks.append(g)
         labels.append(f"{p} players\nfirst player's advantage\n"
-                      f"{_signed(100 * adv.mean, 100 * adv.ci95)} points")
+                      f"{estimate_text(adv, True, True, unit=' points')}")
     ax.set_xticks(ticks, labels)
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 68)
@@ -744,21 +746,24 @@ def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
 # --------------------------------------------------------------------------
 
 
-def _check_panel(ax, rows, ylabel: str, fmt) -> None:
-    """Exact values (horizontal ticks) beside simulated means with 95% CIs."""
+def _check_panel(ax, rows, ylabel: str, exact_decimals: int, percent: bool = False) -> None:
+    """Exact values (horizontal ticks) beside simulated means with 95% CIs; the
+    simulated figure with as many digits as it takes for "within"/"outside its
+    95% CI" to be visibly true of the printed numbers (``beside_exact``)."""
+    scale, unit = (100, "%") if percent else (1, "")
     for i, (label, exact, est) in enumerate(rows):
         ax.plot([i - 0.3, i + 0.3], [exact, exact], color=INK, lw=2.2)
-        ax.errorbar(i, est.mean, yerr=est.ci95, fmt="o", color=BLUE, mfc="white", ms=6,
-                    capsize=5, lw=1.3)
-        inside = abs(est.mean - exact) <= est.ci95
-        ax.annotate(f"exact {fmt(exact)}\nsimulated {fmt(est.mean, est.ci95)}\n"
-                    f"{'within' if inside else 'outside'} its 95% CI",
-                    (i, est.mean + est.ci95), xytext=(0, 8), textcoords="offset points",
+        ax.errorbar(i, est.mean, yerr=[[est.mean - est.low], [est.high - est.mean]], fmt="o",
+                    color=BLUE, mfc="white", ms=6, capsize=5, lw=1.3)
+        ax.annotate(f"exact {exact * scale:.{exact_decimals}f}{unit}\n"
+                    f"simulated {beside_exact(est, exact, exact_decimals, percent)}\n"
+                    f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
+                    (i, est.high), xytext=(0, 8), textcoords="offset points",
                     ha="center", va="bottom", fontsize=7.5)
     ax.set_xticks(range(len(rows)), [r[0] for r in rows], fontsize=8)
     ax.set_xlim(-0.6, len(rows) - 0.4)
-    lo = min(min(r[1], r[2].mean - r[2].ci95) for r in rows)
-    hi = max(max(r[1], r[2].mean + r[2].ci95) for r in rows)
+    lo = min(min(r[1], r[2].low) for r in rows)
+    hi = max(max(r[1], r[2].high) for r in rows)
     pad = (hi - lo) * 0.6 + 1e-9
     ax.set_ylim(lo - pad * 0.4, hi + pad * 1.6)
     ax.set_ylabel(ylabel)
@@ -788,22 +793,16 @@ def exact_checks(data: RutsmieterReportData, number: int) -> Sheet:
     fig.suptitle(title, fontsize=13, weight="bold")
     a, b, c = fig.subplots(1, 3, width_ratios=[2, 1.1, 1.1])
 
-    def num(x, ci=None):
-        return f"{x:.5f}" if ci is None else pm(x, ci)
-
-    def share(x, ci=None):
-        return f"{100 * x:.4f}%" if ci is None else pm(x, ci, percent=True)
-
     _check_panel(a, [("furthest piece first", ex.solo.first, ex.solo_first),
                      ("fewest throws", ex.solo.optimal, ex.solo_optimal)],
-                 "throws to bring all four pieces home", num)
+                 "throws to bring all four pieces home", 5)
     a.set_title("alone, four pieces", loc="left")
     _check_panel(b, [("first player wins", ex.duel.p_first_wins, ex.duel_first_wins)],
-                 "chance to win", share)
+                 "chance to win", 4, percent=True)
     b.yaxis.set_major_formatter(lambda v, pos: f"{100 * v:.0f}%")
     b.set_title("two players, one piece each", loc="left", fontsize=9.5)
     _check_panel(c, [("throws in a game", ex.duel.expected_throws, ex.duel_throws)],
-                 "throws per game", num)
+                 "throws per game", 5)
     c.set_title("two players, one piece each", loc="left", fontsize=9.5)
     a.legend(handles=[Line2D([], [], color=INK, lw=2.2, label="exact"),
                       Line2D([], [], color=BLUE, marker="o", mfc="white", ls="none",

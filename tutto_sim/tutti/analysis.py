@@ -40,8 +40,10 @@ Analyses
 - :func:`dealt_tute`: P(a Tute is dealt): four Kings or four Horses in one
   hand at the deal (2 players: among the 8 cards dealt, before any draw).
   *Exact* by counting (:func:`p_dealt_tute`), and *sampled* from deals
-  ``0 .. deals-1``, per player (the mean over the seats of a deal, so its CI
-  comes from whole deals) and at the table (some player has one).
+  ``0 .. deals-1``, per player (the mean over the seats of a deal, so its
+  standard error comes from whole deals; the Wilson interval on the
+  effective number of hands p(1-p)/SE²) and at the table (some player has
+  one; Wilson).
 
 Every analysis cuts its deals (hands, matches) into chunks of consecutive
 ones, each a pure function of its first deal, added up in order: with
@@ -220,10 +222,9 @@ class TuteRow:
 
     def to_dict(self) -> dict:
         return {"deals": self.deals, "exact": float(self.exact_player),
-                "exact_fraction": str(self.exact_player), "sampled": self.player.mean,
-                "sampled_ci95": self.player.ci95, "table_exact": float(self.exact_table),
-                "table_exact_fraction": str(self.exact_table), "table_sampled": self.table.mean,
-                "table_sampled_ci95": self.table.ci95}
+                "exact_fraction": str(self.exact_player), **self.player.json("sampled"),
+                "table_exact": float(self.exact_table),
+                "table_exact_fraction": str(self.exact_table), **self.table.json("table_sampled")}
 
 
 @dataclass
@@ -237,15 +238,15 @@ class LeadRow:
 
     @property
     def advantage(self) -> Estimate:
-        e = self.seats[0]
-        return Estimate(e.mean - self.fair, e.ci95, e.n)
+        return self.seats[0].shift(-self.fair)
 
     def to_dict(self) -> dict:
-        return {"games": self.games, "first_leader_win_rate": self.seats[0].mean,
-                "first_leader_ci95": self.seats[0].ci95, "fair_share": self.fair,
-                "lead_advantage": self.advantage.mean, "lead_advantage_ci95": self.advantage.ci95,
+        return {"games": self.games, **self.seats[0].json("first_leader", "first_leader_win_rate"),
+                "fair_share": self.fair, **self.advantage.json("lead_advantage"),
+                "lead_advantage_measurable": self.advantage.measurable,
                 "seat_win_rates": [e.mean for e in self.seats],
                 "seat_ci95": [e.ci95 for e in self.seats],
+                "seat_low": [e.low for e in self.seats], "seat_high": [e.high for e in self.seats],
                 "points_per_hand": [e.mean for e in self.points],
                 "points_per_hand_ci95": [e.ci95 for e in self.points],
                 "hands_per_match": self.hands.mean, "hands_per_match_ci95": self.hands.ci95}
@@ -269,10 +270,12 @@ class AbstainRow:
                 "points_with": self.points_with.mean, "points_without": self.points_without.mean,
                 "points_value": self.points_value.mean,
                 "points_value_ci95": self.points_value.ci95,
+                "points_value_measurable": self.points_value.measurable,
                 "hands_won_with": self.wins_with.mean,
                 "hands_won_without": self.wins_without.mean,
                 "win_rate_value": self.wins_value.mean,
-                "win_rate_value_ci95": self.wins_value.ci95}
+                "win_rate_value_ci95": self.wins_value.ci95,
+                "win_rate_value_measurable": self.wins_value.measurable}
 
 
 @dataclass
@@ -286,8 +289,7 @@ class TrumpRow:
         return {"rank": RANK_NAMES[self.rank], "hands": self.leader_wins.n,
                 "points_per_hand": [e.mean for e in self.points],
                 "points_per_hand_ci95": [e.ci95 for e in self.points],
-                "leader_hands_won": self.leader_wins.mean,
-                "leader_hands_won_ci95": self.leader_wins.ci95}
+                **self.leader_wins.json("leader_hands_won")}
 
 
 @dataclass
@@ -366,7 +368,8 @@ def dealt_tute(tables=(2, 3, 4), n_deals: int = 1_000_000, seed: int = 1,
                        catch_interrupt=False)
         exact = p_dealt_tute(n)
         return [TuteRow(n, n_deals, exact["player"], exact["table"],
-                        Estimate.from_sums(int(per[0]), int(per[1]), n_deals, 1 / n),
+                        Estimate.share_of_means(
+                            Estimate.from_sums(int(per[0]), int(per[1]), n_deals, 1 / n)),
                         Estimate.proportion(int(per[2]), n_deals))]
 
     return _per_table(Result("tute", TuttiRules(), "", seed, n_deals), tables, part)

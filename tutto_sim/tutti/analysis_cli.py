@@ -24,6 +24,7 @@ from tutto_sim.core.cli import (
     _positive,
     _write_csv,
     err,
+    note_no_difference,
     out,
     plural,
     prepare_dir,
@@ -72,7 +73,15 @@ def _builtin(bot: str, what: str) -> str:
 
 
 def _pm(e, digits: int = 4, sign: bool = False) -> str:
-    return f"{e.mean:{'+' if sign else ''}.{digits}f} ± {e.ci95:.{digits}f}"
+    """``12.34 ± 0.56``; a share (win rate, chance) with its Wilson interval
+    ``0.5210 [0.5141, 0.5279]``."""
+    return e.text(digits, sign=sign)
+
+
+def _diff(e, digits: int = 4) -> str:
+    """A difference (with minus without, a seat minus its fair share): signed,
+    and a ``*`` where its 95% CI holds 0, explained by ``note_no_difference``."""
+    return e.difference_text(digits, mark="*")
 
 
 def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
@@ -145,7 +154,8 @@ def analyze_lead(
     res, ran = _run("--games", games, seed, out_dir, as_json, lambda phase: lead_advantage(
         rules, chosen, bot.strip(), games, seed, phase), threads)
     rows = [{**_base(rules, res), "table": r.table, "seat": j, "games": r.games,
-             "win_rate": e.mean, "ci95": e.ci95, "fair_share": r.fair,
+             "win_rate": e.mean, "ci95": e.ci95, "low": e.low, "high": e.high,
+             "fair_share": r.fair, "vs_fair_measurable": e.shift(-r.fair).measurable,
              "points_per_hand": r.points[j].mean, "points_per_hand_ci95": r.points[j].ci95}
             for r in res.rows for j, e in enumerate(r.seats)]
     _deliver(res, rules, rows, out_dir, f"lead-tutti-seed{seed}",
@@ -163,9 +173,10 @@ def _print_lead(res, ran, csv_path: Path) -> None:
               title_justify="left")
     for r in res.rows:
         t.add_row(table_words(r.table), _pm(r.seats[0]), f"{r.fair:.4f}",
-                  _pm(r.advantage, 4, True), _pm(r.seats[-1]), _pm(r.points[0], 2),
+                  _diff(r.advantage), _pm(r.seats[-1]), _pm(r.points[0], 2),
                   _pm(r.points[-1], 2), _pm(r.hands, 3))
     out.print(t)
+    note_no_difference([r.advantage for r in res.rows])
     out.print("the dealer keeps the card that shows trumps (3-4 players); in pairs he is "
               "player 1's partner, and a pair's points are both partners'")
     _footer(res, ran, csv_path)
@@ -200,10 +211,11 @@ def _print_abstain(res, ran, csv_path: Path) -> None:
                      "difference; a tied hand is not won)"), title_justify="left")
     for r in res.rows:
         t.add_row(table_words(r.table), _pm(r.uses, 3), f"{r.points_with.mean:.2f}",
-                  f"{r.points_without.mean:.2f}", _pm(r.points_value, 2, True),
+                  f"{r.points_without.mean:.2f}", _diff(r.points_value, 2),
                   f"{r.wins_with.mean:.4f}", f"{r.wins_without.mean:.4f}",
-                  _pm(r.wins_value, 4, True))
+                  _diff(r.wins_value))
     out.print(t)
+    note_no_difference([e for r in res.rows for e in (r.points_value, r.wins_value)])
     _footer(res, ran, csv_path)
 
 
@@ -318,15 +330,25 @@ def analyze_tute(
 analyze_tute.rule_flags = DEAL_RULES
 
 
+def _beside(e, exact) -> str:
+    """A sampled chance beside its exact value (printed with 6 decimals): as many
+    decimals as "within"/"outside its CI" takes to be visibly true."""
+    from tutto_sim.core.stats import decimals_beside
+
+    inside = "within" if e.contains(float(exact)) else "outside"
+    return f"{_pm(e, decimals_beside(e, float(exact), start=6, exact_decimals=6))} ({inside})"
+
+
 def _print_tute(res, ran, csv_path: Path) -> None:
     t = Table("players", "a player: exact", "a player: sampled", "at the table: exact",
               "at the table: sampled", title=(
                   f"Tutti: P(a Tute is dealt): four Kings or four Horses in one hand at the deal "
                   f"(2 players: the 8 cards dealt); exact by counting, sampled from {res.size:,} "
-                  "deals (95% CI)"), title_justify="left")
+                  "deals (95% CI; within or outside: where the exact value lies)"),
+              title_justify="left")
     for r in res.rows:
-        t.add_row(str(r.players), f"{float(r.exact_player):.6f}", _pm(r.player, 6),
-                  f"{float(r.exact_table):.6f}", _pm(r.table, 6))
+        t.add_row(str(r.players), f"{float(r.exact_player):.6f}", _beside(r.player, r.exact_player),
+                  f"{float(r.exact_table):.6f}", _beside(r.table, r.exact_table))
     out.print(t)
     out.print("one in " + ", ".join(f"{1 / float(r.exact_player):,.0f} ({r.players} players)"
                                     for r in res.rows) + " hands is a dealt Tute")

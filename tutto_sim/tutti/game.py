@@ -187,11 +187,9 @@ class TuttiSummary:
                      for i, name in enumerate(self.names)},
             "hands": self.hands,
             "tute_hands": self.tutes,
-            "tute_hand_share": tute.mean,
-            "tute_hand_share_ci95": tute.ci95,
+            **tute.json("tute_hand_share"),
             "replayed_ties": self.ties,
-            "tied_hand_share": tie.mean,
-            "tied_hand_share_ci95": tie.ci95,
+            **tie.json("tied_hand_share"),
             "points": "a seat's points are its side's: card points, 10 for the last trick, "
                       "declarations; points per hand = over the hands dealt, replays included",
         }
@@ -205,6 +203,6 @@ class TuttiSummary:
             e = self.points_per_hand(i)
             t.add_row(self.names[i], f"{e.mean:.2f}", f"± {e.ci95:.2f}")
         tute, tie = self.tute_share(), self.tie_share()
-        line = (f"{self.hands:,} hands: a Tute ended {tute.mean:.2%} ± {tute.ci95:.2%}; "
-                f"tied and replayed {tie.mean:.2%} ± {tie.ci95:.2%} ({self.ties:,})")
+        line = (f"{self.hands:,} hands: a Tute ended {tute.text(2, percent=True)}; "
+                f"tied and replayed {tie.text(2, percent=True)} ({self.ties:,}; 95% CIs)")
         return [t, line]

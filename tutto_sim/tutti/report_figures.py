@@ -14,6 +14,7 @@ from matplotlib.patches import Patch
 
 from tutto_sim import __version__
 from tutto_sim.core.report import (
+    beside_exact,
     BLUE,
     GREY,
     HATCHES,
@@ -23,6 +24,7 @@ from tutto_sim.core.report import (
     Sheet,
     count,
     cover_sheet,
+    estimate_text,
     new_figure,
     pct,
     pm,
@@ -264,10 +266,10 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
             hatch = "" if j == 0 else DEALER_HATCH if j == n - 1 else HATCHES[j]
             style = dict(color=LIGHT if j == 0 else "white", edgecolor=INK, hatch=hatch, lw=0.7)
             top.bar(x, 100 * e.mean, width * 0.9, **style)
-            top.errorbar(x, 100 * e.mean, yerr=100 * e.ci95, fmt="none", color=INK, capsize=3,
-                         lw=1.0)
-            top.text(x, 100 * (e.mean + e.ci95) + 1, pm(e.mean, e.ci95, True)
-                     .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.5)
+            top.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
+                         fmt="none", color=INK, capsize=3, lw=1.0)
+            top.text(x, 100 * e.high + 1, estimate_text(e, True, stacked=True),
+                     ha="center", va="bottom", fontsize=6.5)
             bottom.bar(x, p.mean, width * 0.9, **style)
             bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
             bottom.text(x, p.mean + p.ci95 + 2, f"{p.mean:.1f}", ha="center", va="bottom",
@@ -277,7 +279,7 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
         adv = r.advantage
         ticks.append(g)
         labels.append(f"{table_words(table)}\nleader's advantage\n"
-                      f"{_signed(adv.mean, adv.ci95, 100)} points")
+                      f"{estimate_text(adv, True, True, unit=' points')}")
     top.set_xticks(ticks, labels, fontsize=8)
     top.set_ylabel("win rate (%)")
     top.set_ylim(0, 75)
@@ -430,15 +432,16 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
             exact = float(r.exact_player if what == "player" else r.exact_table)
             est = r.player if what == "player" else r.table
             ax.plot([i - 0.3, i + 0.3], [100 * exact] * 2, color=INK, lw=2.2)
-            ax.errorbar(i, 100 * est.mean, yerr=100 * est.ci95, fmt="o", color=BLUE,
-                        mfc="white", ms=6, capsize=5, lw=1.3)
-            inside = abs(est.mean - exact) <= est.ci95
-            ax.annotate(f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\nsampled "
-                        f"{pm(est.mean, est.ci95, True)}\n"
-                        f"{'within' if inside else 'outside'} its 95% CI",
-                        (i, 100 * max(exact, est.mean + est.ci95)), xytext=(0, 8),
+            ax.errorbar(i, 100 * est.mean, fmt="o", color=BLUE, mfc="white", ms=6, capsize=5,
+                        lw=1.3, yerr=[[100 * (est.mean - est.low)], [100 * (est.high - est.mean)]])
+            shown = pct(exact)
+            digits = len(shown.rstrip("%").partition(".")[2])
+            ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled "
+                        f"{beside_exact(est, exact, digits, percent=True)}\n"
+                        f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
+                        (i, 100 * max(exact, est.high)), xytext=(0, 8),
                         textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
-            tops.append(100 * max(exact, est.mean + est.ci95))
+            tops.append(100 * max(exact, est.high))
         ax.set_xticks(range(len(rows)), [f"{r.players} players" for r in rows])
         ax.set_xlim(-0.6, len(rows) - 0.4)
         ax.set_ylim(0, max(tops) * 1.6)

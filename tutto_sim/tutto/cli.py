@@ -185,7 +185,8 @@ def _optimize_rows(res) -> list[dict]:
     entries += [(f"street take {k}", None, ev, p) for k, (p, ev) in res.street.items()]
     for name, cp, ev, pt in entries:
         row = {"card": res.card.cli_name, "policy": name, "ev": ev.mean, "ci95": ev.ci95,
-               "turns": ev.n, "p_tutto": pt.mean, "p_tutto_ci95": pt.ci95, "seed": res.seed,
+               "turns": ev.n, "p_tutto": pt.mean, "p_tutto_ci95": pt.ci95, "p_tutto_low": pt.low,
+               "p_tutto_high": pt.high, "seed": res.seed,
                "rules_sha256": res.rules.digest()}
         if cp is not None:
             row["keep_rule"] = cp.keep
@@ -208,8 +209,7 @@ def _optimize_json(res, ran, csv_path: Path) -> dict:
         "search_turns": res.search_turns,
         "bank_thresholds": decision_thresholds(res.card, res.policy, res.rules),
         "keep_rule": res.policy.keep,
-        "p_tutto": res.p_tutto.mean,
-        "p_tutto_ci95": res.p_tutto.ci95,
+        **res.p_tutto.json("p_tutto"),
         "baselines": {
             name: {"ev": ev.mean, "ci95": ev.ci95, "turns": ev.n,
                    "bank_thresholds": decision_thresholds(res.card, cp, res.rules),
@@ -225,11 +225,10 @@ def _optimize_json(res, ran, csv_path: Path) -> dict:
     if res.card is Card.STREET:
         d["street_take"] = res.policy.street_take
         d["p_street"] = res.p_tutto.mean
-        d["p_street_by_take"] = {str(k): {"p": p.mean, "ci95": p.ci95, "ev": ev.mean}
+        d["p_street_by_take"] = {str(k): {**p.json(mean="p"), "ev": ev.mean}
                                  for k, (p, ev) in res.street.items()}
     if res.card is Card.CLOVERLEAF:
-        d["p_two_tuttos"] = res.p_two_tuttos.mean
-        d["p_two_tuttos_ci95"] = res.p_two_tuttos.ci95
+        d.update(res.p_two_tuttos.json("p_two_tuttos"))
     return d
 
 
@@ -273,7 +272,7 @@ def _print_optimize(res, ran, csv_path: Path) -> None:
                   f"after the Straße: {_after_tutto(res.policy.draw_below)}")
         t = Table("new numbers per throw", "P(Straße)", "95% CI", "EV", title="Straße success by how many new numbers you set aside")
         for k, (p, ev) in res.street.items():
-            t.add_row(str(k), f"{p.mean:.4f}", f"± {p.ci95:.4f}", f"{ev.mean:.1f} ± {ev.ci95:.1f}")
+            t.add_row(str(k), f"{p.mean:.4f}", p.ci_text(4), f"{ev.mean:.1f} ± {ev.ci95:.1f}")
         out.print(t)
     else:
         out.print("no decisions under this card")

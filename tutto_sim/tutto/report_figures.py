@@ -27,7 +27,9 @@ from tutto_sim.core.report import (
     INK,
     LIGHT,
     ORANGE,
+    beside_exact,
     count,
+    estimate_text,
     merge_same,
     new_figure,
     pct,
@@ -495,14 +497,14 @@ def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
     for i, (label, name) in enumerate(entries):
         b = data.banked[name]
         p0 = Estimate.proportion(int((b == 0).sum()), len(b))
-        ax0.bar(i, 100 * p0.mean, yerr=100 * p0.ci95, width=0.6, color=faces[i],
-                edgecolor=INK, hatch=hatches[i], lw=0.8, capsize=4)
-        ax0.text(i, 100 * p0.mean + 2, pm(p0.mean, p0.ci95, percent=True),
+        ax0.bar(i, 100 * p0.mean, yerr=[[100 * (p0.mean - p0.low)], [100 * (p0.high - p0.mean)]],
+                width=0.6, color=faces[i], edgecolor=INK, hatch=hatches[i], lw=0.8, capsize=4)
+        ax0.text(i, 100 * p0.high + 2, estimate_text(p0, percent=True),
                  ha="center", fontsize=9)
         edges = np.arange(step, top + step, step)
         share = np.array([(b == v).mean() for v in edges[:-1]] + [(b >= top).mean()]) * 100
         ax1.plot(edges, share, drawstyle="steps-mid", **looks[i],
-                 label=f"{label}: mean {pm(est[name].mean, est[name].ci95)} "
+                 label=f"{label}: mean {beside_exact(est[name], exact[name], 2)} "
                        f"(exact {exact[name]:.2f})")
     ax0.set_xticks(range(len(entries)))
     ax0.set_xticklabels([label for label, _ in entries])
