@@ -155,7 +155,7 @@ def test_search_bots_are_the_saved_matches_at_their_own_budgets(texts):
         for name, won in ((kind, share), ("heuristic", d["n"] - share)):
             e = Estimate.proportion(won, d["n"])
             assert f"{name}\n" + pm(e.mean, e.ci95, True).replace(" ± ", "\n± ") in page, name
-        assert (f"{kind} at its own budget,\n{budget} {what} per decision,\n2 players, "
+        assert (f"{kind} at its own budget,\n{budget} {what} per decision,\n2 players,\n"
                 f"{d['n']} hands (saved)") in page
         assert f"data/measured/tutti-{kind}-heuristic.json" in page
     assert "small budget" not in page

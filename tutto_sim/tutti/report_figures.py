@@ -185,7 +185,7 @@ def search_groups(data: TuttiReportData) -> list[tuple[str, str, object, object,
             spec = f"{kind}:{m.budget}"
             tick = (f"{kind} at its own budget,\n"
                     + spec_words(spec).split(" with ", 1)[1]
-                    + f",\n2 players, {count(m.n, m.unit)} (saved)")
+                    + f",\n2 players,\n{count(m.n, m.unit)} (saved)")
             words = (f"{spec_words(spec)} (its own budget): {count(m.n, 'single ' + m.unit)}, "
                      f"the deals of seed {m.seed} each played in both seatings, a tied hand "
                      f"counting one half, saved in data/measured/{m.path.name}")
