@@ -147,7 +147,7 @@ def save_match(path: Path, r: dict, rules: TuttiRules, args) -> None:
     write_measured(path, game="tutti", bot=parse_tutti_bot(r["a"], rules).name,
                    budget=_budget(r["a"]), against=r["b"], rules=rules, unit="hand",
                    n=r["hands"], wins=r["wins"], ties=r["ties"], seed=args.seed,
-                   command=command, seconds=r["seconds"],
+                   command=command,
                    how="every deal played in every seating; a tied hand counts one half")
 
 

@@ -19,7 +19,7 @@ The file (JSON, UTF-8)::
      "players": 2, "rules": {...}, "rules_sha256": "...",
      "unit": "hand", "n": 400, "wins": 281, "ties": 10, "how": "...",
      "seed": 1, "command": "python scripts/bench_tutti_search.py ...",
-     "machine": "...", "seconds": 61.2}
+     "machine": "..."}
 
 ``wins + ties / 2`` out of ``n`` is the bot's share (a tie counts one half);
 its 95% interval comes from :meth:`core.stats.Estimate.proportion`, so it is
@@ -88,17 +88,16 @@ def _machine() -> str:
 
 def write_measured(path: Path | str, *, game: str, bot: str, budget: int | None, against: str,
                    rules, unit: str, n: int, wins: int, ties: int, seed: int, command: str,
-                   seconds: float | None = None, how: str = "") -> Path:
+                   how: str = "") -> Path:
     """Write a saved measurement (module docstring); ``rules`` has ``to_dict``,
-    ``digest`` and ``players``."""
+    ``digest`` and ``players``. No run time: one taken on a shared machine
+    would mislead (the docs quote times with their machine and load)."""
     path = Path(path)
     body = {"format": FORMAT, "version": VERSION, "game": game, "bot": bot, "budget": budget,
             "against": against, "players": rules.players, "rules": rules.to_dict(),
             "rules_sha256": rules.digest(), "unit": unit, "n": int(n), "wins": int(wins),
             "ties": int(ties), "how": how, "seed": seed, "command": command,
             "machine": _machine()}
-    if seconds is not None:
-        body["seconds"] = round(float(seconds), 1)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
     return path
