@@ -162,8 +162,8 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
     for name, won in (("expert", d["wins"]), ("tuned", d["n"] - d["wins"])):
         e = Estimate.proportion(won, d["n"])
         assert pm(e.mean, e.ci95, percent=True) in page, name
-    assert (f"expert at its own budget ({d['budget']:,} games per move)\nagainst tuned, "
-            f"2 players, {d['n']:,} games (saved)") in page
+    assert (f"expert, {d['budget']:,} games per move (its own)\nvs tuned, "
+            f"2 players, {d['n']:,} games, saved") in page
     assert "data/measured/rutsmieter-expert-tuned.json" in joined and "small budget" not in joined
     assert expert_spec() is not None  # the small-budget match exists, but is not played here
 
@@ -194,7 +194,7 @@ def test_without_a_saved_measurement_the_expert_plays_a_small_budget(tmp_path):
     with style():
         sheet = bot_win_rates(data, 2)
     texts = [t.get_text() for t in sheet.fig.findobj(Text)]
-    assert (f"expert with a small budget ({EXPERT_ROLLOUTS} games per move)\nagainst tuned, "
+    assert (f"expert, {EXPERT_ROLLOUTS} games per move (small budget)\nvs tuned, "
             f"2 players, {expert_games(games)} games") in texts
     assert "too small a budget and too few games to show its strength" in sheet.caption
     two = dataclasses.replace(RULES, players=2)

@@ -507,8 +507,8 @@ def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
     m = data.saved_expert
     if m is not None:
         rows = [_Row("expert", m.win), _Row("tuned", m.other)]
-        title = (f"expert at its own budget ({m.budget:,} games per move)\n"
-                 f"against tuned, 2 players, {_games(m.n)} (saved)")
+        title = (f"expert, {m.budget:,} games per move (its own)\n"
+                 f"vs tuned, 2 players, {_games(m.n)}, saved")
         words = (f" Bottom right: {what} at its own budget of {m.budget:,} such games per "
                  f"move against tuned, {_games(m.n)} at 2 players, each bot beginning half of "
                  f"them, seed {m.seed}: the match the README and docs/rutsmieter.md ('The "
@@ -519,8 +519,8 @@ def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
     if data.expert is None:
         return None
     rows = data.expert.bot_stats()
-    title = (f"expert with a small budget ({EXPERT_ROLLOUTS} games per move)\n"
-             f"against tuned, 2 players, {_games(data.expert.games)}")
+    title = (f"expert, {EXPERT_ROLLOUTS} games per move (small budget)\n"
+             f"vs tuned, 2 players, {_games(data.expert.games)}")
     words = (f" Bottom right: {what} with a small budget of {EXPERT_ROLLOUTS} such games per "
              f"move (its own is {DEFAULT_ROLLOUTS:,}) against tuned, "
              f"{_games(data.expert.games)} at 2 players, each bot beginning half of them: too "
