@@ -116,7 +116,7 @@ def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monke
         note = out.splitlines()[2]
         assert note.startswith("note: tuned (the default bots, and the player in the expert's "
                                "games) was tuned at 2 players; ")
-        assert note.endswith("(docs/rutsmieter.md, 'The tuned weights')")
+        assert note.endswith("; docs/rutsmieter.md, 'The tuned weights'")
         assert f"--players {players} " in STANDING_COMMAND.format(players=players)
         rules = RutsmieterRules(players=players)
         res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, 28_800,

@@ -144,7 +144,7 @@ def tuned_note(rules) -> str | None:
     return ("note: tuned (the default bots, and the player in the expert's games) was tuned "
             f"at 2 players; {standing}"
             + ("" if default else " under the default house rules")
-            + " (docs/rutsmieter.md, 'The tuned weights')")
+            + "; docs/rutsmieter.md, 'The tuned weights'")
 
 
 def play_intro(rules) -> tuple[str, str]:
