@@ -16,8 +16,11 @@ and the mean margin of A's side (points minus the other side's) with its
 95% CI. Usage::
 
     python scripts/bench_tutti_search.py --speed pimc [--players 2] [--hands 12]
-    python scripts/bench_tutti_search.py --match pimc,heuristic --hands 200 [--players 2]
+    python scripts/bench_tutti_search.py --match pimc,heuristic --hands 200 [--players 2] [--json FILE]
 
+``--json FILE`` writes the match as a saved measurement (``core.measured``:
+the command, seed, rules, budget, hands won, tied and lost), as
+``data/measured/tutti-pimc-heuristic.json``, which the Tutti report cites.
 Speed is measured here, never in the tests.
 """
 
@@ -28,6 +31,7 @@ import itertools
 import math
 import os
 import time
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -78,6 +82,7 @@ def speed(spec: str, rules: TuttiRules, hands: int, seed: int) -> dict:
 def match(a: str, b: str, rules: TuttiRules, hands: int, seed: int) -> dict:
     n = rules.players
     share, margins = 0.0, []
+    wins = ties = 0
     t0 = time.perf_counter()
     for i, seat in itertools.product(range(hands), range(n)):
         lineup = [make_bot(b, p, seed, i) for p in range(n)]
@@ -85,6 +90,8 @@ def match(a: str, b: str, rules: TuttiRules, hands: int, seed: int) -> dict:
         rec = play_hand(lineup, rules, seed, i)
         mine = rules.side(seat)
         share += 1.0 if rec.winner == mine else (0.5 if rec.winner < 0 else 0.0)
+        wins += rec.winner == mine
+        ties += rec.winner < 0
         if rec.tute >= 0:
             margins.append(250 if rules.side(rec.tute) == mine else -250)
         else:
@@ -92,7 +99,8 @@ def match(a: str, b: str, rules: TuttiRules, hands: int, seed: int) -> dict:
     games = hands * n
     p = share / games
     m = np.array(margins, dtype=float)
-    return {"a": a, "b": b, "players": n, "hands": games, "win_share": p,
+    return {"a": a, "b": b, "players": n, "hands": games, "wins": int(wins), "ties": int(ties),
+            "win_share": p,
             "win_ci95": Z95 * math.sqrt(p * (1 - p) / games), "margin": float(m.mean()),
             "margin_ci95": float(Z95 * m.std(ddof=1) / math.sqrt(games)),
             "seconds": time.perf_counter() - t0}
@@ -105,6 +113,8 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--hands", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", type=Path, default=None,
+                    help="--match: also write the match as a saved measurement to this file")
     args = ap.parse_args()
     numba.set_num_threads(1)
     rules = TuttiRules(players=args.players)
@@ -121,6 +131,34 @@ def main() -> None:
               f"± {100 * r['win_ci95']:.1f} of {r['hands']} hands (every deal in every seating), "
               f"margin {r['margin']:+.1f} ± {r['margin_ci95']:.1f} points, seed {args.seed}, "
               f"{r['seconds']:.0f} s")
+        if args.json:
+            save_match(args.json, r, rules, args)
+
+
+def save_match(path: Path, r: dict, rules: TuttiRules, args) -> None:
+    """The match as a saved measurement (``core.measured``), with the command that made it."""
+    from tutto_sim.core.measured import write_measured
+    from tutto_sim.tutti.bots import parse_tutti_bot
+
+    command = f"python scripts/bench_tutti_search.py --match {args.match} --hands {args.hands or 200}"
+    if args.players != 2:
+        command += f" --players {args.players}"
+    command += f" --seed {args.seed}"
+    write_measured(path, game="tutti", bot=parse_tutti_bot(r["a"], rules).name,
+                   budget=_budget(r["a"]), against=r["b"], rules=rules, unit="hand",
+                   n=r["hands"], wins=r["wins"], ties=r["ties"], seed=args.seed,
+                   command=command,
+                   how="every deal played in every seating; a tied hand counts one half")
+
+
+def _budget(spec: str) -> int | None:
+    """A search bot's budget per decision (its default when the spec names none)."""
+    from tutto_sim.tutti.ismcts import DEFAULT_ITERATIONS
+    from tutto_sim.tutti.pimc import DEFAULT_SAMPLES
+
+    kind, _, n = spec.partition(":")
+    default = {"pimc": DEFAULT_SAMPLES, "ismcts": DEFAULT_ITERATIONS, "cheat": DEFAULT_SAMPLES}
+    return int(n) if n else default.get(kind)
 
 
 if __name__ == "__main__":

@@ -100,6 +100,46 @@ def test_a_move_from_house_to_goal_and_places_with_four_players(capsys, monkeypa
     assert re.search(r"^Yellow \(random\) throws \d", out, re.M)
 
 
+def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monkeypatch):
+    """The line under the heading at 3 and 4 players: the figures are those of
+    the tournament it cites, replayed here (28,800 games, seed 1, every
+    lineup of the six bots); at 2 players, where tuned is the strongest, no line."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
+    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.hooks import STANDING_COMMAND
+
+    names = ("random", "first", "last", "aggressive", "defensive", "tuned")
+    for players, bots in ((4, []), (3, ["--bots", "first,aggressive"])):
+        code, out, _ = play(capsys, monkeypatch, "q\n", *bots, "--seed", "7")
+        assert code == 0
+        note = out.splitlines()[2]
+        assert note.startswith("note: tuned (the default bots, and the player in the expert's "
+                               "games) was tuned at 2 players; ")
+        assert note.endswith("; docs/rutsmieter.md, 'The tuned weights'")
+        assert f"--players {players} " in STANDING_COMMAND.format(players=players)
+        rules = RutsmieterRules(players=players)
+        res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, 28_800,
+                             1, RutsmieterConfig(rules))
+        win = {b.name: b.win for b in res.bot_stats()}
+        shown = {n: f"{100 * win[n].mean:.1f}%" for n in names}
+        if players == 4:
+            rest = sorted(win[n].mean for n in ("first", "aggressive", "defensive"))
+            assert win["tuned"].mean + win["tuned"].ci95 < rest[0] - win["tuned"].ci95  # last
+            assert (f"at 4 players it finishes last of first, aggressive, defensive and tuned "
+                    f"({shown['tuned']} of the games against {100 * rest[0]:.1f}–"
+                    f"{100 * rest[-1]:.1f}%)") in note
+        else:
+            for level in ("first", "aggressive"):  # level: within the CI of the difference
+                assert abs(win[level].mean - win["tuned"].mean) < win["tuned"].ci95 * 2 ** 0.5
+            assert win["defensive"].mean - win["tuned"].mean > 2 * win["tuned"].ci95
+            assert (f"at 3 players it wins {shown['tuned']} of the games, level with first and "
+                    f"aggressive ({shown['first']}, {shown['aggressive']}) and behind defensive "
+                    f"({shown['defensive']})") in note
+    code, out, _ = play(capsys, monkeypatch, "q\n", "--bots", "first", "--seed", "7")
+    assert code == 0 and "note: tuned" not in out
+
+
 def test_hints_show_the_advice_at_every_choice(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "a\nq\n", "--bots", "first", "--seed", "7", "--hints")
     assert code == 0

@@ -143,6 +143,67 @@ def test_bot_win_rates_are_those_of_reference_matches(texts):
                 f"random {ppt[1]:.1f}") in ticks, table
 
 
+def test_search_bots_are_the_saved_matches_at_their_own_budgets(texts):
+    """The search bots' bars are the saved matches docs/tutti.md quotes (read
+    here as plain JSON), at their own budgets, said so under the bars; the
+    report plays no small-budget match of its own then."""
+    import json
+
+    from tutto_sim.core.measured import MEASURED_DIR
+    from tutto_sim.core.stats import Estimate
+    from tutto_sim.tutti.ismcts import DEFAULT_ITERATIONS
+    from tutto_sim.tutti.pimc import DEFAULT_SAMPLES
+
+    page = _page(texts, "01-bot-win-rates")
+    for kind, budget, what in (("pimc", DEFAULT_SAMPLES, "deals"),
+                               ("ismcts", DEFAULT_ITERATIONS, "iterations")):
+        d = json.loads((MEASURED_DIR / f"tutti-{kind}-heuristic.json").read_text("utf-8"))
+        assert d["rules_sha256"] == TABLES["2"].digest() and d["budget"] == budget
+        share = d["wins"] + d["ties"] / 2
+        for name, won in ((kind, share), ("heuristic", d["n"] - share)):
+            e = Estimate.proportion(won, d["n"])
+            assert f"{name}\n" + pm(e.mean, e.ci95, True).replace(" ± ", "\n± ") in page, name
+        assert (f"{kind} at its own budget,\n{budget} {what} per decision,\n2 players,\n"
+                f"{d['n']} hands (saved)") in page
+        assert f"data/measured/tutti-{kind}-heuristic.json" in page
+    assert "small budget" not in page
+
+
+def test_without_a_saved_measurement_the_search_bots_play_a_small_budget(tmp_path):
+    """With no saved measurement for the report's options, the report plays
+    its own short matches with small budgets and says they are small; they
+    are the matches a direct tournament plays."""
+    from matplotlib.text import Text
+
+    from tutto_sim.core.report import style
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.tutti.bots import parse_tutti_bot
+    from tutto_sim.tutti.game import TuttiConfig
+    from tutto_sim.tutti.report_data import SEARCH_BOTS, compute, saved_search, sizes
+    from tutto_sim.tutti.report_figures import bot_win_rates
+
+    assert set(saved_search(RULES)) == {"pimc", "ismcts"}
+    assert saved_search(TuttiRules(hands=3)) == {}  # other options: no saved figure applies
+    matches = 72
+    data = compute(RULES, SEED, matches, measured_dir=tmp_path)  # an empty folder
+    assert data.saved == {} and sorted(data.search) == sorted(SEARCH_BOTS)
+    with style():
+        sheet = bot_win_rates(data, 1)
+    page = " ".join(t.get_text() for t in sheet.fig.findobj(Text))
+    for spec, what in zip(SEARCH_BOTS, ("deals", "iterations")):
+        kind, _, budget = spec.partition(":")
+        assert f"{kind} with a small budget,\n{budget} {what} per decision,\n2 players" in page
+        res = run_tournament([parse_tutti_bot(spec, TABLES["2"]),
+                              parse_tutti_bot("heuristic", TABLES["2"])], 2,
+                             sizes(matches)["search"], SEED, TuttiConfig(TABLES["2"]),
+                             engine="reference")
+        for b in res.bot_stats():
+            name = kind if b.name != "heuristic" else b.name
+            assert f"{name}\n" + pm(b.win.mean, b.win.ci95, True).replace(" ± ", "\n± ") \
+                in page, spec
+    assert "A small budget is too small to show the bot's strength" in sheet.caption
+
+
 def test_lead_is_the_kernels_matches(texts):
     """Heuristic in every seat: the seats' win rates, the leader's advantage and
     each seat's points per hand from the kernel's own matches."""

@@ -43,6 +43,9 @@ GREEN = "#009E73"
 GREY = "#666666"
 LIGHT = "#BBBBBB"
 HATCHES = ("", "///", "...", "xx", "\\\\", "++")
+#: The box of a value label drawn where a reference line (a fair share) may run:
+#: white behind the text, so the line stops at the label instead of striking it through.
+LABEL_BOX = dict(fc="white", ec="none", pad=0.5)
 
 _RC = {
     "font.size": 9.5,

@@ -117,10 +117,42 @@ def interactive_game(players, config, seed, narrate):
     return InteractiveGame(players, config, seed, narrate)
 
 
+#: How ``tuned`` does at 3 and 4 players (docs/rutsmieter.md, "The tuned weights"):
+#: every lineup of the six bots, 28,800 games, seed 1, default house rules, by
+#: :data:`STANDING_COMMAND` (tests/rutsmieter/test_rutsmieter_play.py replays it).
+TUNED_STANDING = {
+    3: ("at 3 players it wins 43.6% of the games, level with first and aggressive (43.7%, "
+        "43.9%) and behind defensive (47.2%)"),
+    4: ("at 4 players it finishes last of first, aggressive, defensive and tuned (29.3% of "
+        "the games against 34.8–36.6%)"),
+}
+STANDING_COMMAND = ("tutto-sim tournament --game rutsmieter --players {players} --bots "
+                    "random,first,last,aggressive,defensive,tuned --games 28800 --seed 1")
+
+
+def tuned_note(rules) -> str | None:
+    """``play``'s line at 3 and 4 players: the tuned bot (the default opponents,
+    the player of the expert's games) was tuned at 2 players and is weaker here."""
+    import dataclasses
+
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+    standing = TUNED_STANDING.get(rules.players)
+    if standing is None:
+        return None
+    default = dataclasses.replace(rules, players=4) == RutsmieterRules()
+    return ("note: tuned (the default bots, and the player in the expert's games) was tuned "
+            f"at 2 players; {standing}"
+            + ("" if default else " under the default house rules")
+            + "; docs/rutsmieter.md, 'The tuned weights'")
+
+
 def play_intro(rules) -> tuple[str, str]:
-    """``play``'s heading (no target: the first home wins) and how to answer."""
-    return (f"Rutsmieter, {rules.players} players",
-            "at each choice type its letter; ? shows the expert's advice, q leaves")
+    """``play``'s heading (no target: the first home wins) and how to answer
+    (at 3 and 4 players with :func:`tuned_note` on a second line)."""
+    how = "at each choice type its letter; ? shows the expert's advice, q leaves"
+    note = tuned_note(rules)
+    return (f"Rutsmieter, {rules.players} players", how if note is None else f"{how}\n{note}")
 
 
 def play_bots(rules) -> str:

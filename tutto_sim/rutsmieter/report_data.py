@@ -14,8 +14,12 @@ The parts
 ---------
 - **Bots**: a tournament of the built-in bots and ``tuned`` at 2 and at 4
   players, every seating (``core.tournament``), in the kernel; ``expert``
-  (one move ahead by rollouts of the tuned policy) against ``tuned`` in a
-  short match of its own, when the expert exists (:func:`expert_spec`).
+  (one move ahead by rollouts of the tuned policy) against ``tuned``: at its
+  own budget from the saved measurement (``core.measured``:
+  ``data/measured/rutsmieter-expert-tuned.json``, the 2,000 games the README
+  and docs/rutsmieter.md quote) when one was made under the report's rules,
+  else in a short match of its own with a small budget, which the page
+  labels as such (:func:`expert_spec`).
 - **Table sizes**: ``tuned`` in every seat at 2, 3 and 4 players: the throws
   and turns of every game (``run_tournament``'s ``on_batch``) and the win
   rate by seat.
@@ -336,7 +340,7 @@ class RutsmieterReportData:
     seed: int
     games: int  # games of every kernel table (the report's --turns)
     bots: dict  # players -> TournamentResult of TOURNAMENT_BOTS
-    expert: object | None  # TournamentResult of expert against tuned, or None
+    expert: object | None  # TournamentResult of expert (small budget) against tuned, or None
     expert_spec: str | None
     tables: dict  # players -> TableGames
     house: object  # analysis.RuleEffects
@@ -344,6 +348,7 @@ class RutsmieterReportData:
     choices: Choices
     seconds: dict = field(default_factory=dict)  # part -> seconds
     tournament: object | None = None  # core.report.Tournament of --tournament, if given
+    saved_expert: object | None = None  # core.measured.Measured: expert at its own budget
 
     @property
     def policy(self) -> WeightsPolicy:
@@ -363,13 +368,23 @@ def expert_games(games: int) -> int:
     return max(2, 2 * (games // (2 * EXPERT_SHARE)))
 
 
+def saved_expert(rules: RutsmieterRules, folder=None):
+    """The saved measurement (``core.measured``) of the expert against tuned at
+    2 players under ``rules``' house rules, or None."""
+    from tutto_sim.core.measured import measured
+
+    return measured("rutsmieter", "expert", "tuned", at_table(rules, 2), folder)
+
+
 def compute(rules: RutsmieterRules, seed: int, games: int,
-            phase: PhaseHook = _no_phase) -> RutsmieterReportData:
+            phase: PhaseHook = _no_phase, measured_dir=None) -> RutsmieterReportData:
     """Every number of the report (module docstring). Ctrl-C raises
-    KeyboardInterrupt (the report is all or nothing)."""
+    KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
+    the saved measurements are (default ``data/measured``)."""
     from .analysis import rule_effects
 
     rules = at_table(rules, 4)
+    saved = saved_expert(rules, measured_dir)
     seconds = {}
 
     def timed(part, fn, *a, **k):
@@ -380,7 +395,7 @@ def compute(rules: RutsmieterRules, seed: int, games: int,
 
     bots = {p: timed(f"bots {p}", bot_tournament, rules, p, games, seed, phase)
             for p in TOURNAMENT_PLAYERS}
-    spec = expert_spec()
+    spec = expert_spec() if saved is None else None
     expert = None
     if spec is not None:
         expert = timed("expert", bot_tournament, rules, 2, expert_games(games), seed, phase,
@@ -397,4 +412,4 @@ def compute(rules: RutsmieterRules, seed: int, games: int,
     policy = default_policy(rules)
     choices = timed("choices", sample_choices, policy, rules, choice_games(games), seed, phase)
     return RutsmieterReportData(rules, seed, games, bots, expert, spec, tables, house, exact,
-                                choices, seconds)
+                                choices, seconds, saved_expert=saved)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import textwrap
+from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.lines import Line2D
@@ -263,6 +264,14 @@ def example_text(label: str, feature: str, choice: Choice, weights) -> list[str]
                  for k in differs]
         lines.append(f"{'ABCD'[i]}: {move_words(m, choice.obs.die)}"
                      + (f"; {'; '.join(parts)}" if parts else "") + ".")
+    # what every move shares, so that each score is the sum of the points listed
+    shared = [k for k in range(len(FEATURES))
+              if k not in differs and weights[k] * choice.features[0][k] != 0]
+    if shared:
+        who = "Both moves" if len(moves) == 2 else "Every move"
+        lines.append(f"{who}: " + "; ".join(
+            feature_phrase(FEATURES[k], choice.features[0][k], weights[k]) for k in shared)
+            + ".")
     best = choice.chosen
     scores = " against ".join(f"{s:.3g}".replace("-", "−") for s in
                               [choice.scores[best]] + [s for i, s in enumerate(choice.scores)
@@ -300,6 +309,12 @@ def piece_xy(seats, player: int, k: int, x: int, base: int) -> tuple[float, floa
     return _xy((start + x) % RING, base)
 
 
+#: Where a player's name sits on a board diagram: squares behind its start
+#: square and the radius (the ring is 1, the house's pieces reach 1.36).
+LABEL_SQUARES = 4.6
+LABEL_RADIUS = 1.55
+
+
 def board_diagram(ax, choice: Choice) -> None:
     """A small board: the ring, start squares, goal lanes, houses, every piece
     (you: black dots; the opponents in play order: square, triangle, diamond)
@@ -325,7 +340,8 @@ def board_diagram(ax, choice: Choice) -> None:
                                 ec=LIGHT, lw=0.5, ls=":"))
         rel = (p - me) % n
         name = "you" if rel == 0 else f"opp. {rel}"
-        tx, ty = _xy(start - 2.6, base, 1.62 if rel else 1.55)
+        # beyond the house (which sits 2-3 squares behind the start), clear of its pieces
+        tx, ty = _xy(start - LABEL_SQUARES, base, LABEL_RADIUS)
         ax.text(tx, ty, name, ha="center", va="center", fontsize=6.5,
                 weight="bold" if rel == 0 else "normal")
     for p in range(n):
@@ -363,6 +379,7 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
     ch = data.choices
     order = ranked_features(w)
     worked = examples(ch, [f for f in order if w[FEATURES.index(f)] != 0])
+    four_words = four_player_words(data)
     title = "How to move: the tuned bot's policy"
     caption = (
         "At every throw that leaves a choice, the tuned bot scores each move it may make by "
@@ -377,6 +394,7 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
         "bottom, play runs clockwise; black dots: your pieces; square, triangle, diamond: the "
         "opponents in the order they throw after you; grey: goal lanes; dotted: houses; "
         "solid arrow: the tuned bot's move, dashed: the others. "
+        + (four_words + " " if four_words else "")
         + _source(data, "game 0" if ch.games == 1 else f"games 0–{ch.games - 1:,}"))
     fig, band = new_figure(*PORTRAIT, caption)
     fig.set_layout_engine("none")
@@ -401,6 +419,11 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
              f"{len(ch.choices):,} choices, {pct(ties / max(len(ch.choices), 1))}).",
              fontsize=8.4, va="top")
     y -= 10 * line + 0.012
+    if four_words:  # the sheet teaches a 2-player policy: say where it is weaker
+        note = textwrap.wrap(four_words + " (Bot win rates page.)", 100)
+        fig.text(0.05, y, "\n".join(note), fontsize=8.4, va="top", weight="bold",
+                 linespacing=1.27)
+        y -= 8.4 * 1.27 * len(note) * line + 0.012
     fig.text(0.05, y, "Worked examples from real games", fontsize=11, weight="bold", va="top")
     y -= 16 * line
     cell_h = (y - band - 0.01) / 2
@@ -466,22 +489,80 @@ def _evenly(data: RutsmieterReportData) -> str:
     return "as evenly as the number of games allows"
 
 
+@dataclass(frozen=True)
+class _Row:
+    """A bar of :func:`_rate_bars`: a bot's name and win rate."""
+
+    name: str
+    win: object  # core.stats.Estimate
+
+
+def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
+    """The expert's panel: (bars, panel title, caption words), from the saved
+    measurement at its own budget where one fits the report's house rules,
+    else from the report's short match with a small budget; None without
+    either."""
+    from .expert import DEFAULT_ROLLOUTS
+
+    what = ("the expert (each allowed move tried out in games of tuned play to the end "
+            "from the position after it, the move that wins most often)")
+    m = data.saved_expert
+    if m is not None:
+        rows = [_Row("expert", m.win), _Row("tuned", m.other)]
+        title = (f"expert, {m.budget:,} games per move (its own)\n"
+                 f"vs tuned, 2 players, {_games(m.n)}, saved")
+        words = (f" Bottom right: {what} at its own budget of {m.budget:,} such games per "
+                 f"move against tuned, {_games(m.n)} at 2 players, each bot beginning half of "
+                 f"them, seed {m.seed}: the match the README and docs/rutsmieter.md ('The "
+                 "expert bot') quote, played once by the command in "
+                 f"data/measured/{m.path.name} and saved there (it takes far longer than "
+                 "this report).")
+        return rows, title, words
+    if data.expert is None:
+        return None
+    rows = data.expert.bot_stats()
+    title = (f"expert, {EXPERT_ROLLOUTS} games per move (small budget)\n"
+             f"vs tuned, 2 players, {_games(data.expert.games)}")
+    words = (f" Bottom right: {what} with a small budget of {EXPERT_ROLLOUTS} such games per "
+             f"move (its own is {DEFAULT_ROLLOUTS:,}) against tuned, "
+             f"{_games(data.expert.games)} at 2 players, each bot beginning half of them: too "
+             "small a budget and too few games to show its strength (no saved measurement at "
+             "its own budget was made under these house rules).")
+    return rows, title, words
+
+
+def four_player_words(data: RutsmieterReportData) -> str:
+    """Where tuned stands at 4 players, if other bots win more there: "At 4
+    players tuned (29.3 ± 0.6%) finishes behind first, aggressive and
+    defensive (34.8–36.6%): ..."; "" if it wins most."""
+    if 4 not in data.bots:
+        return ""
+    four = data.bots[4].bot_stats()
+    by = {b.name: b for b in four}
+    if "tuned" not in by:
+        return ""
+    tuned = by["tuned"].win
+    ahead = [b for b in four if b.name != "tuned" and b.win.mean > tuned.mean]
+    if not ahead:
+        return ""
+    names = [b.name for b in ahead]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    lo, hi = min(b.win.mean for b in ahead), max(b.win.mean for b in ahead)
+    span = f"{100 * lo:.1f}%" if len(ahead) == 1 else f"{100 * lo:.1f}–{100 * hi:.1f}%"
+    return (f"At 4 players tuned ({pm(tuned.mean, tuned.ci95, True)}) finishes behind "
+            f"{listed} ({span}): its weights were tuned at 2 players, and no stronger "
+            "four-player policy exists yet.")
+
+
 def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
     two, four = data.bots[2], data.bots[4]
     order = [b.name for b in two.bot_stats()]
-    has_expert = data.expert is not None
+    expert = expert_rows(data)
+    has_expert = expert is not None
     title = "Bot win rates"
     bots_words = "; ".join(f"{n}: {BOT_WORDS[n]}" for n in order)
-    expert_part = ""
-    if has_expert:
-        from .expert import DEFAULT_ROLLOUTS
-
-        expert_part = (
-            " Bottom right: the expert (each allowed move tried out in games of tuned play "
-            "to the end from the position after it, the move that wins most often) with a "
-            f"small budget of {EXPERT_ROLLOUTS} such games per move (its own default is "
-            f"{DEFAULT_ROLLOUTS:,}) against tuned, {_games(data.expert.games)} at 2 players, "
-            "each bot beginning half of them.")
+    expert_part = expert[2] if has_expert else ""
+    four_words = four_player_words(data)
     caption = (
         f"Tournaments of the built-in bots and tuned ({bots_words}), "
         f"{_games(data.games)} at each table size in the numba kernel, every lineup of bots "
@@ -489,7 +570,8 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
         "the games a bot won per seat it held, with its 95% CI as bars; dotted: the fair "
         "share (1/players). Left: 2 players (every pair of bots); middle: 4 players (every "
         "four of the six bots); right: 2 players, the row bot's win rate against the column "
-        "bot." + expert_part + " " + table_prints(data, TOURNAMENT_PLAYERS)
+        "bot." + expert_part + (" " + four_words if four_words else "") + " "
+        + table_prints(data, TOURNAMENT_PLAYERS)
         + _source(data, f"{_games(data.games)} per table"))
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
@@ -521,8 +603,9 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
     c.set_title("2 players: row against column (win %)", loc="left", fontsize=9)
     c.grid(False)
     if has_expert:
-        _rate_bars(d, data.expert.bot_stats(), [b.name for b in data.expert.bot_stats()], 0.5)
-        d.set_title("expert against tuned, 2 players", loc="left", fontsize=9)
+        rows, panel, _ = expert
+        _rate_bars(d, rows, [b.name for b in rows], 0.5)
+        d.set_title(panel, loc="left", fontsize=8)
         d.set_xlabel("win rate", fontsize=8)
     return Sheet(fig, f"{number:02d}-bot-win-rates", title, caption)
 

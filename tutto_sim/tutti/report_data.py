@@ -14,9 +14,13 @@ the same report on any number of threads.
 The parts
 ---------
 - **Bots**: ``heuristic`` against ``random`` at every table (2, 3, 4 players
-  and 4 in pairs), every seating, in the kernel; and the search bots with
-  small budgets (``pimc:10``, ``ismcts:100``, when they exist) against
-  ``heuristic`` at 2 players in the reference engine.
+  and 4 in pairs), every seating, in the kernel; and the search bots against
+  ``heuristic`` at 2 players: at their own budgets from the saved
+  measurement (``core.measured``: ``data/measured/tutti-pimc-heuristic.json``,
+  the match docs/tutti.md and the README quote) when one was made under the
+  report's rules, else with small budgets (``pimc:10``, ``ismcts:100``) in a
+  short match of the report's own in the reference engine, which the page
+  labels as such (too few deals to show the bot's strength).
 - **The lead**: ``analysis.lead_advantage`` (``heuristic`` in every seat).
 - **Exchange and declaring**: ``analysis.abstain_value`` (exchange at 2
   players, declaring at every table; common random numbers).
@@ -44,8 +48,11 @@ PhaseHook = Callable[[str, int], Callable[[int], None]]
 TABLES = A.TABLES
 #: The kernel bots' tournament at every table.
 KERNEL_BOTS = ("heuristic", "random")
-#: The search bots with the report's small budgets, each against ``heuristic``.
+#: The search bots with the report's small budgets, each against ``heuristic``
+#: (played only where no saved measurement fits the report's rules).
 SEARCH_BOTS = ("pimc:10", "ismcts:100")
+#: The search bots' opponent, in the report's matches and the saved ones.
+SEARCH_OPPONENT = "heuristic"
 #: Hands of the trump-rank and points pages: ``HAND_FACTOR`` × matches per table.
 HAND_FACTOR = 5
 #: Deals of the dealt-Tute page: ``DEAL_FACTOR`` × matches per table size.
@@ -89,6 +96,21 @@ def search_specs() -> tuple[str, ...]:
             continue
         out.append(spec)
     return tuple(out)
+
+
+def saved_search(rules: TuttiRules, folder=None) -> dict:
+    """The saved measurements (``core.measured``) of the search bots of
+    :data:`SEARCH_BOTS` against heuristic at 2 players under ``rules``:
+    bot name -> ``Measured``; a bot without one is left out."""
+    from tutto_sim.core.measured import measured
+
+    out = {}
+    for spec in search_specs():
+        kind = spec.split(":")[0]
+        m = measured("tutti", kind, SEARCH_OPPONENT, A.table_rules(rules, "2"), folder)
+        if m is not None:
+            out[kind] = m
+    return out
 
 
 def tournament(rules: TuttiRules, table: str, names, matches: int, seed: int,
@@ -149,7 +171,7 @@ class TuttiReportData:
     seed: int
     matches: int  # matches per table (the report's --turns)
     bots: dict  # table -> TournamentResult of heuristic against random
-    search: dict  # spec -> TournamentResult against heuristic at 2 players
+    search: dict  # spec -> TournamentResult against heuristic at 2 players (small budget)
     lead: A.Result
     exchange: A.Result
     declare: A.Result
@@ -158,6 +180,7 @@ class TuttiReportData:
     points: dict  # table -> HandPoints
     seconds: dict = field(default_factory=dict)
     tournament: object | None = None  # core.report.Tournament of --tournament, if given
+    saved: dict = field(default_factory=dict)  # bot -> core.measured.Measured (full budget)
 
     @property
     def sizes(self) -> dict[str, int]:
@@ -168,10 +191,12 @@ class TuttiReportData:
 
 
 def compute(rules: TuttiRules, seed: int, matches: int,
-            phase: PhaseHook = _no_phase) -> TuttiReportData:
+            phase: PhaseHook = _no_phase, measured_dir=None) -> TuttiReportData:
     """Every number of the report (module docstring). Ctrl-C raises
-    KeyboardInterrupt (the report is all or nothing)."""
+    KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
+    the saved measurements are (default ``data/measured``)."""
     rules = report_rules(rules)
+    saved = saved_search(rules, measured_dir)
     n = sizes(matches)
     seconds: dict = {}
 
@@ -183,9 +208,9 @@ def compute(rules: TuttiRules, seed: int, matches: int,
 
     bots = {t: timed(f"bots {t}", tournament, rules, t, KERNEL_BOTS, matches, seed, phase)
             for t in TABLES}
-    search = {spec: timed(spec, tournament, rules, "2", (spec, "heuristic"), n["search"], seed,
-                          phase, engine="reference")
-              for spec in search_specs()}
+    search = {spec: timed(spec, tournament, rules, "2", (spec, SEARCH_OPPONENT), n["search"],
+                          seed, phase, engine="reference")
+              for spec in search_specs() if spec.split(":")[0] not in saved}
     lead = timed("lead", lambda: _interrupted(A.lead_advantage(
         rules, TABLES, "heuristic", matches, seed, phase)))
     exchange = timed("exchange", lambda: _interrupted(A.abstain_value(
@@ -198,4 +223,4 @@ def compute(rules: TuttiRules, seed: int, matches: int,
     points = {t: timed(f"points {t}", hand_points, rules, t, n["hands"], seed, phase)
               for t in TABLES}
     return TuttiReportData(rules, seed, matches, bots, search, lead, exchange, declare, trump,
-                           tute, points, seconds)
+                           tute, points, seconds, saved=saved)

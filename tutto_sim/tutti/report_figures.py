@@ -19,6 +19,7 @@ from tutto_sim.core.report import (
     GREY,
     HATCHES,
     INK,
+    LABEL_BOX,
     LIGHT,
     ORANGE,
     Sheet,
@@ -36,7 +37,7 @@ from tutto_sim.core.report import (
 
 from .analysis import table_words
 from .cards import RANK_NAMES
-from .report_data import KERNEL_BOTS, TABLES, TuttiReportData
+from .report_data import KERNEL_BOTS, SEARCH_OPPONENT, TABLES, TuttiReportData
 
 LANDSCAPE = (10.5, 7.0)
 #: The bots in a few words, for captions.
@@ -161,7 +162,7 @@ def _bar_group(ax, x0: float, entries, fair: float, width: float = 0.36) -> None
         ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - lo)], [100 * (hi - e.mean)]],
                     fmt="none", color=INK, capsize=3, lw=1.0)
         ax.text(x, 100 * hi + 1.2, f"{label}\n" + pm(e.mean, e.ci95, True)
-                .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8)
+                .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
     ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":", color=GREY,
             lw=1.6)
 
@@ -173,18 +174,70 @@ def _evenly(data: TuttiReportData) -> str:
     return "as evenly as the number of matches allows"
 
 
+def search_groups(data: TuttiReportData) -> list[tuple[str, str, object, object, str]]:
+    """The search bots' bars, pimc first: (bot, tick label, its Estimate,
+    heuristic's Estimate, caption words). At its own budget from the saved
+    measurement where one fits the report's rules, else the report's short
+    match with a small budget, said to be so."""
+    out = []
+    small = {s.split(":")[0]: s for s in data.search}
+    for kind in [k for k in ("pimc", "ismcts") if k in data.saved or k in small]:
+        if kind in data.saved:
+            m = data.saved[kind]
+            spec = f"{kind}:{m.budget}"
+            tick = (f"{kind} at its own budget,\n"
+                    + spec_words(spec).split(" with ", 1)[1]
+                    + f",\n2 players,\n{count(m.n, m.unit)} (saved)")
+            words = (f"{spec_words(spec)} (its own budget): {count(m.n, 'single ' + m.unit)}, "
+                     f"the deals of seed {m.seed} each played in both seatings, a tied hand "
+                     f"counting one half, saved in data/measured/{m.path.name}")
+            out.append((kind, tick, m.win, m.other, words))
+        else:
+            spec = small[kind]
+            res = data.search[spec]
+            stats = {b.name: b for b in res.bot_stats()}
+            name = next(b for b in stats if b != SEARCH_OPPONENT)
+            tick = (f"{kind} with a small budget,\n"
+                    + spec_words(spec).split(" with ", 1)[1] + ",\n2 players")
+            words = (f"{spec_words(spec)}, a small budget (its own: "
+                     f"{_own_budget(kind)}): {_matches(res.games)} of this report in the "
+                     "reference engine (it plays only there), each bot leading the first hand "
+                     "of half of them")
+            out.append((kind, tick, stats[name].win, stats[SEARCH_OPPONENT].win, words))
+    return out
+
+
+def _own_budget(kind: str) -> str:
+    """A search bot's default budget in words: "200 deals per decision"."""
+    from .ismcts import DEFAULT_ITERATIONS
+    from .pimc import DEFAULT_SAMPLES
+
+    n = {"pimc": DEFAULT_SAMPLES, "ismcts": DEFAULT_ITERATIONS}[kind]
+    return spec_words(f"{kind}:{n}").split(" with ", 1)[1]
+
+
+def search_caption(data: TuttiReportData, groups) -> str:
+    """The caption's words on the search bots' bars (:func:`search_groups`)."""
+    if not groups:
+        return ""
+    what = "; ".join(f"{kind}: it {BOT_WORDS[kind]}" for kind, *_ in groups)
+    text = (f" Right: the search bots against heuristic at 2 players ({what}). "
+            + "; ".join(sentence(g[4]) if i == 0 else g[4] for i, g in enumerate(groups))
+            + ".")
+    if any(k in data.saved for k, *_ in groups):
+        text += (" A saved figure is the match docs/tutti.md ('Speed and strength') and the "
+                 "README quote, played once by the command in its file: the bot at its own "
+                 "budget needs more time than this report takes.")
+    if len(data.saved) < len(groups):
+        text += (" A small budget is too small to show the bot's strength (no saved "
+                 "measurement at its own budget was made under these rules); its CIs are "
+                 "wide.")
+    return text
+
+
 def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
-    n = data.sizes
-    specs = list(data.search)
+    groups = search_groups(data)
     title = "Bot win rates"
-    search_part = ""
-    if specs:
-        search_part = (
-            " Right: the search bots with small budgets ("
-            + "; ".join(f"{spec_words(s)}: it {BOT_WORDS[s.split(':')[0]]}" for s in specs)
-            + f") against heuristic, {_matches(n['search'])} each at 2 players in the "
-            "reference engine (they play only there), each bot leading the first hand of "
-            "half of them; their CIs are wide.")
     caption = (
         f"Matches of heuristic ({BOT_WORDS['heuristic']}) against random "
         f"({BOT_WORDS['random']}), {_matches(data.matches)} at each table in the numba "
@@ -192,8 +245,8 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
         "either bot, itself included, and a pair's win counts for both partners). Win rate: "
         "the share of the matches a bot won per seat it held, with its 95% CI as bars; "
         "dotted: the fair share (1/players, 1/2 in pairs). Under each table the points a "
-        "bot's side scores per hand." + search_part + " " + table_prints(data)
-        + _source(data, f"{_matches(data.matches)} per table"))
+        "bot's side scores per hand." + search_caption(data, groups) + " "
+        + table_prints(data) + _source(data, f"{_matches(data.matches)} per table"))
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     ax = fig.subplots(1, 1)
@@ -208,17 +261,12 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
         ticks.append(g)
         labels.append(f"{table_words(table)}\npoints per hand:\n"
                       + "\n".join(f"{name} {e.mean:.1f}" for name, e in zip(KERNEL_BOTS, ppt)))
-    for k, spec in enumerate(specs):
+    for k, (kind, tick, win, other, _) in enumerate(groups):
         g = len(TABLES) + k + 0.3
-        res = data.search[spec]
-        stats = {b.name: b for b in res.bot_stats()}
-        kind = spec.split(":")[0]
-        name = next(b for b in stats if b != "heuristic")
-        _bar_group(ax, g, [(kind, stats[name].win, HATCHES[2]),
-                           ("heuristic", stats["heuristic"].win, "")], 0.5)
+        _bar_group(ax, g, [(kind, win, HATCHES[2]), (SEARCH_OPPONENT, other, "")], 0.5)
         ticks.append(g)
-        labels.append(spec_words(spec).replace(" with ", ",\n", 1) + ",\n2 players")
-    if specs:
+        labels.append(tick)
+    if groups:
         ax.axvline(len(TABLES) - 0.35, color=GREY, lw=0.8)
     ax.set_xticks(ticks, labels, fontsize=7.8)
     ax.set_ylabel("win rate (% of matches won per seat held)")
@@ -229,7 +277,7 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
     ax.legend(handles=[Patch(fc=LIGHT, ec=INK, label="heuristic"),
                        Patch(fc="white", ec=INK, hatch=HATCHES[1], label="random")]
               + ([Patch(fc="white", ec=INK, hatch=HATCHES[2], label="search bot")]
-                 if specs else [])
+                 if groups else [])
               + [Line2D([], [], ls=":", color=GREY, lw=1.6, label="fair share")],
               loc="upper right", ncols=4, fontsize=8)
     return Sheet(fig, f"{number:02d}-bot-win-rates", title, caption)
@@ -269,7 +317,7 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
             top.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
                          fmt="none", color=INK, capsize=3, lw=1.0)
             top.text(x, 100 * e.high + 1, estimate_text(e, True, stacked=True),
-                     ha="center", va="bottom", fontsize=6.5)
+                     ha="center", va="bottom", fontsize=6.5, bbox=LABEL_BOX)
             bottom.bar(x, p.mean, width * 0.9, **style)
             bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
             bottom.text(x, p.mean + p.ci95 + 2, f"{p.mean:.1f}", ha="center", va="bottom",
@@ -282,7 +330,9 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
                       f"{estimate_text(adv, True, True, unit=' points')}")
     top.set_xticks(ticks, labels, fontsize=8)
     top.set_ylabel("win rate (%)")
-    top.set_ylim(0, 75)
+    # room above the highest label (two lines) and below the legend
+    top.set_ylim(0, max(75, 100 * max(e.high for r in rows.values()
+                                      for e in r.seats) + 22))
     bottom.set_xticks(ticks, [table_words(t) for t in TABLES], fontsize=8)
     bottom.set_ylabel("points per hand")
     bottom.set_ylim(0, max(p.mean for r in rows.values() for p in r.points) * 1.3)
