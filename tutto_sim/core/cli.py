@@ -504,7 +504,9 @@ def main(app, argv: list[str] | None = None) -> None:
 
     command = typer.main.get_command(app)
     polish_help(command)
-    jit.announce_compiles(err.is_terminal)  # one line if numba compiles (a first run)
+    args = sys.argv[1:] if argv is None else argv
+    helping = any(a in ("--help", "-h") for a in args)  # a help compiles nothing, loads no numba
+    jit.announce_compiles(err.is_terminal and not helping)  # one line if numba compiles (a first run)
     try:
         rc = command.main(args=argv, prog_name="tutto-sim", standalone_mode=False)
     except (UserError, registry.MissingHook) as e:

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import sys
 
-from numba.core import event
-
 GENERIC = "numba kernels"
 
 
@@ -35,8 +33,9 @@ def note(module: str) -> str:
     return f"tutto-sim: compiling {what} once{took}; later runs reuse the cache"
 
 
-class _Notice(event.Listener):
-    """Prints :func:`note` at the first compile while armed, then disarms."""
+class _Notice:
+    """Prints :func:`note` at the first compile while armed, then disarms
+    (a numba ``event.Listener``: its ``notify`` calls ``on_start``/``on_end``)."""
 
     def __init__(self):
         self.armed = False
@@ -68,7 +67,14 @@ def announce_compiles(enabled: bool = True, stream=None) -> None:
     per process and armed (or disarmed) by each call."""
     global _notice
     if _notice is None:
-        _notice = _Notice()
+        if not enabled:
+            return  # nothing to say: numba need not even be loaded (a --help stays light)
+        from numba.core import event
+
+        class Notice(_Notice, event.Listener):
+            pass
+
+        _notice = Notice()
         event.register("numba:compile", _notice)
     _notice.armed = enabled
     _notice.stream = stream
