@@ -34,6 +34,7 @@ from tutto_sim.core.report import (
     sentence,
     tournament_sheet,
 )
+from tutto_sim.core.stats import Estimate
 
 from .analysis import table_words
 from .cards import RANK_NAMES
@@ -130,10 +131,10 @@ def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
     ex = data.exchange.rows[0]
     de = {r.table: r for r in data.declare.rows}["2"]
     tute = {r.players: r for r in data.tute.rows}[2]
-    summary = (f"At 2 players the heuristic bot wins {pm(two.win.mean, two.win.ci95, True)} of "
+    summary = (f"At 2 players the heuristic bot wins {estimate_text(two.win, True)} of "
                f"its matches against random. The player who leads the first hand wins "
-               f"{pm(lead['2'].seats[0].mean, lead['2'].seats[0].ci95, True)} at 2 players and "
-               f"{pm(lead['4'].seats[0].mean, lead['4'].seats[0].ci95, True)} at 4 (fair share "
+               f"{estimate_text(lead['2'].seats[0], True)} at 2 players and "
+               f"{estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
                f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
                f"shows trumps, does best. The trump exchange is worth "
                f"{_signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
@@ -158,11 +159,10 @@ def _bar_group(ax, x0: float, entries, fair: float, width: float = 0.36) -> None
     for x, (label, e, hatch) in zip(xs, entries):
         ax.bar(x, 100 * e.mean, width * 0.9, color=LIGHT if not hatch else "white",
                edgecolor=INK, hatch=hatch, lw=0.7)
-        lo, hi = max(0.0, e.mean - e.ci95), min(1.0, e.mean + e.ci95)  # a share stays in 0..1
-        ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - lo)], [100 * (hi - e.mean)]],
-                    fmt="none", color=INK, capsize=3, lw=1.0)
-        ax.text(x, 100 * hi + 1.2, f"{label}\n" + pm(e.mean, e.ci95, True)
-                .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
+        ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
+                    fmt="none", color=INK, capsize=3, lw=1.0)  # Wilson: inside 0..100%
+        ax.text(x, 100 * e.high + 1.2, f"{label}\n" + estimate_text(e, True, stacked=True),
+                ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
     ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":", color=GREY,
             lw=1.6)
 
@@ -423,7 +423,7 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         "players the dealer's last card, which he shows and keeps. Each side's mean points "
         "per hand, with 95% CIs as bars; the sides are named by their part in the hand "
         "(the leader plays first, the dealer last). Each panel's title gives the share "
-        "of hands the leader's side won over all ranks. " + table_prints(data)
+        "of hands the leader's side won over all ranks, with its 95% CI. " + table_prints(data)
         + _source(data, f"{count(n['hands'], 'hand')} per table"))
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
@@ -440,10 +440,10 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
             ci = np.array([r.points[s].ci95 for r in rows])
             ax.errorbar(x, mean, yerr=ci, ls=st["ls"], marker=st["marker"], color=st["color"],
                         ms=4, mfc="white", capsize=2, lw=1.3, label=side_word(table, s))
-        wins = sum(r.leader_wins.mean * r.leader_wins.n for r in rows) / \
-            max(1, sum(r.leader_wins.n for r in rows))
+        won = Estimate.proportion(round(sum(r.leader_wins.mean * r.leader_wins.n for r in rows)),
+                                  sum(r.leader_wins.n for r in rows))
         ax.set_xticks(x, [RANK_NAMES[r.rank] for r in rows], fontsize=7.5, rotation=30)
-        ax.set_title(f"{table_words(table)}: the leader's side wins {pct(wins)} of hands",
+        ax.set_title(f"{table_words(table)}: the leader's side wins {estimate_text(won, True)} of hands",
                      loc="left", fontsize=9)
         ax.set_ylabel("points per hand")
         ax.legend(loc="upper right", fontsize=7, ncols=2)
