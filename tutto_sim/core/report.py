@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -142,14 +143,19 @@ def estimate_text(e, percent: bool = False, sign: bool = False, stacked: bool = 
     >>> estimate_text(Estimate.proportion(9, 20).shift(-0.5), True, True, True,
     ...               " points").splitlines()
     ['−5', '[−24, 16] points']
+    >>> estimate_text(Estimate(0.005, 0.0055, 28800, -0.0002, 0.0108, "wilson-95"), True, True,
+    ...               unit=" points")  # a bound that rounds to zero has no sign either
+    '+0.5 [0.0, 1.1] points'
+    >>> estimate_text(Estimate(-0.007, 0.0075, 21600, -0.014, 0.001, "wilson-95"), True,
+    ...               unit=" points")
+    '−0.7 [−1.4, 0.1] points'
     """
     scale = 100 if percent else 1
     if e.ci95 == 0:
         return pm(e.mean, 0.0, percent)
     d = _decimals(e.ci95 * scale)
     text = e.text(d, percent, sign and round(e.mean * scale, d) != 0, unit)
-    if round(e.mean * scale, d) == 0 and text.startswith("-"):
-        text = text[1:]  # never "−0"
+    text = re.sub(r"(?<![\d.])-(0(?:\.0+)?)(?![\d.])", r"\1", text)  # never "−0", "−0.0"
     if stacked:
         text = text.replace(" [", "\n[", 1).replace(" ± ", "\n± ", 1)
     return text.replace("-", "−")

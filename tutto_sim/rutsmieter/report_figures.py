@@ -29,6 +29,7 @@ from tutto_sim.core.report import (
     GREY,
     HATCHES,
     INK,
+    LABEL_BOX,
     LIGHT,
     ORANGE,
     Sheet,
@@ -471,7 +472,8 @@ def _rate_bars(ax, rows, order, fair: float | None, hatch: str = "") -> None:
     ax.errorbar(rate, y, xerr=[rate - np.array([e.low for e in est]), high - rate], fmt="o",
                 color=INK, ms=3.5, capsize=3, lw=1.0)
     for yi, e in zip(y, est):
-        ax.text(e.high + 0.012, yi, estimate_text(e, True), va="center", fontsize=8)
+        ax.text(e.high + 0.012, yi, estimate_text(e, True), va="center", fontsize=8,
+                bbox=LABEL_BOX)  # on white: the fair-share line stops at the label
     ax.set_yticks(y, names)
     if fair is not None:
         ax.axvline(fair, ls=":", color=GREY, lw=1.4)

@@ -288,6 +288,11 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
 # --------------------------------------------------------------------------
 
 
+#: The height of a two-line label on the lead page, in points of win rate
+#: (the panel spans at least 75; room above the highest label: 22).
+LEAD_LABEL = 6.5
+
+
 def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
     rows = {r.table: r for r in data.lead.rows}
     title = "The lead: who wins, by seat"
@@ -304,20 +309,26 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     top, bottom = fig.subplots(2, 1, height_ratios=[1.6, 1])
-    width = 0.2
+    width = 0.22
     ticks, labels = [], []
     for g, table in enumerate(TABLES):
         r = rows[table]
         n = len(r.seats)
         xs = g + (np.arange(n) - (n - 1) / 2) * width
+        last_at = -np.inf  # where the previous seat's label starts (win rate, %)
         for j, (x, e, p) in enumerate(zip(xs, r.seats, r.points)):
             hatch = "" if j == 0 else DEALER_HATCH if j == n - 1 else HATCHES[j]
             style = dict(color=LIGHT if j == 0 else "white", edgecolor=INK, hatch=hatch, lw=0.7)
             top.bar(x, 100 * e.mean, width * 0.9, **style)
             top.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
                          fmt="none", color=INK, capsize=3, lw=1.0)
-            top.text(x, 100 * e.high + 1, estimate_text(e, True, stacked=True),
-                     ha="center", va="bottom", fontsize=6.5, bbox=LABEL_BOX)
+            # a label wider than its bar: above the neighbour's where they would meet
+            at = 100 * e.high + 1
+            if abs(at - last_at) < LEAD_LABEL:
+                at = last_at + LEAD_LABEL
+            last_at = at
+            top.text(x, at, estimate_text(e, True, stacked=True),
+                     ha="center", va="bottom", fontsize=6.2, bbox=LABEL_BOX)
             bottom.bar(x, p.mean, width * 0.9, **style)
             bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
             bottom.text(x, p.mean + p.ci95 + 2, f"{p.mean:.1f}", ha="center", va="bottom",
