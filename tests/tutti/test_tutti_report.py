@@ -297,16 +297,21 @@ def test_dealt_tutes_exact_by_falling_factorials_and_counted_in_the_deals(texts)
         centre, half = (m + Z * Z / (2 * n_eff)), Z * math.sqrt(m * (1 - m) / n_eff
                                                                  + Z * Z / (4 * n_eff ** 2))
         lo, hi = (centre - half) / (1 + Z * Z / n_eff), (centre + half) / (1 + Z * Z / n_eff)
-        found = re.search(re.escape(f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\n")
+        found = re.search(r"exact ([\d.]+)%\n" + re.escape(f"one hand in {1 / exact:,.0f}\n")
                           + r"sampled ([\d.]+) \[([\d.]+), ([\d.]+)\]%\n(within|outside) its 95% CI",
                           page)
         assert found, players
-        shown = [float(x) for x in found.groups()[:3]]
-        tol = 0.51 * 10 ** -len(found.group(1).partition(".")[2])
+        # the exact value and the sampled one with the same decimals, at least pct's
+        digits = len(found.group(2).partition(".")[2])
+        assert len(found.group(1).partition(".")[2]) == digits >= \
+            len(pct(exact).rstrip("%").partition(".")[2]), players
+        assert found.group(1) == f"{100 * exact:.{digits}f}", players
+        shown = [float(x) for x in found.groups()[1:4]]
+        tol = 0.51 * 10 ** -digits
         assert shown == pytest.approx([100 * m, 100 * lo, 100 * hi], abs=tol), players
-        assert found.group(4) == ("within" if lo <= exact <= hi else "outside"), players
+        assert found.group(5) == ("within" if lo <= exact <= hi else "outside"), players
         # the printed figures say the same: the printed exact inside the printed interval
-        assert (shown[1] <= float(pct(exact)[:-1]) <= shown[2]) == (found.group(4) == "within")
+        assert (shown[1] <= float(found.group(1)) <= shown[2]) == (found.group(5) == "within")
         # some player: whole deals, scipy's Wilson interval
         e = wilson_estimate(tute.any(axis=1))
         want = [100 * e.mean, 100 * e.low, 100 * e.high]

@@ -178,6 +178,25 @@ def beside_exact(e, exact: float, exact_decimals: int, percent: bool = False) ->
     return e.text(d, percent)
 
 
+def exact_and_estimate(e, exact: float, least: int = 0, percent: bool = False) -> tuple[str, str]:
+    """An exact value and the estimate beside it, printed with the same
+    decimals (at least ``least``, else what the estimate needs): as many as
+    the printed interval needs to hold the printed exact value exactly when
+    the unrounded one holds it (``stats.decimals_beside``); ``percent``: both
+    in per cent, the exact one with ``%``.
+
+    >>> from tutto_sim.core.stats import Estimate
+    >>> e = Estimate(0.0168096, 0.0001395, 1080000, 0.0166706, 0.0169497, "wilson-95")
+    >>> exact_and_estimate(e, 0.0168067, 1, percent=True)  # not "1.7%" beside [1.667, 1.695]
+    ('1.681%', '1.681 [1.667, 1.695]%')
+    """
+    from tutto_sim.core.stats import decimals_beside
+
+    scale = 100 if percent else 1
+    d = decimals_beside(e, exact, start=max(least, _decimals(e.ci95 * scale)), percent=percent)
+    return f"{exact * scale:.{d}f}" + ("%" if percent else ""), e.text(d, percent)
+
+
 def pct(p: float) -> str:
     """A probability in per cent with at least two significant digits.
 

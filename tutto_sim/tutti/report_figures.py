@@ -14,7 +14,6 @@ from matplotlib.patches import Patch
 
 from tutto_sim import __version__
 from tutto_sim.core.report import (
-    beside_exact,
     BLUE,
     GREY,
     HATCHES,
@@ -26,6 +25,7 @@ from tutto_sim.core.report import (
     count,
     cover_sheet,
     estimate_text,
+    exact_and_estimate,
     new_figure,
     pct,
     pm,
@@ -495,10 +495,11 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
             ax.plot([i - 0.3, i + 0.3], [100 * exact] * 2, color=INK, lw=2.2)
             ax.errorbar(i, 100 * est.mean, fmt="o", color=BLUE, mfc="white", ms=6, capsize=5,
                         lw=1.3, yerr=[[100 * (est.mean - est.low)], [100 * (est.high - est.mean)]])
-            shown = pct(exact)
-            digits = len(shown.rstrip("%").partition(".")[2])
-            ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled "
-                        f"{beside_exact(est, exact, digits, percent=True)}\n"
+            # the exact value with the sampled figure's decimals (at least pct's), so
+            # that "within its 95% CI" is visibly true of the printed numbers
+            least = len(pct(exact).rstrip("%").partition(".")[2])
+            shown, sampled = exact_and_estimate(est, exact, least, percent=True)
+            ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled {sampled}\n"
                         f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
                         (i, 100 * max(exact, est.high)), xytext=(0, 8),
                         textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
