@@ -187,8 +187,8 @@ def exact_and_estimate(e, exact: float, least: int = 0, percent: bool = False) -
 
     >>> from tutto_sim.core.stats import Estimate
     >>> e = Estimate(0.0168096, 0.0001395, 1080000, 0.0166706, 0.0169497, "wilson-95")
-    >>> exact_and_estimate(e, 0.0168067, 1, percent=True)  # not "1.7%" beside [1.667, 1.695]
-    ('1.681%', '1.681 [1.667, 1.695]%')
+    >>> exact_and_estimate(e, 0.0167914, 1, percent=True)  # not "1.7%" beside [1.667, 1.695]
+    ('1.679%', '1.681 [1.667, 1.695]%')
     """
     from tutto_sim.core.stats import decimals_beside
 
