@@ -113,10 +113,33 @@ def wilson_estimate(hits):
     """The share of ``hits`` (0/1 per game) with scipy's Wilson interval, as an
     Estimate (for its printed form: the figures are scipy's, not the code's)."""
     import numpy as np
-    from scipy.stats import binomtest
+
+    hits = np.asarray(hits)
+    return wilson_of(float(hits.sum()), len(hits))
+
+
+def wilson_of(won: float, n: int):
+    """``won`` of ``n`` (a tie's half win may make it fractional) with the
+    Wilson interval as an Estimate: scipy's ``binomtest`` for a whole count,
+    else the p where the score test (won/n - p) / sqrt(p(1-p)/n) is at ±z,
+    found by scipy's root finder (neither is the code's closed form)."""
+    import math
+
+    from scipy.optimize import brentq
+    from scipy.stats import binomtest, norm
 
     from tutto_sim.core.stats import WILSON, Estimate
 
-    hits = np.asarray(hits)
-    ci = binomtest(int(hits.sum()), len(hits)).proportion_ci(method="wilson")
-    return Estimate(float(hits.mean()), (ci.high - ci.low) / 2, len(hits), ci.low, ci.high, WILSON)
+    q = won / n
+    if abs(won - round(won)) < 1e-9:
+        ci = binomtest(int(round(won)), n).proportion_ci(method="wilson")
+        low, high = ci.low, ci.high
+    else:
+        z = norm.ppf(0.975)
+
+        def score(p):
+            return (q - p) / math.sqrt(p * (1 - p) / n)
+
+        low = brentq(lambda p: score(p) - z, 1e-15, q)
+        high = brentq(lambda p: score(p) + z, q, 1 - 1e-15)
+    return Estimate(q, (high - low) / 2, n, low, high, WILSON)

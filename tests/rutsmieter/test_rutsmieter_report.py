@@ -27,11 +27,11 @@ from report_checks import (
     ZERO_CI,
     build_twice,
     wilson_estimate,
+    wilson_of,
 )
 
 from tutto_sim.core.measured import MEASURED_DIR as MEASURED
 from tutto_sim.core.report import estimate_text, pm, report_module, rules_label, sample_games, sentence
-from tutto_sim.core.stats import Estimate
 from tutto_sim.rutsmieter import kernel as K
 from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, default_policy_path
 from tutto_sim.rutsmieter.reference import BOT_NAMES, Board, play_game
@@ -145,8 +145,14 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
         rules = dataclasses.replace(RULES, players=players)
         res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, GAMES,
                              SEED, RutsmieterConfig(rules))
-        for b in res.bot_stats():
-            assert pm(b.win.mean, b.win.ci95, percent=True) in page, (players, b.name)
+        for b in res.bot_stats():  # the tournament's wins, scipy's Wilson interval
+            shown = estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True)
+            assert shown in page, (players, b.name)
+        best = res.bot_stats()[0]
+        said = (f"Best bot at 2 players: {best.name}, winning " if players == 2 else
+                f"at 4 players: {best.name}, ")
+        assert said + estimate_text(wilson_of(best.win.mean * best.win.n, best.win.n), True) \
+            in " ".join(texts["cover"]), players
         if players == 2:  # the pairwise table, in per cent
             for a, row in res.pairwise().items():
                 for e in row.values():
@@ -157,7 +163,8 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
                            key=lambda n: -rates[n].mean)
             assert len(ahead) >= 2, "tuned is (nearly) the best at 4 players: no note needed"
             lo, hi = rates[ahead[-1]].mean, rates[ahead[0]].mean
-            said = (f"At 4 players tuned ({pm(rates['tuned'].mean, rates['tuned'].ci95, True)}) "
+            tuned = wilson_of(rates["tuned"].mean * rates["tuned"].n, rates["tuned"].n)
+            said = (f"At 4 players tuned ({estimate_text(tuned, True)}) "
                     f"finishes behind {', '.join(ahead[:-1])} and {ahead[-1]} "
                     f"({100 * lo:.1f}–{100 * hi:.1f}%)")
             for sheet in ("02-bot-win-rates", "01-how-to-move"):
@@ -168,8 +175,7 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
     assert d["rules_sha256"] == dataclasses.replace(RULES, players=2).digest()
     joined = " ".join(page)
     for name, won in (("expert", d["wins"]), ("tuned", d["n"] - d["wins"])):
-        e = Estimate.proportion(won, d["n"])
-        assert pm(e.mean, e.ci95, percent=True) in page, name
+        assert estimate_text(wilson_of(won, d["n"]), True) in page, name
     assert (f"expert, {d['budget']:,} games per move (its own)\nvs tuned, "
             f"2 players, {d['n']:,} games, saved") in page
     assert "data/measured/rutsmieter-expert-tuned.json" in joined and "small budget" not in joined
@@ -210,7 +216,7 @@ def test_without_a_saved_measurement_the_expert_plays_a_small_budget(tmp_path):
                           parse_rutsmieter_bot("tuned", two)], 2, expert_games(games), SEED,
                          RutsmieterConfig(two), engine="reference")
     for b in res.bot_stats():
-        assert pm(b.win.mean, b.win.ci95, percent=True) in texts, b.name
+        assert estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True) in texts, b.name
 
 
 def test_seat_rates_and_game_lengths_are_the_kernels_games(texts):

@@ -25,6 +25,7 @@ from report_checks import (
     ZERO_CI,
     build_twice,
     wilson_estimate,
+    wilson_of,
 )
 
 from tutto_sim.core.report import estimate_text, pct, pm, report_module, rules_label, sample_games, sentence
@@ -136,8 +137,12 @@ def test_bot_win_rates_are_those_of_reference_matches(texts):
         res = run_tournament([parse_tutti_bot(n, rules) for n in ("heuristic", "random")],
                              rules.players, MATCHES, SEED, TuttiConfig(rules), engine=engine)
         for b in res.bot_stats():
-            shown = pm(b.win.mean, b.win.ci95, True).replace(" ± ", "\n± ")
+            shown = estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True, stacked=True)
             assert f"{b.name}\n{shown}" in page, (table, b.name)
+            if table == "2" and b.name == "heuristic":
+                assert (f"At 2 players the heuristic bot wins "
+                        f"{estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True)} of its "
+                        "matches against random") in _page(texts, "cover")
         ppt = [res.summary.points_per_hand(i).mean for i in range(2)]
         assert (f"{WORDS[table]}\npoints per hand:\nheuristic {ppt[0]:.1f}\n"
                 f"random {ppt[1]:.1f}") in ticks, table
@@ -150,7 +155,6 @@ def test_search_bots_are_the_saved_matches_at_their_own_budgets(texts):
     import json
 
     from tutto_sim.core.measured import MEASURED_DIR
-    from tutto_sim.core.stats import Estimate
     from tutto_sim.tutti.ismcts import DEFAULT_ITERATIONS
     from tutto_sim.tutti.pimc import DEFAULT_SAMPLES
 
@@ -161,8 +165,8 @@ def test_search_bots_are_the_saved_matches_at_their_own_budgets(texts):
         assert d["rules_sha256"] == TABLES["2"].digest() and d["budget"] == budget
         share = d["wins"] + d["ties"] / 2
         for name, won in ((kind, share), ("heuristic", d["n"] - share)):
-            e = Estimate.proportion(won, d["n"])
-            assert f"{name}\n" + pm(e.mean, e.ci95, True).replace(" ± ", "\n± ") in page, name
+            shown = estimate_text(wilson_of(won, d["n"]), True, stacked=True)
+            assert f"{name}\n{shown}" in page, name
         assert (f"{kind} at its own budget,\n{budget} {what} per decision,\n2 players,\n"
                 f"{d['n']} hands (saved)") in page
         assert f"data/measured/tutti-{kind}-heuristic.json" in page
@@ -199,8 +203,8 @@ def test_without_a_saved_measurement_the_search_bots_play_a_small_budget(tmp_pat
                              engine="reference")
         for b in res.bot_stats():
             name = kind if b.name != "heuristic" else b.name
-            assert f"{name}\n" + pm(b.win.mean, b.win.ci95, True).replace(" ± ", "\n± ") \
-                in page, spec
+            shown = estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True, stacked=True)
+            assert f"{name}\n{shown}" in page, spec
     assert "A small budget is too small to show the bot's strength" in sheet.caption
 
 
@@ -266,8 +270,8 @@ def test_trump_rank_titles_are_the_kernels_hands(texts):
     page = _page(texts, "04-trump-card-rank")
     for table, rules in TABLES.items():
         run = K.simulate_hands(["heuristic"] * rules.players, rules, SEED, 5 * MATCHES)
-        share = float(np.mean(run.winner == 0))
-        assert f"{WORDS[table]}: the leader's side wins {pct(share)} of hands" in page
+        won = estimate_text(wilson_estimate(run.winner == 0), True)
+        assert f"{WORDS[table]}: the leader's side wins {won} of hands" in page
 
 
 def test_dealt_tutes_exact_by_falling_factorials_and_counted_in_the_deals(texts):
@@ -293,16 +297,21 @@ def test_dealt_tutes_exact_by_falling_factorials_and_counted_in_the_deals(texts)
         centre, half = (m + Z * Z / (2 * n_eff)), Z * math.sqrt(m * (1 - m) / n_eff
                                                                  + Z * Z / (4 * n_eff ** 2))
         lo, hi = (centre - half) / (1 + Z * Z / n_eff), (centre + half) / (1 + Z * Z / n_eff)
-        found = re.search(re.escape(f"exact {pct(exact)}\none hand in {1 / exact:,.0f}\n")
+        found = re.search(r"exact ([\d.]+)%\n" + re.escape(f"one hand in {1 / exact:,.0f}\n")
                           + r"sampled ([\d.]+) \[([\d.]+), ([\d.]+)\]%\n(within|outside) its 95% CI",
                           page)
         assert found, players
-        shown = [float(x) for x in found.groups()[:3]]
-        tol = 0.51 * 10 ** -len(found.group(1).partition(".")[2])
+        # the exact value and the sampled one with the same decimals, at least pct's
+        digits = len(found.group(2).partition(".")[2])
+        assert len(found.group(1).partition(".")[2]) == digits >= \
+            len(pct(exact).rstrip("%").partition(".")[2]), players
+        assert found.group(1) == f"{100 * exact:.{digits}f}", players
+        shown = [float(x) for x in found.groups()[1:4]]
+        tol = 0.51 * 10 ** -digits
         assert shown == pytest.approx([100 * m, 100 * lo, 100 * hi], abs=tol), players
-        assert found.group(4) == ("within" if lo <= exact <= hi else "outside"), players
+        assert found.group(5) == ("within" if lo <= exact <= hi else "outside"), players
         # the printed figures say the same: the printed exact inside the printed interval
-        assert (shown[1] <= float(pct(exact)[:-1]) <= shown[2]) == (found.group(4) == "within")
+        assert (shown[1] <= float(found.group(1)) <= shown[2]) == (found.group(5) == "within")
         # some player: whole deals, scipy's Wilson interval
         e = wilson_estimate(tute.any(axis=1))
         want = [100 * e.mean, 100 * e.low, 100 * e.high]

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -142,14 +143,19 @@ def estimate_text(e, percent: bool = False, sign: bool = False, stacked: bool = 
     >>> estimate_text(Estimate.proportion(9, 20).shift(-0.5), True, True, True,
     ...               " points").splitlines()
     ['−5', '[−24, 16] points']
+    >>> estimate_text(Estimate(0.005, 0.0055, 28800, -0.0002, 0.0108, "wilson-95"), True, True,
+    ...               unit=" points")  # a bound that rounds to zero has no sign either
+    '+0.5 [0.0, 1.1] points'
+    >>> estimate_text(Estimate(-0.007, 0.0075, 21600, -0.014, 0.001, "wilson-95"), True,
+    ...               unit=" points")
+    '−0.7 [−1.4, 0.1] points'
     """
     scale = 100 if percent else 1
     if e.ci95 == 0:
         return pm(e.mean, 0.0, percent)
     d = _decimals(e.ci95 * scale)
     text = e.text(d, percent, sign and round(e.mean * scale, d) != 0, unit)
-    if round(e.mean * scale, d) == 0 and text.startswith("-"):
-        text = text[1:]  # never "−0"
+    text = re.sub(r"(?<![\d.])-(0(?:\.0+)?)(?![\d.])", r"\1", text)  # never "−0", "−0.0"
     if stacked:
         text = text.replace(" [", "\n[", 1).replace(" ± ", "\n± ", 1)
     return text.replace("-", "−")
@@ -170,6 +176,25 @@ def beside_exact(e, exact: float, exact_decimals: int, percent: bool = False) ->
     d = decimals_beside(e, exact, start=_decimals(e.ci95 * scale), exact_decimals=exact_decimals,
                         percent=percent)
     return e.text(d, percent)
+
+
+def exact_and_estimate(e, exact: float, least: int = 0, percent: bool = False) -> tuple[str, str]:
+    """An exact value and the estimate beside it, printed with the same
+    decimals (at least ``least``, else what the estimate needs): as many as
+    the printed interval needs to hold the printed exact value exactly when
+    the unrounded one holds it (``stats.decimals_beside``); ``percent``: both
+    in per cent, the exact one with ``%``.
+
+    >>> from tutto_sim.core.stats import Estimate
+    >>> e = Estimate(0.0168096, 0.0001395, 1080000, 0.0166706, 0.0169497, "wilson-95")
+    >>> exact_and_estimate(e, 0.0167914, 1, percent=True)  # not "1.7%" beside [1.667, 1.695]
+    ('1.679%', '1.681 [1.667, 1.695]%')
+    """
+    from tutto_sim.core.stats import decimals_beside
+
+    scale = 100 if percent else 1
+    d = decimals_beside(e, exact, start=max(least, _decimals(e.ci95 * scale)), percent=percent)
+    return f"{exact * scale:.{d}f}" + ("%" if percent else ""), e.text(d, percent)
 
 
 def pct(p: float) -> str:

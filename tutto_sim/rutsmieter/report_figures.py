@@ -29,6 +29,7 @@ from tutto_sim.core.report import (
     GREY,
     HATCHES,
     INK,
+    LABEL_BOX,
     LIGHT,
     ORANGE,
     Sheet,
@@ -124,8 +125,8 @@ def cover(data: RutsmieterReportData, contents: list[str]) -> Sheet:
                f"chains of docs/rutsmieter.md. {sentence(rules_label(data.rules))}.")
     two = data.bots[2].bot_stats()[0]
     four = data.bots[4].bot_stats()[0]
-    summary = (f"Best bot at 2 players: {two.name}, winning {pm(two.win.mean, two.win.ci95, True)} "
-               f"of its games; at 4 players: {four.name}, {pm(four.win.mean, four.win.ci95, True)} "
+    summary = (f"Best bot at 2 players: {two.name}, winning {estimate_text(two.win, True)} "
+               f"of its games; at 4 players: {four.name}, {estimate_text(four.win, True)} "
                f"(fair share 25%). With one piece each, the first of two players wins "
                f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
                f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
@@ -464,16 +465,19 @@ def _rate_bars(ax, rows, order, fair: float | None, hatch: str = "") -> None:
     by = {b.name: b for b in rows}
     names = [n for n in order if n in by]
     y = np.arange(len(names))[::-1]
-    rate = np.array([by[n].win.mean for n in names])
-    ci = np.array([by[n].win.ci95 for n in names])
+    est = [by[n].win for n in names]
+    rate = np.array([e.mean for e in est])
+    high = np.array([e.high for e in est])  # Wilson: the interval stays inside 0..1
     ax.barh(y, rate, color=LIGHT, edgecolor=INK, lw=0.6, height=0.62, hatch=hatch)
-    ax.errorbar(rate, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
-    for yi, r, c in zip(y, rate, ci):
-        ax.text(r + c + 0.012, yi, pm(r, c, percent=True), va="center", fontsize=8)
+    ax.errorbar(rate, y, xerr=[rate - np.array([e.low for e in est]), high - rate], fmt="o",
+                color=INK, ms=3.5, capsize=3, lw=1.0)
+    for yi, e in zip(y, est):
+        ax.text(e.high + 0.012, yi, estimate_text(e, True), va="center", fontsize=8,
+                bbox=LABEL_BOX)  # on white: the fair-share line stops at the label
     ax.set_yticks(y, names)
     if fair is not None:
         ax.axvline(fair, ls=":", color=GREY, lw=1.4)
-    right = min(1.0, max(rate + ci)) * 1.35 + 0.03
+    right = max(high) * 1.45 + 0.03
     ax.set_xlim(0, right)
     ticks = [x for x in np.arange(0, 1.01, 0.2 if right > 0.6 else 0.1) if x <= right]
     ax.set_xticks(ticks, [f"{100 * x:.0f}%" for x in ticks])
@@ -533,7 +537,7 @@ def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
 
 def four_player_words(data: RutsmieterReportData) -> str:
     """Where tuned stands at 4 players, if other bots win more there: "At 4
-    players tuned (29.3 ± 0.6%) finishes behind first, aggressive and
+    players tuned (29.3 [28.7, 29.9]%) finishes behind first, aggressive and
     defensive (34.8–36.6%): ..."; "" if it wins most."""
     if 4 not in data.bots:
         return ""
@@ -549,7 +553,7 @@ def four_player_words(data: RutsmieterReportData) -> str:
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     lo, hi = min(b.win.mean for b in ahead), max(b.win.mean for b in ahead)
     span = f"{100 * lo:.1f}%" if len(ahead) == 1 else f"{100 * lo:.1f}–{100 * hi:.1f}%"
-    return (f"At 4 players tuned ({pm(tuned.mean, tuned.ci95, True)}) finishes behind "
+    return (f"At 4 players tuned ({estimate_text(tuned, True)}) finishes behind "
             f"{listed} ({span}): its weights were tuned at 2 players, and no stronger "
             "four-player policy exists yet.")
 
@@ -620,12 +624,6 @@ def house_label(name: str, rules) -> str:
     if name == "defaults":
         return "report's rules"
     return rule_words(name, not getattr(rules, name))
-
-
-def _paired(e) -> str:
-    if e is None:
-        return ""
-    return pm(e.mean, e.ci95)
 
 
 def house_rules(data: RutsmieterReportData, number: int) -> Sheet:

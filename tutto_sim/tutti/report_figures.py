@@ -14,7 +14,6 @@ from matplotlib.patches import Patch
 
 from tutto_sim import __version__
 from tutto_sim.core.report import (
-    beside_exact,
     BLUE,
     GREY,
     HATCHES,
@@ -26,6 +25,7 @@ from tutto_sim.core.report import (
     count,
     cover_sheet,
     estimate_text,
+    exact_and_estimate,
     new_figure,
     pct,
     pm,
@@ -34,6 +34,7 @@ from tutto_sim.core.report import (
     sentence,
     tournament_sheet,
 )
+from tutto_sim.core.stats import Estimate
 
 from .analysis import table_words
 from .cards import RANK_NAMES
@@ -130,10 +131,10 @@ def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
     ex = data.exchange.rows[0]
     de = {r.table: r for r in data.declare.rows}["2"]
     tute = {r.players: r for r in data.tute.rows}[2]
-    summary = (f"At 2 players the heuristic bot wins {pm(two.win.mean, two.win.ci95, True)} of "
+    summary = (f"At 2 players the heuristic bot wins {estimate_text(two.win, True)} of "
                f"its matches against random. The player who leads the first hand wins "
-               f"{pm(lead['2'].seats[0].mean, lead['2'].seats[0].ci95, True)} at 2 players and "
-               f"{pm(lead['4'].seats[0].mean, lead['4'].seats[0].ci95, True)} at 4 (fair share "
+               f"{estimate_text(lead['2'].seats[0], True)} at 2 players and "
+               f"{estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
                f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
                f"shows trumps, does best. The trump exchange is worth "
                f"{_signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
@@ -158,11 +159,10 @@ def _bar_group(ax, x0: float, entries, fair: float, width: float = 0.36) -> None
     for x, (label, e, hatch) in zip(xs, entries):
         ax.bar(x, 100 * e.mean, width * 0.9, color=LIGHT if not hatch else "white",
                edgecolor=INK, hatch=hatch, lw=0.7)
-        lo, hi = max(0.0, e.mean - e.ci95), min(1.0, e.mean + e.ci95)  # a share stays in 0..1
-        ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - lo)], [100 * (hi - e.mean)]],
-                    fmt="none", color=INK, capsize=3, lw=1.0)
-        ax.text(x, 100 * hi + 1.2, f"{label}\n" + pm(e.mean, e.ci95, True)
-                .replace(" ± ", "\n± "), ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
+        ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
+                    fmt="none", color=INK, capsize=3, lw=1.0)  # Wilson: inside 0..100%
+        ax.text(x, 100 * e.high + 1.2, f"{label}\n" + estimate_text(e, True, stacked=True),
+                ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
     ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":", color=GREY,
             lw=1.6)
 
@@ -288,6 +288,11 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
 # --------------------------------------------------------------------------
 
 
+#: The height of a two-line label on the lead page, in points of win rate
+#: (the panel spans at least 75; room above the highest label: 22).
+LEAD_LABEL = 6.5
+
+
 def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
     rows = {r.table: r for r in data.lead.rows}
     title = "The lead: who wins, by seat"
@@ -304,20 +309,26 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
     top, bottom = fig.subplots(2, 1, height_ratios=[1.6, 1])
-    width = 0.2
+    width = 0.22
     ticks, labels = [], []
     for g, table in enumerate(TABLES):
         r = rows[table]
         n = len(r.seats)
         xs = g + (np.arange(n) - (n - 1) / 2) * width
+        last_at = -np.inf  # where the previous seat's label starts (win rate, %)
         for j, (x, e, p) in enumerate(zip(xs, r.seats, r.points)):
             hatch = "" if j == 0 else DEALER_HATCH if j == n - 1 else HATCHES[j]
             style = dict(color=LIGHT if j == 0 else "white", edgecolor=INK, hatch=hatch, lw=0.7)
             top.bar(x, 100 * e.mean, width * 0.9, **style)
             top.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
                          fmt="none", color=INK, capsize=3, lw=1.0)
-            top.text(x, 100 * e.high + 1, estimate_text(e, True, stacked=True),
-                     ha="center", va="bottom", fontsize=6.5, bbox=LABEL_BOX)
+            # a label wider than its bar: above the neighbour's where they would meet
+            at = 100 * e.high + 1
+            if abs(at - last_at) < LEAD_LABEL:
+                at = last_at + LEAD_LABEL
+            last_at = at
+            top.text(x, at, estimate_text(e, True, stacked=True),
+                     ha="center", va="bottom", fontsize=6.2, bbox=LABEL_BOX)
             bottom.bar(x, p.mean, width * 0.9, **style)
             bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
             bottom.text(x, p.mean + p.ci95 + 2, f"{p.mean:.1f}", ha="center", va="bottom",
@@ -423,7 +434,7 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         "players the dealer's last card, which he shows and keeps. Each side's mean points "
         "per hand, with 95% CIs as bars; the sides are named by their part in the hand "
         "(the leader plays first, the dealer last). Each panel's title gives the share "
-        "of hands the leader's side won over all ranks. " + table_prints(data)
+        "of hands the leader's side won over all ranks, with its 95% CI. " + table_prints(data)
         + _source(data, f"{count(n['hands'], 'hand')} per table"))
     fig, _ = new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold")
@@ -440,10 +451,10 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
             ci = np.array([r.points[s].ci95 for r in rows])
             ax.errorbar(x, mean, yerr=ci, ls=st["ls"], marker=st["marker"], color=st["color"],
                         ms=4, mfc="white", capsize=2, lw=1.3, label=side_word(table, s))
-        wins = sum(r.leader_wins.mean * r.leader_wins.n for r in rows) / \
-            max(1, sum(r.leader_wins.n for r in rows))
+        won = Estimate.proportion(round(sum(r.leader_wins.mean * r.leader_wins.n for r in rows)),
+                                  sum(r.leader_wins.n for r in rows))
         ax.set_xticks(x, [RANK_NAMES[r.rank] for r in rows], fontsize=7.5, rotation=30)
-        ax.set_title(f"{table_words(table)}: the leader's side wins {pct(wins)} of hands",
+        ax.set_title(f"{table_words(table)}: the leader's side wins {estimate_text(won, True)} of hands",
                      loc="left", fontsize=9)
         ax.set_ylabel("points per hand")
         ax.legend(loc="upper right", fontsize=7, ncols=2)
@@ -484,10 +495,11 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
             ax.plot([i - 0.3, i + 0.3], [100 * exact] * 2, color=INK, lw=2.2)
             ax.errorbar(i, 100 * est.mean, fmt="o", color=BLUE, mfc="white", ms=6, capsize=5,
                         lw=1.3, yerr=[[100 * (est.mean - est.low)], [100 * (est.high - est.mean)]])
-            shown = pct(exact)
-            digits = len(shown.rstrip("%").partition(".")[2])
-            ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled "
-                        f"{beside_exact(est, exact, digits, percent=True)}\n"
+            # the exact value with the sampled figure's decimals (at least pct's), so
+            # that "within its 95% CI" is visibly true of the printed numbers
+            least = len(pct(exact).rstrip("%").partition(".")[2])
+            shown, sampled = exact_and_estimate(est, exact, least, percent=True)
+            ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled {sampled}\n"
                         f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
                         (i, 100 * max(exact, est.high)), xytext=(0, 8),
                         textcoords="offset points", ha="center", va="bottom", fontsize=7.5)
