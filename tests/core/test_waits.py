@@ -171,11 +171,11 @@ def test_search_bots_name_their_default_games_scaled_by_the_budget():
 
     rules = TuttiRules()
     assert default_games(parse_bots("heuristic,random", rules)) == (DEFAULT_GAMES, False)
-    assert default_games(parse_bots("pimc,heuristic", rules)) == (120, True)
-    # a quarter of pimc's 200 deals per decision: four times the games (120 · 200 / 50)
-    assert default_games(parse_bots("pimc:50,heuristic", rules)) == (480, True)
-    assert default_games(parse_bots("ismcts:600,pimc:50", rules)) == (120, True)  # 240 · 300 / 600
-    assert default_games(parse_bots("cheat,random", rules)) == (1500, True)
+    assert default_games(parse_bots("pimc,heuristic", rules)) == (1500, True)
+    # a quarter of pimc's 200 deals per decision: four times the games (1500 · 200 / 50)
+    assert default_games(parse_bots("pimc:50,heuristic", rules)) == (6000, True)
+    assert default_games(parse_bots("ismcts:600,pimc:50", rules)) == (500, True)  # 1000 · 300 / 600
+    assert default_games(parse_bots("cheat,random", rules)) == (12000, True)
 
 
 def test_a_tournament_with_a_python_bot_and_no_games_plays_the_default_and_says_so(
@@ -235,6 +235,6 @@ def test_the_expert_names_its_default_games_scaled_by_its_rollouts():
     from tutto_sim.rutsmieter.rules import RutsmieterRules
 
     rules = RutsmieterRules()
-    assert default_games(parse_bots("expert,tuned", rules)) == (120, True)
-    assert default_games(parse_bots("expert:100,tuned", rules)) == (1200, True)  # 120 · 1000 / 100
+    assert default_games(parse_bots("expert,tuned", rules)) == (360, True)
+    assert default_games(parse_bots("expert:100,tuned", rules)) == (3600, True)  # 360 · 1000 / 100
     assert default_games(parse_bots("tuned,first", rules)) == (100_000, False)

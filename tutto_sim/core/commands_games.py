@@ -199,7 +199,7 @@ def bots_by_game(default, flag: str = "--bots", note: str = ""):
 def tournament(
     bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots of the game; each game's bots and its default are listed below.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
-    games: Annotated[Optional[int], typer.Option("--games", help="Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: expert 120, pimc 120, ismcts 240, cheat 1,500, openspiel-ismcts 10, openspiel-mcts 20 at their default budgets, scaled by the budget; py: bots 2,000).", show_default=False)] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: expert 360, pimc 1,500, ismcts 1,000, cheat 12,000, openspiel-ismcts 40, openspiel-mcts 80 at their default budgets, scaled by the budget; py: bots 2,000).", show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
     engine: Annotated[str, typer.Option("--engine", help="auto (kernel when every bot has a table) | kernel | reference.")] = "auto",
     threads: Threads = None,

@@ -75,8 +75,8 @@ class ExpertBot:
         self.name = name
         self.rollouts = rollouts
         # without --games, about two minutes' worth (core.bots.default_games; one core of a
-        # busy 2-core machine: 0.93 games per second at 1,000 rollouts)
-        self.tournament_games = budget_games(120, DEFAULT_ROLLOUTS, rollouts)
+        # the idle 2-core machine against tuned on 2026-12-02: 3.1 games per second at 1,000 rollouts)
+        self.tournament_games = budget_games(360, DEFAULT_ROLLOUTS, rollouts)
         self.weights = tuned_policy(rules).weights
         self.engine: Bot = expert_bot(rules, rollouts, name)
 

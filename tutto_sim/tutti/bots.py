@@ -199,9 +199,10 @@ def search_bot(spec: str):
         return None
     bot.engine = bot
     # without --games, a tournament plays about two minutes' worth (core.bots.default_games;
-    # one core of a busy 2-core machine: pimc 1.1, ismcts 2.3, cheat 12.6 games per second)
-    bot.tournament_games = (budget_games(120, DEFAULT_SAMPLES, n) if kind == "pimc" else
-                            budget_games(240, DEFAULT_ITERATIONS, n) if kind == "ismcts" else 1500)
+    # one core of the idle 2-core machine against heuristic, `tournament --game tutti --bots
+    # B,heuristic --games N --threads 1` on 2026-12-02: pimc 15, ismcts 9, cheat 100 games per second)
+    bot.tournament_games = (budget_games(1500, DEFAULT_SAMPLES, n) if kind == "pimc" else
+                            budget_games(1000, DEFAULT_ITERATIONS, n) if kind == "ismcts" else 12000)
     return bot
 
 

@@ -74,10 +74,11 @@ class Spec:
         self.engine = f"{kind}:{budget}"
         self.name = (f"{kind}:{budget}" if explicit else kind) + (CHEAT if kind == MCTS else "")
         # without --games, about two minutes' worth (core.bots.default_games; one core of a
-        # busy 2-core machine: ismcts 0.09, mcts 0.21 games per second)
+        # the idle 2-core machine against heuristic on 2026-12-02: ismcts 0.33, mcts 0.68 games
+        # per second)
         from tutto_sim.core.bots import budget_games
 
-        self.tournament_games = budget_games(10 if kind == ISMCTS else 20, DEFAULT_BUDGET, budget)
+        self.tournament_games = budget_games(40 if kind == ISMCTS else 80, DEFAULT_BUDGET, budget)
 
 
 def parse(spec: str) -> Spec | None:
