@@ -21,11 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 Z = 1.959963984540054
 
 
-def _wald(d: dict) -> tuple[Decimal, float]:
+def _wilson(d: dict) -> tuple[Decimal, float, float]:
     """The share (a tie counts one half; exact, as the docs round it: half up)
-    and the Wald 95% CI the docs printed."""
+    and its Wilson 95% interval, written out here from the score test's roots."""
     p = (Decimal(d["wins"]) + Decimal(d["ties"]) / 2) / Decimal(d["n"])
-    return p, Z * math.sqrt(float(p) * (1 - float(p)) / d["n"])
+    n, q = d["n"], float(p)
+    centre = (q + Z * Z / (2 * n)) / (1 + Z * Z / n)
+    half = Z / (1 + Z * Z / n) * math.sqrt(q * (1 - q) / n + Z * Z / (4 * n * n))
+    return p, centre - half, centre + half
 
 
 def _half_up(x: Decimal, digits: int) -> str:
@@ -37,18 +40,18 @@ def _file(name: str) -> dict:
 
 
 @pytest.mark.parametrize("name, readme, doc, doc_text", [
-    ("tutti-pimc-heuristic.json", "`pimc` beats\n`heuristic` {p3} ± {c:.3f}", "tutti.md",
-     "| `pimc,heuristic` 200 | 400 | {pp1}% ± {cc:.1f} |"),
+    ("tutti-pimc-heuristic.json", "`pimc` beats\n`heuristic` {p3} [{lo:.3f}, {hi:.3f}]", "tutti.md",
+     "| `pimc,heuristic` 200 | 400 | {pp1}% [{plo:.1f}, {phi:.1f}] |"),
     ("tutti-ismcts-heuristic.json", None, "tutti.md",
-     "| `ismcts,heuristic` 150 | 300 | {pp1}% ± {cc:.1f} |"),
-    ("rutsmieter-expert-tuned.json", "beats `tuned` {p3} ± {c:.3f} (2,000\ngames",
-     "rutsmieter.md", "| `expert` vs `tuned` | 2,000 | **{p4} ± {c:.4f}** |"),
+     "| `ismcts,heuristic` 150 | 300 | {pp1}% [{plo:.1f}, {phi:.1f}] |"),
+    ("rutsmieter-expert-tuned.json", "beats `tuned` {p3} [{lo:.3f}, {hi:.3f}] (2,000\ngames",
+     "rutsmieter.md", "| `expert` vs `tuned` | 2,000 | **{p4} [{lo:.4f}, {hi:.4f}]** |"),
 ])
 def test_saved_figures_are_the_readmes_and_the_docs(name, readme, doc, doc_text):
     d = _file(name)
-    p, c = _wald(d)
-    values = dict(p3=_half_up(p, 3), p4=_half_up(p, 4), pp1=_half_up(100 * p, 1), c=c,
-                  cc=100 * c)
+    p, lo, hi = _wilson(d)
+    values = dict(p3=_half_up(p, 3), p4=_half_up(p, 4), pp1=_half_up(100 * p, 1), lo=lo, hi=hi,
+                  plo=100 * lo, phi=100 * hi)
     if readme is not None:
         assert readme.format(**values) in (ROOT / "README.md").read_text(encoding="utf-8")
     docs = (ROOT / "docs" / doc).read_text(encoding="utf-8")
