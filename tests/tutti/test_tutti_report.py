@@ -357,6 +357,7 @@ def test_tutti_is_a_sample_report_with_matches_per_table():
 @pytest.mark.parametrize("args, needle", [
     (("--turns", "0"), "--turns"),
     (("--pairs", "on"), "--pairs does not apply to report --game tutti"),
+    (("--must-answer-trump", "on"), "--must-answer-trump on is a rule of the 2-player game"),
     (("--hands", "9"), "--hands must be 1..5"),
     (("--x2-scope", "card"), "--x2-scope does not apply"),
     (("--tournament", "/nonexistent.csv"), "--tournament: no such file"),

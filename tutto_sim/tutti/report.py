@@ -37,13 +37,19 @@ SIZE_WORDS = "matches per table"
 
 
 def check_rules(rules: TuttiRules) -> None:
-    """The report plays every table itself, pairs included: ``--pairs on`` is
-    refused in one line (``core.cli.UserError``) before anything is written."""
+    """The report plays every table itself, pairs included: ``--pairs on`` and
+    the 2-player rule ``--must-answer-trump on`` (its 3- and 4-player tables
+    would drop it) are refused in one line (``core.cli.UserError``) before
+    anything is written."""
     from tutto_sim.core.cli import UserError
 
     if rules.pairs:
         raise UserError("--pairs does not apply to report --game tutti: the report plays "
                         "every table, 2, 3 and 4 players and 4 in pairs")
+    if rules.must_answer_trump:
+        raise UserError("--must-answer-trump on is a rule of the 2-player game and the report "
+                        "plays 2, 3 and 4 players: leave it off here (tournament --players 2 and "
+                        "the analyses with --tables 2 take it)")
 
 
 def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,

@@ -295,8 +295,9 @@ _told: set = set()
 #: Win tables solved in this process (for a folder where they cannot be saved).
 _solved: dict = {}
 #: Rough solve time (seconds, warm) of ``solve --objective win`` per (target in
-#: units of 50 points)³: about 30 s at target 3,000 on 2 busy cores.
-SOLVE_SECONDS_PER_UNIT3 = 1.5e-4
+#: units of 50 points)³: 17.5 s at target 3,000 on the idle 2-core machine
+#: (``solve --objective win --target 3000 --json``, 2026-12-02).
+SOLVE_SECONDS_PER_UNIT3 = 8e-5
 
 
 def solve_and_save(rules: TuttoRules, phase=None):
