@@ -7,6 +7,7 @@ import io
 import re
 
 import pytest
+from scipy.stats import binomtest
 from conftest import run_cli
 
 from tutto_sim.rutsmieter.expert import advise
@@ -75,11 +76,15 @@ def test_the_answers_are_the_moves_of_the_game(capsys, monkeypatch):
     advice = advise(obs, rules, ADVICE_ROLLOUTS)
     assert sorted(a.index for a in advice) == list(range(len(obs.moves)))
     for a in advice:
-        share = re.search(r"([\d.]+)% ± ([\d.]+)%", lines[a.index])
-        assert float(share.group(1)) == pytest.approx(100 * a.win_share, abs=0.05)
-        assert float(share.group(2)) == pytest.approx(100 * a.ci95, abs=0.05)
         if a.rollouts:  # the games actually played for this move (the expert may stop early)
             assert f"({a.rollouts:,} games)" in lines[a.index]
+            share = re.search(r"([\d.]+)% \[([\d.]+)%, ([\d.]+)%\]", lines[a.index])
+            assert float(share.group(1)) == pytest.approx(100 * a.win_share, abs=0.05)
+            # the Wilson interval of the games won, from scipy
+            ci = binomtest(round(a.win_share * a.rollouts), a.rollouts).proportion_ci(
+                method="wilson")
+            assert float(share.group(2)) == pytest.approx(100 * ci.low, abs=0.05)
+            assert float(share.group(3)) == pytest.approx(100 * ci.high, abs=0.05)
     marked = [i for i, ln in enumerate(lines) if ln.endswith("<- the expert's move")]
     assert marked == [advice[0].index]
 

@@ -207,6 +207,8 @@ class Advisor:
         self.policy = default_policy(rules)
 
     def lines(self, obs: Observation, narrator: Narrator) -> list[str]:
+        from tutto_sim.core.stats import wilson
+
         from .expert import advise
         from .policy import move_features
 
@@ -221,10 +223,13 @@ class Advisor:
                "95% CI, games played) and the tuned bot's score"]
         for i, (letter, text) in enumerate(zip(string.ascii_lowercase, words)):
             a = by_index[i]
-            share = ("wins at once" if a.rollouts == 0
-                     else f"{a.win_share:6.1%} ± {a.ci95:.1%} ({a.rollouts:,} games)")
+            if a.rollouts == 0:
+                share = "wins at once"
+            else:  # the games won of those played, with their Wilson interval
+                low, high = wilson(a.win_share * a.rollouts, a.rollouts)
+                share = f"{a.win_share:6.1%} [{low:.1%}, {high:.1%}] ({a.rollouts:,} games)"
             mark = "  <- the expert's move" if i == advice[0].index else ""
-            out.append(f"  {letter}) {text:<{width}}  {share:>28}   tuned {scores[i]:+7.2f}{mark}")
+            out.append(f"  {letter}) {text:<{width}}  {share:>36}   tuned {scores[i]:+7.2f}{mark}")
         why = self._why_not_the_highest(obs, advice)
         return out + ([why] if why else [])
 
