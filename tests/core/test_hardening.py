@@ -350,12 +350,12 @@ def test_plus_minus_says_always_bank_not_zero(capsys, tmp_path):
 
 def test_plurals_and_ci_digits():
     from tutto_sim.core.stats import Estimate
-    from tutto_sim.tutto.cli import _draw_rule, _fmt_threshold, plural
+    from tutto_sim.tutto.cli import _draw_rule, fmt_threshold, plural
 
     assert plural(1, "sweep") == "1 sweep" and plural(3, "sweep") == "3 sweeps"
     assert plural(1, "die", "dice") == "1 die" and plural(2, "die", "dice") == "2 dice"
-    assert _fmt_threshold(0) == "always" and _fmt_threshold(None) == "never"
-    assert _fmt_threshold(1500) == "1,500"
+    assert fmt_threshold(0) == "always" and fmt_threshold(None) == "never"
+    assert fmt_threshold(1500) == "1,500"
     assert _draw_rule(0) == "always bank" and "below 900" in _draw_rule(900)
     assert str(Estimate(0.0712, 0.00042, 10**6)) == "0.07120 ± 0.00042 (n=1,000,000)"
 

@@ -2,7 +2,7 @@
 
 Every entry of the tables is rebuilt here another way: probabilities by
 enumerating all 6**n ordered throws, points with the independent scorer of
-``tutto_sim.reference`` (which splits the dice themselves), the ordered map by
+``tutto_sim.dice.reference`` (which splits the dice themselves), the ordered map by
 decoding r digit by digit. A few values are written out by hand from the rule
 text (docs/rules.md §3), so that a shared misreading of the rules by both the
 tables and the reference scorer cannot pass unnoticed.

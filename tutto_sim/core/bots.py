@@ -102,7 +102,7 @@ def _load_quietly(spec: str, attr: str, load, valid: str):
         sys.stderr.write(err.getvalue())
 
 
-def _python_bot(spec: str, target: str, valid: str):
+def python_bot(spec: str, target: str, valid: str):
     module_name, _, attr = target.rpartition(":")
     if not module_name or not attr:
         raise BotSpecError(f"bot {spec!r}: write py:MODULE:NAME or py:FILE.py:NAME; {valid}")

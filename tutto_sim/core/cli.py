@@ -350,7 +350,7 @@ def game_title(rules) -> str:
     return registry.for_rules(rules).hook("title")(rules)
 
 
-def _positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MAX_TURNS) -> int:
+def positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MAX_TURNS) -> int:
     return count(flag, value, ceiling, allow_zero)
 
 
@@ -447,14 +447,14 @@ def progress_phases(enabled: bool):
         yield phase
 
 
-def _fmt_threshold(t: Optional[int]) -> str:
+def fmt_threshold(t: Optional[int]) -> str:
     """A bank threshold in a "bank at ≥" cell: ``never``, ``always`` (0) or points."""
     if t is None:
         return "never"
     return "always" if t == 0 else f"{t:,}"
 
 
-def _write_csv(path: Path, rows: list[dict], interrupted: bool = False,
+def write_csv(path: Path, rows: list[dict], interrupted: bool = False,
                digest: str | None = None) -> Path:
     """Write a result CSV atomically (:func:`save_csv`); never loses it."""
     return save_csv(path, rows, interrupted,

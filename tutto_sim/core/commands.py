@@ -18,7 +18,7 @@ from tutto_sim.core.cli import (
     RESULTS_DIR,
     UserError,
     _choice,
-    _positive,
+    positive,
     game_label,
     prepare_dir,
     with_rules,
@@ -92,13 +92,13 @@ def optimize(
 ) -> None:
     """Find the best stop-or-continue thresholds for one Tutto card (or for Macke); Rutsmieter's move weights."""
     _choice("--method", method, ("monte-carlo", "exact"))
-    _positive("--turns", turns)
-    _positive("--search-turns", search_turns)
+    positive("--turns", turns)
+    positive("--search-turns", search_turns)
     for flag, value, ceiling in (("--games", games, MAX_GAMES),
                                  ("--search-games", search_games, MAX_GAMES),
                                  ("--candidates", candidates, MAX_CANDIDATES)):
         if value is not None:
-            _positive(flag, value, ceiling=ceiling)
+            positive(flag, value, ceiling=ceiling)
     _seed(seed)
     handler = _hook(rules, "optimize")
     module = registry.for_rules(rules).module()
@@ -175,7 +175,7 @@ def validate(
     rules=None,
 ) -> None:
     """Check the solver against simulation both ways (exit 1 if a check fails)."""
-    _positive("--turns", turns)
+    positive("--turns", turns)
     _seed(seed)
     _threads(threads)
     handler = _hook(rules, "validate")

@@ -24,8 +24,8 @@ from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
     UserError,
-    _positive,
-    _write_csv,
+    positive,
+    write_csv,
     err,
     game_label,
     game_title,
@@ -216,7 +216,7 @@ def tournament(
     if bots is None:  # the game's own default (optional hook tournament_bots)
         bots = _default_bots(rules)
     if games is not None:
-        _positive("--games", games, ceiling=MAX_GAMES)
+        positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     if engine not in ENGINES:
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
@@ -242,7 +242,7 @@ def tournament(
     res.threads = ran.threads
     digest = run_digest("tournament", game=label, rules=rules, bots=bot_specs(bots),
                         players=players, games=games, seed=seed)  # both engines: the same games
-    csv_path = _write_csv(run_file(out_dir, f"tournament-{label}-{players}p-seed{seed}", digest),
+    csv_path = write_csv(run_file(out_dir, f"tournament-{label}-{players}p-seed{seed}", digest),
                           res.csv_rows(), res.interrupted, digest)
     if as_json:
         d = res.to_dict()
@@ -440,7 +440,7 @@ def analyze_seats(
         raise e from None
     if bot is None:
         bot = _seats_bot(rules)
-    _positive("--games", games, ceiling=MAX_GAMES)
+    positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     the_game = _label(rules)
@@ -469,7 +469,7 @@ def analyze_seats(
                  "rules_sha256": rules.digest()} for r in rows for j, e in enumerate(r.seats)]
     digest = run_digest("seats", game=the_game, rules=rules, bot=bot_specs(bot), players=sizes,
                         games=games, seed=seed)
-    csv_path = _write_csv(run_file(out_dir, f"seats-{the_game}-seed{seed}", digest), csv_rows,
+    csv_path = write_csv(run_file(out_dir, f"seats-{the_game}-seed{seed}", digest), csv_rows,
                           interrupted, digest)
     if interrupted:
         err.print(f"interrupted: {plural(len(rows), 'table size')} finished, saved in {csv_path}",
@@ -570,8 +570,8 @@ def analyze_threshold(
 
     _hook(rules, "exact_turn_values")  # a game without the turn analysis says so in one line
     _players(players)
-    _positive("--games", games, ceiling=MAX_GAMES)
-    _positive("--search-games", search_games, ceiling=MAX_GAMES)
+    positive("--games", games, ceiling=MAX_GAMES)
+    positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
     n_threads = _threads(threads)
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:

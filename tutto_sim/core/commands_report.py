@@ -20,7 +20,7 @@ from tutto_sim.core.cli import (
     RESULTS_DIR,
     UserError,
     UserInterrupt,
-    _positive,
+    positive,
     game_label,
     out,
     plural,
@@ -55,7 +55,7 @@ def report(
     key = game_label(rules) if game_label(rules) in report_games() else \
         getattr(rules, "game", None) or registry.for_rules(rules).name
     module = report_module(key)
-    n_turns = module.DEFAULT_TURNS if turns is None else _positive("--turns", turns)
+    n_turns = module.DEFAULT_TURNS if turns is None else positive("--turns", turns)
     _seed(seed)
     check = getattr(module, "check_rules", None)  # a rule the report cannot take: one line
     if check is not None:
@@ -67,7 +67,7 @@ def report(
         if "win_target" not in inspect.signature(module.build).parameters:
             raise UserError(f"--win-target: the {key} report has no pages on playing to win "
                             "(Tutto, Berliner Macke and Volle Lotte have)")
-        _positive("--win-target", win_target)
+        positive("--win-target", win_target)
         if win_target % 50 or win_target > 20_000:
             raise UserError(f"--win-target must be a multiple of 50 up to 20,000, not {win_target}")
         extra["win_target"] = win_target

@@ -1,7 +1,7 @@
 """What every report shares: the house style, captions, and the writer that
 saves one multi-page PDF plus one PNG per figure, byte for byte reproducibly.
 
-Part of ``tutto_sim.report`` (the top layer: it reads ``solve``, ``policy`` and
+Part of the report layer (the top layer: it reads ``solve``, ``policy`` and
 ``sim`` and is read only by the CLI and ``scripts/make_reports.py``). Figures
 are built with :class:`matplotlib.figure.Figure` directly, never with pyplot,
 so building a report changes no global matplotlib state (backend, open
@@ -226,7 +226,7 @@ def threshold_words(points, lowest: int = 0, never: int | None = None) -> str:
     return f"bank at ≥ {pts(points)}"
 
 
-def _join(items: list[str]) -> str:
+def join_words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 

@@ -1,6 +1,6 @@
 """Tournaments: many games between bots, seats rotated, win rates with CIs.
 
-Part of ``tutto_sim.game``. A tournament of ``m`` bots at a table of ``n``
+Part of the game layer. A tournament of ``m`` bots at a table of ``n``
 players plays **lineups** (which bots sit at the table):
 
 - ``m == n``: one lineup, all bots;

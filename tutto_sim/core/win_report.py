@@ -1,6 +1,6 @@
 """Report pages of the two-player win tables, whatever the dice game.
 
-Part of ``tutto_sim.report``. A game's report computes, from its win table
+Part of the report layer. A game's report computes, from its win table
 (docs/win.md, docs/macke-win.md), a :class:`WinMap` per heat map (the chance
 to win at the start of a turn over both scores) and a :class:`BankCurves`
 (the smallest turn total at which the win-optimal player banks in one

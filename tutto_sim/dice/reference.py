@@ -1,7 +1,7 @@
 """Reference scorer: legal keeps of a throw, from the dice themselves.
 
 Plain Python, written to be read beside docs/rules.md §3 and deliberately built
-another way than ``tutto_sim.tables``: it tries every subset of the dice and
+another way than ``tutto_sim.dice.throws``: it tries every subset of the dice and
 every way of splitting it into units, by brute force. The tests compare the
 two on all 6**n ordered throws.
 """

@@ -1,8 +1,8 @@
 """Dice scoring shared by every dice game here (docs/rules.md §3).
 
-Part of ``tutto_sim.rules``: plain data, no numba. :class:`ScoringRules` says
-which units exist; ``tutto_sim.tables`` turns it into throw tables and
-``tutto_sim.reference`` scores real dice with it directly. Points are counted in
+Part of the rules layer: plain data, no numba. :class:`ScoringRules` says
+which units exist; ``tutto_sim.dice.throws`` turns it into throw tables and
+``tutto_sim.dice.reference`` scores real dice with it directly. Points are counted in
 *units of 50* everywhere inside the package (``POINT_UNIT``); only user-facing
 text shows real points.
 """

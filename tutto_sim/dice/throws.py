@@ -1,11 +1,11 @@
 """Throw tables: every throw of 1..6 dice as a multiset, with its exact
 probability and the points of every legal keep, built from the rules.
 
-Part of ``tutto_sim.tables`` (rules -> **tables** -> solve | kernels). The
+Part of the throw-table layer (rules -> **tables** -> solve | kernels). The
 solver and the numba simulator both read these arrays, so they cannot disagree
 about what a throw is worth. Nothing here is typed by hand: the tests rebuild
 every entry by brute force over all 6**n ordered throws with the independent
-scorer of ``tutto_sim.reference``.
+scorer of ``tutto_sim.dice.reference``.
 
 Layout (``ms`` = multiset id, 0..922 over all dice counts; points in units of 50):
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot, table_bot
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
@@ -131,7 +131,7 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
             return load_win_table(cached, rules)
         except PolicyFileError:
             pass  # another rule set's file: solve for these rules
-    return MackeWinTable.from_solution(_solve_and_save(_win_rules(rules), say))
+    return MackeWinTable.from_solution(_solve_and_save(win_rules(rules), say))
 
 
 @functools.lru_cache(maxsize=4)
@@ -159,7 +159,7 @@ def _minutes(target: int) -> str:
     return f"{m} minutes"
 
 
-def _win_rules(rules: MackeRules) -> MackeRules:
+def win_rules(rules: MackeRules) -> MackeRules:
     """The rule fields a win table depends on, ``win_value`` at its default."""
     return replace(rules, win_value=MackeRules().win_value)
 
@@ -225,5 +225,5 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
     if kind == "random" and not arg:
         return RandomBot(text)
     if kind == "py":
-        return _python_bot(text, arg, valid)
+        return python_bot(text, arg, valid)
     raise BotSpecError(f"unknown bot {spec!r}; {valid}")

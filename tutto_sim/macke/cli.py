@@ -14,8 +14,8 @@ from rich.table import Table
 from tutto_sim.core.cli import (
     RESULTS_DIR,
     UserError,
-    _fmt_threshold,
-    _write_csv,
+    fmt_threshold,
+    write_csv,
     game_label,
     game_option,
     merge_rows,
@@ -66,7 +66,7 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
                      "p_zero": b.p_zero.mean, "seed": seed, "rules_sha256": rules.digest()})
     digest = run_digest("optimize", game=game_label(rules), rules=rules, turns=turns,
                         search_turns=search_turns, seed=seed)
-    csv = _write_csv(run_file(out_dir, f"optimize-{game_label(rules)}-seed{seed}", digest), rows,
+    csv = write_csv(run_file(out_dir, f"optimize-{game_label(rules)}-seed{seed}", digest), rows,
                      res.interrupted, digest)
     d["csv"] = str(csv)
     d["run_digest"] = digest
@@ -79,12 +79,12 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
               f"never return, bank at ≥ K), Monte Carlo")
     t = Table("policy", "bank at ≥", "after a clear bank at ≥", "EV", "95% CI", "turns",
               "P(+)", "P(−)", "P(0)", title="signed turn result (points)")
-    rows = [("best found", (_fmt_threshold(res.bank_at), _fmt_threshold(res.bank_at_clear),
+    rows = [("best found", (fmt_threshold(res.bank_at), fmt_threshold(res.bank_at_clear),
                             res.ev, res.best))]
     for name, b in res.baselines.items():
         pol = b.policy
-        rows.append((name, (_fmt_threshold(pol.bank_at if isinstance(pol.bank_at, (int, type(None))) else None),
-                            _fmt_threshold(pol.bank_at_clear), b.ev, b)))
+        rows.append((name, (fmt_threshold(pol.bank_at if isinstance(pol.bank_at, (int, type(None))) else None),
+                            fmt_threshold(pol.bank_at_clear), b.ev, b)))
     for name, (k, clear, ev, b) in merge_rows([(n, (k, c, ev, (b.p_positive, b.p_negative, b.p_zero)))
                                                 for n, (k, c, ev, b) in rows]):
         t.add_row(name, k, clear, f"{ev.mean:.1f}", f"± {ev.ci95:.2f}", f"{ev.n:,}",
@@ -165,7 +165,7 @@ def macke_solve(rules, as_json: bool, cap=None) -> None:
     t = Table("throws left", *[f"{d} dice left" for d in range(1, n)],
               title="bank as soon as the turn total is ≥ (points) after setting aside", title_justify="left")
     for tl in range(1, L):
-        t.add_row(str(tl), *[_fmt_threshold(_th(sol.bank_threshold[tl, d])) for d in range(1, n)])
+        t.add_row(str(tl), *[fmt_threshold(_th(sol.bank_threshold[tl, d])) for d in range(1, n)])
     out.print(t)
     clear = _th(sol.clear_bank_at)
     clear_rule = ("always bank" if clear == 0 else f"always throw all {n} dice again" if clear is None
@@ -292,7 +292,7 @@ def explore(
         df = explore_macke(base, mins, busts, returns=returns)
     digest = run_digest("explore", game=game_label(base), rules=base, min_score=mins, bust=busts,
                         returns=returns)
-    path = _write_csv(run_file(out_dir, f"explore-{game_label(base)}", digest),
+    path = write_csv(run_file(out_dir, f"explore-{game_label(base)}", digest),
                       df.to_dict("records"), digest=digest)
     if as_json:
         print(json.dumps({"game": base.game, "variant": base.variant, "method": "exact",

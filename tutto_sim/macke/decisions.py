@@ -1,6 +1,6 @@
 """The optimal Macke policy as decision arrays, cut where nothing changes any more.
 
-Part of ``tutto_sim.solve``. :func:`decision_arrays` reads a
+Part of the solver layer. :func:`decision_arrays` reads a
 :class:`~tutto_sim.macke.solver.MackeSolution`, whose decision arrays have
 one row per locked total ``T0`` (units of 50) below the solver's cap:
 

@@ -1,6 +1,6 @@
 """Reference Berliner Macke / Volle Lotte game: whole games for 1-8 players in plain Python.
 
-Part of ``tutto_sim.game``; read beside docs/macke.md and docs/games.md. The
+Part of the game layer; read beside docs/macke.md and docs/games.md. The
 numba game kernel (``game.macke_kernel``) plays the same games and the tests
 demand identical results on the same seeds. Any bot with ``act(decision)``
 plays here; table and threshold bots (``game.bots``) also play in the kernel.

@@ -168,9 +168,9 @@ def default_win_file(rules):
     (``core.runs``) of the rule fields the table depends on."""
     from tutto_sim.core.cli import RESULTS_DIR
     from tutto_sim.core.runs import win_table_file
-    from tutto_sim.macke.bots import _win_rules
+    from tutto_sim.macke.bots import win_rules
 
-    return win_table_file(RESULTS_DIR, label(rules), _win_rules(rules))
+    return win_table_file(RESULTS_DIR, label(rules), win_rules(rules))
 
 
 def solve_win(rules, as_json: bool, out_path) -> None:

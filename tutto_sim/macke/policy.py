@@ -1,6 +1,6 @@
 """Exact (optimal) Berliner Macke policies: the table model, and the versioned file.
 
-Part of ``tutto_sim.policy``. A :class:`MackeTablePolicy` holds the solver's
+Part of the policy layer. A :class:`MackeTablePolicy` holds the solver's
 decision arrays (``solve.macke_decisions``) with the rules they were solved
 for. It answers the questions of the Macke protocol
 (``policy.macke_protocol``), so the reference engine ``reference.macke`` can

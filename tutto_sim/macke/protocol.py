@@ -1,6 +1,6 @@
 """What a Berliner Macke policy decides, and what it sees: the shared protocol.
 
-Part of ``tutto_sim.policy``. The reference engine (``reference.macke``)
+Part of the policy layer. The reference engine (``reference.macke``)
 asks a :class:`MackePolicy` three questions during a turn; simple threshold
 policies (``policy.macke_threshold``) and exact decision tables
 (``policy.macke_exact``) both answer them. Units and states are those of

@@ -1,7 +1,7 @@
 """The Berliner Macke / Volle Lotte report: compute (``macke_data``), draw
 (``macke_figures``), write.
 
-Part of ``tutto_sim.report``. :func:`build` writes ``macke-report.pdf``
+Part of the report layer. :func:`build` writes ``macke-report.pdf``
 (``volle-lotte-report.pdf`` for Volle Lotte: a cover page and one page per
 figure), one PNG per figure and a ``README.md`` index with every caption into
 ``out_dir``; docs/reports.md describes the figures. ``tournament`` (a

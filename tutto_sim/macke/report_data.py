@@ -1,7 +1,7 @@
 """The numbers behind the Berliner Macke / Volle Lotte report, computed once
 and drawn by ``macke_figures``.
 
-Part of ``tutto_sim.report``. Everything exact comes from the solver
+Part of the report layer. Everything exact comes from the solver
 (``solve.macke_dp.solve_macke``, ``exact_macke_policy_value``) and the exact
 minimum-score sweep (``sim.macke_exact.explore_macke``); everything simulated
 from the threshold kernel (``sim.macke.run_macke_policies``) and the table

@@ -1,6 +1,6 @@
 """The figures of the Berliner Macke / Volle Lotte report, one function per page.
 
-Part of ``tutto_sim.report``. Each function takes the
+Part of the report layer. Each function takes the
 :class:`~tutto_sim.macke.report_data.MackeReportData` and returns a
 :class:`~tutto_sim.core.report.Sheet`; nothing here computes a result.
 

@@ -1,6 +1,6 @@
 """The Macke / Volle Lotte report's pages on playing to win (two players).
 
-Part of ``tutto_sim.report``. :func:`compute` loads the win table
+Part of the report layer. :func:`compute` loads the win table
 (docs/macke-win.md) of the report's rules at a quick target, or of the
 game's own target when ``results/GAME-win-TARGET-<run>.json`` holds one, else
 solves it; :func:`heatmap` and :func:`thresholds` draw the chance to win

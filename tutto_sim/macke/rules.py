@@ -1,6 +1,6 @@
 """Berliner Macke and Volle Lotte as one frozen settings object (docs/macke.md).
 
-Part of ``tutto_sim.rules``. Every option of docs/macke.md ("Options") is a
+Part of the rules layer. Every option of docs/macke.md ("Options") is a
 field with its default; the variants are presets (:meth:`MackeRules.preset`).
 Scoring is docs/rules.md §3 plus straights, configured here and turned into
 unit tables by ``tutto_sim.macke.tables`` (the same scoring rules as Tutto,

@@ -1,7 +1,7 @@
 r"""Exact turn values for Berliner Macke and Volle Lotte: the optimal policy
 and the exact value of any decision table.
 
-Part of ``tutto_sim.solve`` (rules -> tables -> **solve** | kernels). It reads
+Part of the solver layer (rules -> tables -> **solve** | kernels). It reads
 the unit tables of ``tutto_sim.macke.tables`` (unit types, set-aside *states*,
 the legal keeps of every throw as states, ``add``, ``sub_states``) and the
 exact multiset probabilities of ``tutto_sim.dice.throws``, the same arrays

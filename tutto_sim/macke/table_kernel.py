@@ -1,6 +1,6 @@
 """numba kernel for Macke / Volle Lotte turns played from a decision table.
 
-Part of ``tutto_sim.kernels``. The same turn as ``reference.macke.play_turn``
+Part of the kernel layer. The same turn as ``reference.macke.play_turn``
 and the same random streams as every simulation (turn ``i`` reads stream
 ``(seed, start + i)``; a throw of n dice is ``ordered[ordered_off[n] +
 below(6**n)]``), but every decision is read from the arrays of

@@ -1,6 +1,6 @@
 """Throw tables for Berliner Macke and Volle Lotte: units, keeps, unit states.
 
-Part of ``tutto_sim.tables`` (rules -> **tables** -> solve | kernels). Macke
+Part of the throw-table layer (rules -> **tables** -> solve | kernels). Macke
 adds straights (and, by variant, jackpots) to the dice scoring of
 docs/rules.md §3 and lets the player return set-aside *units* to the cup, so
 the tables here work with units, not just dice and points:

@@ -1,6 +1,6 @@
 """Threshold policies for Berliner Macke: the simple family players use.
 
-Part of ``tutto_sim.policy``. A :class:`MackeThresholdPolicy` answers the
+Part of the policy layer. A :class:`MackeThresholdPolicy` answers the
 questions of the Macke protocol (``policy.macke_protocol``) like this:
 
 - **keep**: set aside every scoring unit of the throw (``tables.macke``

@@ -1,6 +1,6 @@
 """numba kernel for whole Berliner Macke / Volle Lotte turns under a threshold policy.
 
-Part of ``tutto_sim.kernels``, the only layer with ``@njit``. The turn
+Part of the kernel layer, the only layer with ``@njit``. The turn
 mirrors ``tutto_sim.macke.reference.play_turn`` played by
 ``policy.macke_threshold.MackeThresholdPolicy``: every throw sets aside all
 scoring units (``tables.macke`` ``all_keep``), nothing is ever returned to the

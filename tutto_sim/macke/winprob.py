@@ -1,6 +1,6 @@
 r"""Playing to win: exact win probabilities of two-player Berliner Macke and Volle Lotte.
 
-Part of ``tutto_sim.solve``, beside the turn solver ``macke.solver`` (read
+Part of the solver layer, beside the turn solver ``macke.solver`` (read
 its docstring first: the states of one turn, its throws, keeps, returns and
 clears are the same here). That solver maximises a turn's expected signed
 result; this module maximises the chance of winning the game, for two

@@ -3,7 +3,7 @@ and report covers (``core.report`` asks through the registry)."""
 
 from __future__ import annotations
 
-from tutto_sim.core.report import _join, count, pts
+from tutto_sim.core.report import join_words, count, pts
 
 RULES_DOC = "docs/macke.md"
 #: Six of a kind in the players' words (Volle Lotte has six dice).
@@ -78,7 +78,7 @@ def rules_words(rules) -> str:
     game = macke_game_words(rules)
     if not diff and rules.variant in ("standard", "volle-lotte"):
         return f"default {game} rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC}, {game}" + (f" with {_join(diff)}" if diff else "")
+    return f"rules: {RULES_DOC}, {game}" + (f" with {join_words(diff)}" if diff else "")
 
 
 def rules_flags(rules) -> list[str]:

@@ -21,8 +21,8 @@ from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
     UserError,
-    _positive,
-    _write_csv,
+    positive,
+    write_csv,
     err,
     note_no_difference,
     out,
@@ -85,7 +85,7 @@ def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, digest
     """Write the CSV (``digest``: its run digest), print the JSON (or
     ``show(csv_path)``); after Ctrl-C say so in one line and exit 130, the
     finished parts kept."""
-    csv_path = _write_csv(csv_path, rows, res.interrupted, digest)
+    csv_path = write_csv(csv_path, rows, res.interrupted, digest)
     if as_json:
         print(json.dumps({"game": "rutsmieter", "analysis": analysis, **res.to_dict(),
                           "rules": rules.to_dict(), **ran.json(), "csv": str(csv_path),
@@ -120,8 +120,8 @@ def analyze_rules(
 
     _table("--players", players)
     _table("--skill-players", skill_players)
-    _positive("--games", games, ceiling=MAX_GAMES)
-    _positive("--skill-games", skill_games, ceiling=MAX_GAMES)
+    positive("--games", games, ceiling=MAX_GAMES)
+    positive("--skill-games", skill_games, ceiling=MAX_GAMES)
     _seed(seed)
     for _, r in rule_sets(rules):  # every bot must play under every rule set
         _bot("--bot", bot, dataclasses.replace(r, players=players))
@@ -211,9 +211,9 @@ def analyze_pieces(
     from .analysis import piece_values
 
     _table("--players", players)
-    _positive("--games", games, ceiling=MAX_GAMES)
-    _positive("--positions", positions, ceiling=MAX_GAMES)
-    _positive("--position-games", position_games, ceiling=MAX_GAMES)
+    positive("--games", games, ceiling=MAX_GAMES)
+    positive("--positions", positions, ceiling=MAX_GAMES)
+    positive("--position-games", position_games, ceiling=MAX_GAMES)
     _seed(seed)
     rules = dataclasses.replace(rules, players=players)
     if getattr(_bot("--bot", bot, rules), "engine", None) is None:

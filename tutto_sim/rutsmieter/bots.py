@@ -28,7 +28,7 @@ import operator
 import re
 from typing import Callable
 
-from tutto_sim.core.bots import BotSpecError, _python_bot
+from tutto_sim.core.bots import BotSpecError, python_bot
 
 from .reference import BOT_NAMES, BOTS, Bot, Observation
 
@@ -124,7 +124,7 @@ def parse_rutsmieter_bot(spec: str, rules):
     if kind.lower() == "expert":
         return _expert(spec.strip().lower(), arg if sep else None, rules)
     if kind.lower() == "py":
-        return _python_bot(spec.strip(), arg, VALID_BOTS)
+        return python_bot(spec.strip(), arg, VALID_BOTS)
     if kind.lower() == "weights":
         from tutto_sim.core.policyfile import PolicyFileError
 

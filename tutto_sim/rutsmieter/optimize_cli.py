@@ -23,7 +23,7 @@ from rich.table import Table
 
 from tutto_sim.core.cli import (
     UserError,
-    _write_csv,
+    write_csv,
     atomic_write,
     err,
     interrupted_name,
@@ -200,7 +200,7 @@ def rutsmieter_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_thread
     with progress_phases(not as_json) as phase:
         res = optimize_weights(table, bots, search_games, games, candidates, seed, phase)
     d = result_json(res, command)
-    csv_path = _write_csv(run_file(out_dir, f"optimize-rutsmieter-{n}p-seed{seed}", digest),
+    csv_path = write_csv(run_file(out_dir, f"optimize-rutsmieter-{n}p-seed{seed}", digest),
                           _csv_rows(res), res.interrupted, digest)
     if res.interrupted:
         policy_path = interrupted_name(policy_path)

@@ -15,7 +15,7 @@ with the original's name on the cover.
 
 from __future__ import annotations
 
-from tutto_sim.core.report import _join
+from tutto_sim.core.report import join_words
 
 from .analysis import HOUSE_RULES, RULE_WORDS
 from .rules import RutsmieterRules
@@ -70,7 +70,7 @@ def rules_words(rules: RutsmieterRules) -> str:
     diff = changed_rules(rules)
     if not diff:
         return f"default Rutsmieter rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {_join(diff)}"
+    return f"rules: {RULES_DOC} with {join_words(diff)}"
 
 
 def rules_flags(rules: RutsmieterRules) -> list[str]:

@@ -21,8 +21,8 @@ from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
     UserError,
-    _positive,
-    _write_csv,
+    positive,
+    write_csv,
     err,
     note_no_difference,
     out,
@@ -90,7 +90,7 @@ def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
     runs, set the threads (``kernel``), then ``compute(phase)`` with a
     progress bar; returns the result and where it ran (``ran_on``: the
     thread count, or the cluster of ``--cluster``)."""
-    _positive(flag, size, ceiling=MAX_GAMES)
+    positive(flag, size, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads) if kernel else 1
@@ -104,7 +104,7 @@ def _deliver(res, rules, rows: list[dict], out_dir: Path, stem: str, settings: d
     the rules and ``settings``), print the JSON (or ``show(csv_path)``); after
     Ctrl-C say so in one line and exit 130, the finished tables kept."""
     digest = run_digest(res.analysis, game="tutti", rules=rules, **settings)
-    csv_path = _write_csv(run_file(out_dir, stem, digest), rows, res.interrupted, digest)
+    csv_path = write_csv(run_file(out_dir, stem, digest), rows, res.interrupted, digest)
     if as_json:
         print(json.dumps({"game": "tutti", **res.to_dict(), "rules": rules.to_dict(),
                           **ran.json(), "csv": str(csv_path), "run_digest": digest}, indent=2))

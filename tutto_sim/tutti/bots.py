@@ -232,7 +232,7 @@ def parse_tutti_bot(spec: str, rules):
     the valid bots, if there is none). ``py:MODULE:NAME`` / ``py:FILE.py:NAME``
     is ``NAME()``: an object with ``act(observation)`` returning one of
     ``observation.legal``; it plays in the reference engine only."""
-    from tutto_sim.core.bots import BotSpecError, _python_bot
+    from tutto_sim.core.bots import BotSpecError, python_bot
 
     key = spec.strip().lower()
     if key in BOT_NAMES:
@@ -248,5 +248,5 @@ def parse_tutti_bot(spec: str, rules):
         return bot
     kind, _, arg = spec.strip().partition(":")
     if kind.lower() == "py":
-        return _python_bot(spec.strip(), arg, VALID_BOTS)
+        return python_bot(spec.strip(), arg, VALID_BOTS)
     raise BotSpecError(f"unknown Tutti bot {spec.strip()!r}; {VALID_BOTS}")

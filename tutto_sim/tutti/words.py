@@ -15,7 +15,7 @@ and 4 players, and 4 in pairs) under the same options.
 
 from __future__ import annotations
 
-from tutto_sim.core.report import _join
+from tutto_sim.core.report import join_words
 
 from .rules import TuttiRules
 
@@ -51,7 +51,7 @@ def rules_words(rules: TuttiRules) -> str:
     diff = changed_rules(rules)
     if not diff:
         return f"default Tutti rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {_join(diff)}"
+    return f"rules: {RULES_DOC} with {join_words(diff)}"
 
 
 def rules_flags(rules: TuttiRules) -> list[str]:

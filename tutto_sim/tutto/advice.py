@@ -1,6 +1,6 @@
 """Keep advice: the throws where the optimal keep is not "every scoring die".
 
-Part of ``tutto_sim.solve``. Reads a :class:`~tutto_sim.tutto.solver.TuttoSolution`
+Part of the solver layer. Reads a :class:`~tutto_sim.tutto.solver.TuttoSolution`
 and lists, for a card, a number of dice and a turn total, the throws where
 setting aside fewer dice beats setting aside every scoring die, most likely
 first, with the value of both choices. This is what ``tutto-sim optimize

@@ -1,6 +1,6 @@
 """The bot API: what a bot sees at a decision and what it may answer.
 
-Part of ``tutto_sim.game`` (full games for N players, bots, tournaments). A
+Part of the game layer (full games for N players, bots, tournaments). A
 bot is any object with a ``name`` and an ``act(decision)`` method
 (:class:`Bot`). At every choice the game hands it a :class:`Decision`: the
 public game state (:class:`GameView`: scores, whose turn, the round, the cards

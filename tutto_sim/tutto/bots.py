@@ -45,7 +45,7 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, _python_bot, table_bot  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot  # noqa: F401
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
@@ -287,7 +287,7 @@ def win_table(rules: TuttoRules, path: str | None = None, phase=None):
                 err.print(f"winopt: win table for target {rules.target:,} read from {cached}",
                           markup=False, highlight=False)
             return table
-    return solve_and_save(_win_rules(rules), phase)
+    return solve_and_save(win_rules(rules), phase)
 
 
 #: Saved win tables already named on stderr in this process.
@@ -335,7 +335,7 @@ def solve_and_save(rules: TuttoRules, phase=None):
     return table
 
 
-def _win_rules(rules: TuttoRules) -> TuttoRules:
+def win_rules(rules: TuttoRules) -> TuttoRules:
     """The rule fields a win table depends on, the others at their defaults."""
     from tutto_sim.tutto.winprob import WIN_FIELDS
 
@@ -425,7 +425,7 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     if kind == "random" and not arg:
         return RandomBot(text)
     if kind == "py":
-        return _python_bot(text, arg, VALID_BOTS)
+        return python_bot(text, arg, VALID_BOTS)
     raise BotSpecError(f"unknown bot {spec!r}; {VALID_BOTS}")
 
 

@@ -1,6 +1,6 @@
 """The Tutto deck: card kinds, their counts, names on the CLI and in reports.
 
-Part of ``tutto_sim.rules`` (what the games are; no numba). The integer value of
+Part of the rules layer (what the games are; no numba). The integer value of
 each :class:`Card` is the index the throw tables, kernels and policy arrays use,
 so the order below is part of the policy file format: append, never reorder.
 """

@@ -16,8 +16,8 @@ from rich.table import Table
 from tutto_sim.core.cli import (
     RESULTS_DIR,
     UserError,
-    _fmt_threshold,
-    _write_csv,
+    fmt_threshold,
+    write_csv,
     merge_rows,
     out,
     plural,
@@ -62,7 +62,7 @@ def optimize(rules, card, method, turns, search_turns, seed, as_json, out_dir, n
     rows = _optimize_rows(res)
     digest = run_digest("optimize", game="tutto", rules=rules, card=the_card.cli_name,
                         turns=turns, search_turns=search_turns, seed=seed)
-    csv_path = _write_csv(run_file(out_dir, f"optimize-tutto-{the_card.cli_name}-seed{seed}",
+    csv_path = write_csv(run_file(out_dir, f"optimize-tutto-{the_card.cli_name}-seed{seed}",
                                    digest), rows, res.interrupted, digest)
     if as_json:
         d = _optimize_json(res, ran_on(n_threads), csv_path)
@@ -142,7 +142,7 @@ def _exact_report(sol, card: Card, res, exact: dict, as_json: bool) -> None:
                   title="bank as soon as the turn total reaches:", title_justify="left")
         for n in range(1, 6):
             exc = [tt for c, dl, tt, _ in sol.bank_exceptions if c is card and dl == n]
-            t.add_row(str(n), _fmt_threshold(_th(sol.bank_threshold[card, n])),
+            t.add_row(str(n), fmt_threshold(_th(sol.bank_threshold[card, n])),
                       ", ".join(f"{x:,}" for x in exc) or "none")
         out.print(t)
     if card is Card.STREET:
@@ -258,7 +258,7 @@ def _print_optimize(res, ran, csv_path: Path) -> None:
         t.add_column("bank at ≥ (points)", justify="right")
         for k, v in decision_thresholds(card, res.policy, res.rules).items():
             label = k if k != "6" else "6 (after a Tutto)"
-            t.add_row(label, _fmt_threshold(v))
+            t.add_row(label, fmt_threshold(v))
         out.print(t)
     elif card is Card.PLUSMINUS:
         after = (f"; after the Tutto: {_after_tutto(res.policy.draw_below)}"
@@ -334,7 +334,7 @@ def solve(rules, as_json: bool, cap) -> None:
     from tutto_sim.tutto.cards import DECK_COUNTS
 
     for c in Card:
-        bank = [_fmt_threshold(_th(sol.bank_threshold[c, n])) if c.can_bank_before_tutto else "–"
+        bank = [fmt_threshold(_th(sol.bank_threshold[c, n])) if c.can_bank_before_tutto else "–"
                 for n in range(1, 6)]
         t.add_row(c.display, f"{DECK_COUNTS[c]}/56", f"{sol.card_ev[c]:.2f}", *bank)
     out.print(t)

@@ -1,6 +1,6 @@
 """The optimal policy as decision arrays: the action in every decision state.
 
-Part of ``tutto_sim.solve``. :func:`decision_arrays` reads a
+Part of the solver layer. :func:`decision_arrays` reads a
 :class:`~tutto_sim.tutto.solver.TuttoSolution` and writes down, for every
 turn total ``T`` (units of 50) below the solver's cap,
 

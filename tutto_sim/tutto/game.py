@@ -1,6 +1,6 @@
 """Reference Tutto game: whole games for 1-8 players in plain Python (docs/rules.md §4-5).
 
-Part of ``tutto_sim.game``. Written to be read beside docs/rules.md; the numba game
+Part of the game layer. Written to be read beside docs/rules.md; the numba game
 kernel (``game.tutto_kernel``) plays the same games and the tests demand
 identical results on the same seeds. Any :class:`~tutto_sim.tutto.api.Bot`
 can play here; only table and threshold bots also run in the kernel.

@@ -1,6 +1,6 @@
 """numba kernel for whole Tutto games between table bots.
 
-Part of ``tutto_sim.game``; it is the game layer's only ``@njit`` code and sits
+Part of the game layer; it is the game layer's only ``@njit`` code and sits
 beside the game (as the solver's helpers sit beside ``solve``) because it
 plays games, not turns. It reuses the turn layer: the streams of
 ``kernels.rng``, the throw sampler of ``kernels.tutto_turn`` and the turn logic

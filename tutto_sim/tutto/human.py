@@ -1,6 +1,6 @@
 """A human player at the terminal, with the optimal table's advice on request.
 
-Part of ``tutto_sim.game``. :class:`HumanBot` is an ordinary bot (``game.api``):
+Part of the game layer. :class:`HumanBot` is an ordinary bot (``game.api``):
 it shows the card, the dice and the legal actions as numbered choices, and
 reads the answer from a line-reading function (``input`` at the terminal, a
 list of lines in the tests). ``?`` shows :class:`Advisor`'s advice: the

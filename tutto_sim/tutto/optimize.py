@@ -1,7 +1,7 @@
 """Monte Carlo search for the best threshold policy of one Tutto card.
 
 Part of ``tutto_sim.sim``. ``optimize_card`` searches the card's row of a
-:class:`~tutto_sim.policy.ThresholdPolicy` by coordinate descent: one
+:class:`~tutto_sim.tutto.threshold.ThresholdPolicy` by coordinate descent: one
 parameter at a time, every candidate value in one batch on the *same* turns
 (common random numbers, turn streams ``0 .. search_turns-1``), first on a
 coarse grid, then finer around the best value, until a sweep changes nothing.

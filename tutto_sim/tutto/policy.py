@@ -1,6 +1,6 @@
 """Exact (optimal) policy tables: the model, and the versioned file bots load.
 
-Part of ``tutto_sim.policy``. An :class:`ExactPolicy` holds the solver's
+Part of the policy layer. An :class:`ExactPolicy` holds the solver's
 decision arrays (``solve.decisions``) with the rules they were solved for.
 :meth:`ExactPolicy.write` saves it as JSON (the format bots load; schema in
 ``docs/policy.schema.json``, guide in ``docs/policy-format.md``) or as a long

@@ -7,7 +7,7 @@ and a throw of n dice is ``r = below(6**n)`` with die i showing
 ``(r // 6**i) % 6 + 1``. So for the same seed both engines see the same cards
 and dice, and the tests demand the same turns from them.
 
-The policy is a :class:`~tutto_sim.policy.ThresholdPolicy`.
+The policy is a :class:`~tutto_sim.tutto.threshold.ThresholdPolicy`.
 """
 
 from __future__ import annotations

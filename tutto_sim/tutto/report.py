@@ -1,6 +1,6 @@
 """The Tutto report: compute (``tutto_data``), draw (``tutto_figures``), write.
 
-Part of ``tutto_sim.report``. :func:`build` writes ``tutto-report.pdf`` (a
+Part of the report layer. :func:`build` writes ``tutto-report.pdf`` (a
 cover page and one page per figure), one PNG per figure and a ``README.md``
 index with every caption into ``out_dir``; docs/reports.md describes the
 figures.

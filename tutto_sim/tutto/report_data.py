@@ -1,6 +1,6 @@
 """The numbers behind the Tutto report, computed once and drawn by ``tutto_figures``.
 
-Part of ``tutto_sim.report``. Everything exact comes from the solver
+Part of the report layer. Everything exact comes from the solver
 (``solve.solve_tutto``, ``solve.policy_value``); everything simulated from the
 turn kernels (``sim.turns.run_policies`` for threshold sweeps,
 ``sim.exact.exact_turns`` and ``kernels.tutto_turn.simulate_turns`` for
@@ -19,7 +19,7 @@ rule that gives that card the highest exact EV (the optimal keep is not a
 named rule, so a threshold policy cannot use it). Every grid point is played on
 the same turns (common random numbers: the differences between points are far
 more precise than each point's CI) and valued exactly with
-:func:`~tutto_sim.solve.policy_value`.
+:func:`~tutto_sim.tutto.solver.policy_value`.
 
 The exact values use a cap just above the policy's largest threshold instead
 of the solver's default: past every threshold the policy banks anyway, so

@@ -1,6 +1,6 @@
 """The figures of the Tutto report, one function per page.
 
-Part of ``tutto_sim.report``. Each function takes the
+Part of the report layer. Each function takes the
 :class:`~tutto_sim.tutto.report_data.TuttoReportData` and returns a
 :class:`Sheet`: the figure, its file name, title and caption. Nothing here
 computes a result; it only draws what ``tutto_data`` computed.

@@ -1,6 +1,6 @@
 """Tutto's rules as one frozen settings object (docs/rules.md).
 
-Part of ``tutto_sim.rules``. Every option of ``docs/rules.md`` is a field here,
+Part of the rules layer. Every option of ``docs/rules.md`` is a field here,
 with its default; the CLI exposes each as a flag, and ``docs/rules.md`` gives
 the reason for every default. ``TuttoRules`` is hashable and has a stable JSON
 form (:meth:`to_dict`), which policy files record together with

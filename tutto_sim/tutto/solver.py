@@ -1,7 +1,7 @@
 r"""Exact turn values for Tutto: policy evaluation and the optimal policy.
 
-Part of ``tutto_sim.solve`` (rules -> tables -> **solve** | kernels). It reads
-the throw tables of ``tutto_sim.tables`` (exact multiset probabilities and the
+Part of the solver layer (rules -> tables -> **solve** | kernels). It reads
+the throw tables of the throw-table layer (exact multiset probabilities and the
 points of every keep), so it scores throws exactly as the Monte Carlo kernel
 ``tutto_sim.tutto.turn_kernel`` does, and it reads threshold policies in that
 kernel's ``pol[card, col]`` format. Conventions are the turn-analysis

@@ -1,6 +1,6 @@
 """numba kernel for Tutto turns played from a decision table (the exact policy).
 
-Part of ``tutto_sim.kernels``. Same turn as ``tutto_turn.play_turn`` and the
+Part of the kernel layer. Same turn as ``tutto_turn.play_turn`` and the
 same random streams, but every decision is read from the arrays of
 ``policy.exact.ExactPolicy`` (``keep[c, T, ms]``, ``bank[c, d, T]``,
 ``draw[T]``, ``street_take[m, j]``; turn totals above the last row use the

@@ -1,6 +1,6 @@
 """Threshold policies: what players actually do, as a small parameter table.
 
-Part of ``tutto_sim.policy``. Per card the player follows
+Part of the policy layer. Per card the player follows
 
 - a **keep rule** from ``tables.KEEP_RULES`` (which scoring dice to set aside);
 - **bank thresholds** by dice left after setting aside (1..5): bank as soon as

@@ -1,6 +1,6 @@
 """numba kernel for whole Tutto turns under a threshold policy.
 
-Part of ``tutto_sim.kernels``, the only layer with ``@njit``. The turn logic
+Part of the kernel layer, the only layer with ``@njit``. The turn logic
 mirrors ``tutto_sim.tutto.reference`` line for line, reading throws from the
 throw tables; the tests play both on the same streams and demand identical
 turns. A policy is an int64 array ``pol[card, col]`` (see the ``COL_*``

@@ -1,6 +1,6 @@
 r"""The ``winopt`` bot in the game kernel: playing to win by table lookups.
 
-Part of ``tutto_sim.game``. The reference bot (``bots.WinOptBot``) decides by
+Part of the game layer. The reference bot (``bots.WinOptBot``) decides by
 one turn's dynamic programme with the win table ``W`` at its leaves
 (:class:`tutto_sim.tutto.winprob.WinPlanner`, docs/win.md); its values depend
 on the seat and both scores, so a decision table like the other kernel bots'

@@ -1,6 +1,6 @@
 r"""Playing to win: the exact win probability of two-player Tutto.
 
-Part of ``tutto_sim.solve`` (rules -> tables -> **solve**). The turn solver
+Part of the solver layer (rules -> tables -> **solve**). The turn solver
 (:mod:`tutto_sim.tutto.solver`) maximises the points of one turn; here both
 players maximise their chance of winning the game, as Neller and Presser did
 for Pig and Busche for Farkle. The numba kernels are in

@@ -4,7 +4,7 @@ reproduce them (``core.report`` asks through the registry)."""
 
 from __future__ import annotations
 
-from tutto_sim.core.report import _join, pts
+from tutto_sim.core.report import join_words, pts
 
 RULES_DOC = "docs/rules.md"
 
@@ -85,7 +85,7 @@ def rules_words(rules) -> str:
     diff = changed_rules(rules)
     if not diff:
         return f"default rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {_join(diff)}"
+    return f"rules: {RULES_DOC} with {join_words(diff)}"
 
 
 def rules_flags(rules) -> list[str]:
