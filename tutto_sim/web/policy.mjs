@@ -1,3 +1,4 @@
+// Generated from js/reader/*.mjs by scripts/bundle_js.py: do not edit; edit the sources and run it.
 // tutto-sim policy reader for JavaScript: one dependency-free ES module.
 //
 // Reads the versioned policy files tutto-sim writes (docs/policy-format.md,
@@ -19,9 +20,12 @@
 // invalid rules or a rules hash that does not match, rules other than the
 // caller's, and decisions that are not legal for their throw or state.
 //
+// It also gives the Tutto cards one may bank on and the Rutsmieter board and
+// legal moves, which the advisor page words its advice with.
+//
 // Works in node >= 18 and in browsers (file:// or any static host); SHA-256
 // comes from globalThis.crypto.subtle. See docs/advisor.md, "JavaScript policy
-// reader".
+// reader". This entry names the public API of the modules beside it.
 
 export const FORMAT = "tutto-sim-policy";
 export const VERSION = 1;
@@ -34,6 +38,19 @@ export class PolicyError extends Error {
     super(message);
     this.name = "PolicyError";
     this.reason = reason;
+  }
+}
+
+/** What every loaded file tells: its game (loadPolicy's name for it), the file's JSON, the rules,
+ * the rules' and the content's SHA-256, the summary. */
+class LoadedFile {
+  constructor(game, d, rules, contentSha256) {
+    this.game = game;
+    this.doc = d;
+    this.rules = rules;
+    this.rulesSha256 = d.rules_sha256;
+    this.contentSha256 = contentSha256;
+    this.summary = d.summary;
   }
 }
 
@@ -121,64 +138,51 @@ export function parseRawJson(text) {
       }
     }
   }
+  /** The members of an object or array (text[i] is its opening bracket) up to `close`, each read by `item`. */
+  function items(close, what, item) {
+    i++;
+    ws();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      item();
+      ws();
+      if (text[i] === ",") {
+        i++;
+        ws();
+        if (text[i] === close) fail(`Illegal trailing comma before end of ${what}`);
+        continue;
+      }
+      if (text[i] === close) {
+        i++;
+        return;
+      }
+      fail("Expecting ',' delimiter");
+    }
+  }
   function value(depth) {
     if (depth > 900) throw new RangeError("nested too deep");
     ws();
     if (i >= n) fail("Expecting value");
     const c = text[i];
     if (c === "{") {
-      i++;
       const entries = [];
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return new RawObject(entries);
-      }
-      for (;;) {
-        ws();
+      items("}", "object", () => {
         if (text[i] !== '"') fail("Expecting property name enclosed in double quotes");
         const key = string();
         ws();
         if (text[i] !== ":") fail("Expecting ':' delimiter");
         i++;
         entries.push([key, value(depth + 1)]);
-        ws();
-        if (text[i] === ",") {
-          i++;
-          ws();
-          if (text[i] === "}") fail("Illegal trailing comma before end of object");
-          continue;
-        }
-        if (text[i] === "}") {
-          i++;
-          return new RawObject(entries);
-        }
-        fail("Expecting ',' delimiter");
-      }
+      });
+      return new RawObject(entries);
     }
     if (c === "[") {
-      i++;
-      const items = [];
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return items;
-      }
-      for (;;) {
-        items.push(value(depth + 1));
-        ws();
-        if (text[i] === ",") {
-          i++;
-          ws();
-          if (text[i] === "]") fail("Illegal trailing comma before end of array");
-          continue;
-        }
-        if (text[i] === "]") {
-          i++;
-          return items;
-        }
-        fail("Expecting ',' delimiter");
-      }
+      const list = [];
+      items("]", "array", () => list.push(value(depth + 1)));
+      return list;
     }
     if (c === '"') return string();
     numRe.lastIndex = i;
@@ -643,160 +647,8 @@ function checkedRules(game, raw) {
 }
 
 // ---------------------------------------------------------------------------
-// Reading a file: the checks every policy file passes (core/policyfile.py)
-// ---------------------------------------------------------------------------
-
-const EXPECTED_GAME = { tutto: "tutto", macke: "macke", rutsmieter: "rutsmieter", "tutto-win": "tutto",
-  "macke-win": "macke" };
-const WIN_GAMES = { "tutto-win": "tutto", "macke-win": "macke" };
-
-function decodeSource(source, name) {
-  if (typeof source === "string") return source;
-  let bytes = source;
-  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-  if (!(bytes instanceof Uint8Array)) throw new TypeError("loadPolicy: source must be a string, Uint8Array or ArrayBuffer");
-  try {
-    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new PolicyError(`policy file ${name} is damaged or not a policy file (not UTF-8 text)`, "not-utf8");
-  }
-}
-
-async function readPolicyFile(source, game, name, callerRules) {
-  const text = decodeSource(source, name);
-  let raw;
-  try {
-    // Python reads text files with universal newlines
-    raw = parseRawJson(text.replace(/\r\n?/g, "\n"));
-  } catch (e) {
-    if (e instanceof JsonSyntaxError) {
-      throw new PolicyError(`policy file ${name} is damaged or truncated (not valid JSON: ${e.message})`, "not-json");
-    }
-    if (e instanceof RangeError) {
-      throw new PolicyError(`policy file ${name} is damaged (JSON nested or sized beyond any policy)`, "not-json");
-    }
-    throw e;
-  }
-  const d = toValue(raw);
-  if (WIN_GAMES[game] && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
-    const how = game === "tutto-win" ? "export one with: tutto-sim solve --objective win"
-      : "write one with: tutto-sim solve --objective win --game macke";
-    throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; ${how})`, "kind");
-  }
-  if (!isType(d, "object") || d.format !== FORMAT) {
-    throw new PolicyError(`${name} is not a tutto-sim policy file (format must be '${FORMAT}')`, "format");
-  }
-  if (d.version !== VERSION && d.version !== true) { // Python: True == 1
-    throw new PolicyError(`policy file ${name} has version ${pyRepr(d.version)}; this tutto-sim reads version ${VERSION}`, "version");
-  }
-  if (d.game !== EXPECTED_GAME[game]) {
-    throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
-  }
-  const bad = schemaError(SCHEMAS[game], d);
-  if (bad) throw new PolicyError(`policy file ${name} does not match the schema at ${bad[0]}: ${bad[1]}`, "schema");
-  const contentSha256 = await contentHash(raw, game);
-  if (contentSha256 !== d.content_sha256) {
-    throw new PolicyError(`policy file ${name} was changed or damaged: its content hash does not match`, "content-hash");
-  }
-  // the rules: valid (the schema checks them, except in win tables), then their hash
-  let fileRules = d.rules;
-  if (WIN_GAMES[game]) {
-    const [r, why] = checkedRules(WIN_GAMES[game], d.rules);
-    if (why) throw new PolicyError(`policy file ${name} has invalid rules: ${why}`, "invalid-rules");
-    fileRules = r;
-  }
-  if ((await sha256Hex(canonicalJson(fileRules))) !== d.rules_sha256) {
-    throw new PolicyError(`policy file ${name}: rules_sha256 does not match its rules`, "rules-hash");
-  }
-  return { d, fileRules, contentSha256 };
-}
-
-function otherRules(callerRules, fileRules, fields) {
-  // fields: the rule fields that matter; "field=caller (file: file's)" for each that differs
-  const diff = [];
-  for (const k of fields) {
-    if (Object.hasOwn(callerRules, k) && !jsonEqual(callerRules[k], fileRules[k])) {
-      diff.push(`${k}=${pyRepr(callerRules[k])} (file: ${pyRepr(fileRules[k])})`);
-    }
-  }
-  return diff.join(", ");
-}
-
-/**
- * Load and check a policy file. `source`: its text or bytes. Options:
- * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win", "macke-win" (also Volle Lotte)),
- * `rules` (the rules you play, as in the file's `rules`; a file made for others
- * is refused), `name` (stands for the path in messages).
- */
-export async function loadPolicy(source, { game, rules = null, name = "<policy>" } = {}) {
-  if (!GAMES.includes(game)) throw new TypeError(`loadPolicy: game must be one of ${GAMES.join(", ")}, not ${game}`);
-  const { d, fileRules, contentSha256 } = await readPolicyFile(source, game, name, rules);
-  const fail = (msg) => {
-    throw new PolicyError(`policy file ${name}: ${msg}`, "tables");
-  };
-  if (game === "tutto") {
-    if (rules) {
-      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game").concat(
-        Object.keys(rules).filter((k) => !Object.hasOwn(d.rules, k) && k !== "game")));
-      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
-    }
-    return new TuttoPolicy(d, contentSha256, fail);
-  }
-  if (game === "macke") {
-    if (rules) {
-      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game"));
-      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
-    }
-    return new MackePolicy(d, contentSha256, fail);
-  }
-  if (game === "rutsmieter") {
-    if (rules) {
-      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game" && k !== "players"));
-      if (diff) throw new PolicyError(`policy file ${name} was made for other rules: ${diff}`, "other-rules");
-    }
-    return new RutsmieterPolicy(d, contentSha256, fail, rules);
-  }
-  // a win table: checked, then compared on the rule fields it depends on
-  const p = game === "macke-win" ? new MackeWinTable(d, fileRules, contentSha256, fail)
-    : new TuttoWinTable(d, fileRules, contentSha256, fail);
-  if (rules) {
-    const full = { ...RULES[WIN_GAMES[game]].defaults, ...rules };
-    const fields = game === "macke-win" ? MACKE_WIN_FIELDS : WIN_FIELDS;
-    const wrong = fields.filter((f) => !jsonEqual(full[f], fileRules[f]))
-      .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
-    if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
-  }
-  return p;
-}
-
-/** Read `pathOrUrl` (node: the file system; browser: fetch) and load it; messages name it. */
-export async function loadPolicyFile(pathOrUrl, opts = {}) {
-  const name = opts.name ?? String(pathOrUrl);
-  let bytes;
-  const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
-  const isUrl = /^(https?|file|blob|data):/.test(String(pathOrUrl)) || typeof pathOrUrl === "object";
-  if (isNode && !(isUrl && /^(https?|blob|data):/.test(String(pathOrUrl)))) {
-    const fs = await import("node:fs/promises");
-    try {
-      bytes = new Uint8Array(await fs.readFile(pathOrUrl instanceof URL || /^file:/.test(String(pathOrUrl)) ? new URL(pathOrUrl) : pathOrUrl));
-    } catch (e) {
-      throw new PolicyError(`cannot read policy file ${name}: ${e.code === "ENOENT" ? "No such file or directory" : e.message}`, "unreadable");
-    }
-  } else {
-    let resp;
-    try {
-      resp = await fetch(pathOrUrl);
-    } catch (e) {
-      throw new PolicyError(`cannot read policy file ${name}: ${e.message}`, "unreadable");
-    }
-    if (!resp.ok && resp.status !== 0) throw new PolicyError(`cannot read policy file ${name}: HTTP ${resp.status}`, "unreadable");
-    bytes = new Uint8Array(await resp.arrayBuffer());
-  }
-  return loadPolicy(bytes, { ...opts, name });
-}
-
-// ---------------------------------------------------------------------------
-// Tutto (docs/policy-format.md, "Playing a turn from the file")
+// Dice: the throws of 1-6 dice and the points of a keep (dice/throws.py, dice/reference.py),
+// shared by Tutto and Berliner Macke
 // ---------------------------------------------------------------------------
 
 /** Every throw of 1..6 dice as sorted faces, ids in order (version 1's list). */
@@ -813,11 +665,7 @@ export function tuttoThrowNames() {
   return out;
 }
 
-export const TUTTO_CARDS = ["stop", "fireworks", "bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2",
-  "plusminus", "street", "cloverleaf"];
-const BANKABLE = ["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"];
-const TUTTO_ONLY = ["plusminus", "cloverleaf", "fireworks"];
-
+/** The faces of a throw (a string or a list, any order) sorted, as the throw's name. */
 function sortedDice(dice) {
   const faces = typeof dice === "string" ? [...dice].map(Number) : [...dice];
   if (!faces.length || faces.length > 6 || faces.some((f) => !Number.isInteger(f) || f < 1 || f > 6)) {
@@ -825,6 +673,38 @@ function sortedDice(dice) {
   }
   return faces.sort((a, b) => a - b).join("");
 }
+
+const singlePoints = (f) => (f === 1 ? 100 : f === 5 ? 50 : 0);
+const triplePoints = (f) => (f === 1 ? 1000 : 100 * f);
+
+/** Most points for setting aside exactly these dice (sorted faces), or null when a die
+ * would belong to no unit (dice/reference.py best_split). */
+function bestSplit(kept, maxTriples, taken = []) {
+  if (!kept.length) return 0;
+  const [first, ...rest] = kept;
+  let best = null;
+  if (singlePoints(first)) {
+    const sub = bestSplit(rest, maxTriples, taken);
+    if (sub !== null) best = sub + singlePoints(first);
+  }
+  if (rest.filter((x) => x === first).length >= 2 && taken.filter((x) => x === first).length < maxTriples) {
+    const r = [...rest];
+    r.splice(r.indexOf(first), 1);
+    r.splice(r.indexOf(first), 1);
+    const sub = bestSplit(r, maxTriples, [...taken, first]);
+    if (sub !== null && (best === null || sub + triplePoints(first) > best)) best = sub + triplePoints(first);
+  }
+  return best;
+}
+
+// ---------------------------------------------------------------------------
+// Tutto (docs/policy-format.md, "Playing a turn from the file")
+// ---------------------------------------------------------------------------
+
+export const TUTTO_CARDS = ["stop", "fireworks", "bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2",
+  "plusminus", "street", "cloverleaf"];
+export const BANKABLE = ["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"];
+const TUTTO_ONLY = ["plusminus", "cloverleaf", "fireworks"];
 
 function checkKeepRows(strings, rows, keeps, what, fail) {
   if (strings.length !== rows || strings.some((s) => s.length !== keeps.length)) {
@@ -851,29 +731,6 @@ function checkKeepRows(strings, rows, keeps, what, fail) {
 }
 
 const TUTTO_THROWS = tuttoThrowNames();
-
-const singlePoints = (f) => (f === 1 ? 100 : f === 5 ? 50 : 0);
-const triplePoints = (f) => (f === 1 ? 1000 : 100 * f);
-
-/** Most points for setting aside exactly these dice (sorted faces), or null when a die
- * would belong to no unit (dice/reference.py best_split). */
-function bestSplit(kept, maxTriples, taken = []) {
-  if (!kept.length) return 0;
-  const [first, ...rest] = kept;
-  let best = null;
-  if (singlePoints(first)) {
-    const sub = bestSplit(rest, maxTriples, taken);
-    if (sub !== null) best = sub + singlePoints(first);
-  }
-  if (rest.filter((x) => x === first).length >= 2 && taken.filter((x) => x === first).length < maxTriples) {
-    const r = [...rest];
-    r.splice(r.indexOf(first), 1);
-    r.splice(r.indexOf(first), 1);
-    const sub = bestSplit(r, maxTriples, [...taken, first]);
-    if (sub !== null && (best === null || sub + triplePoints(first) > best)) best = sub + triplePoints(first);
-  }
-  return best;
-}
 
 /** The `keeps` of a Tutto policy file, built from the scoring rules as tutto/policy.py
  * keeps_table does: per throw, [k, faces, points] of the best keep of each size k
@@ -906,14 +763,9 @@ export function tuttoKeepsTable(sixOfKind) {
   });
 }
 
-export class TuttoPolicy {
+export class TuttoPolicy extends LoadedFile {
   constructor(d, contentSha256, fail) {
-    this.game = "tutto";
-    this.doc = d;
-    this.rules = d.rules;
-    this.rulesSha256 = d.rules_sha256;
-    this.contentSha256 = contentSha256;
-    this.summary = d.summary;
+    super("tutto", d, d.rules, contentSha256);
     this.turnTotalRows = d.turn_total_rows;
     this.turnEv = d.summary.turn_ev;
     // the legality checks of tutto/policy.py _from_json
@@ -1126,15 +978,10 @@ export function mackeTables(rules) {
   return { units: types.map((t) => [t.name, t.dice, t.points * POINT_UNIT]), states, throws, keeps, returns };
 }
 
-export class MackePolicy {
+export class MackePolicy extends LoadedFile {
   constructor(d, contentSha256, fail) {
-    this.game = "macke";
-    this.doc = d;
-    this.rules = d.rules;
+    super("macke", d, d.rules, contentSha256);
     this.variant = d.rules.variant;
-    this.rulesSha256 = d.rules_sha256;
-    this.contentSha256 = contentSha256;
-    this.summary = d.summary;
     this.turnEv = d.summary.turn_ev;
     const nAll = d.rules.variant === "volle-lotte" ? 6 : 5;
     if (d.dice !== nAll || d.throws_per_series !== d.rules.throws) {
@@ -1306,20 +1153,69 @@ export class MackePolicy {
 
 export const RUTSMIETER_FEATURES = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
   "enter_goal", "block_start"];
-const HOUSE = -1;
-const RING = 40;
-const FIRST_GOAL = 40;
-const SEAT_SPACING = 10;
+/** A piece's position in its player's own count: the house, the ring's squares from the
+ * player's start, the goal lane's squares (rutsmieter/rules.py). */
+export const HOUSE = -1;
+export const RING = 40;
+export const FIRST_GOAL = 40;
+const LAST_GOAL = FIRST_GOAL + 3;
+/** Squares between the starts of neighbouring seats. */
+export const SEAT_SPACING = 10;
 
 const mod = (a, m) => ((a % m) + m) % m;
+/** The board's square of ring position `x` of the player at seat index `p`. */
+export const ringSquare = (seats, p, x) => mod(x + SEAT_SPACING * seats[p], RING);
+/** The ring position, in the count of the player at seat index `p`, of board square `sq`. */
+export const ownPosition = (seats, p, sq) => mod(sq - SEAT_SPACING * seats[p], RING);
 
-export class RutsmieterPolicy {
+/** The legal moves of a throw of `die` for `player` (rutsmieter/reference.py legal_moves, in piece
+ * order): {piece, start, end, victim: [player, piece] or null}. */
+export function legalMoves(seats, pieces, player, die, rules) {
+  const own = pieces[player];
+  const victim = (end) => {
+    if (end >= RING) return null;
+    const sq = ringSquare(seats, player, end);
+    for (let q = 0; q < seats.length; q++) {
+      for (let k = 0; k < pieces[q].length; k++) {
+        const x = pieces[q][k];
+        if (x >= 0 && x < RING && ringSquare(seats, q, x) === sq) return q === player ? null : [q, k];
+      }
+    }
+    return null;
+  };
+  let moves = [];
+  let left = false;
+  own.forEach((x, k) => {
+    if (x === HOUSE) {
+      if (die === 6 && !left && !own.includes(0)) {
+        moves.push({ piece: k, start: HOUSE, end: 0, victim: victim(0) });
+        left = true;
+      }
+      return;
+    }
+    const end = x + die;
+    if (end > LAST_GOAL || own.includes(end)) return;
+    if (rules.goal_no_jump && end >= FIRST_GOAL && own.some((y) => Math.max(x, FIRST_GOAL - 1) < y && y < end)) return;
+    moves.push({ piece: k, start: x, end, victim: victim(end) });
+  });
+  if (rules.must_leave_house && own.includes(HOUSE)) {
+    const leaving = moves.filter((m) => m.start === HOUSE);
+    if (leaving.length) moves = leaving;
+    else {
+      const clearing = moves.filter((m) => m.start === 0);
+      if (clearing.length) moves = clearing;
+    }
+  }
+  if (rules.must_capture) {
+    const capturing = moves.filter((m) => m.victim !== null);
+    if (capturing.length) moves = capturing;
+  }
+  return moves;
+}
+
+export class RutsmieterPolicy extends LoadedFile {
   constructor(d, contentSha256, fail, callerRules) {
-    this.game = "rutsmieter";
-    this.doc = d;
-    this.rules = callerRules ? { ...d.rules, ...callerRules, game: "rutsmieter" } : d.rules;
-    this.rulesSha256 = d.rules_sha256;
-    this.contentSha256 = contentSha256;
+    super("rutsmieter", d, callerRules ? { ...d.rules, ...callerRules, game: "rutsmieter" } : d.rules, contentSha256);
     this.summary = d.summary ?? null;
     if (!jsonEqual(d.features, RUTSMIETER_FEATURES)) fail(`features must be ${RUTSMIETER_FEATURES.join(", ")} in this order`);
     this.featureNames = RUTSMIETER_FEATURES;
@@ -1332,27 +1228,25 @@ export class RutsmieterPolicy {
     const pieces = obs.pieces.map((p) => [...p]);
     if (move.victim) pieces[move.victim[0]][move.victim[1]] = HOUSE;
     pieces[player][move.piece] = move.end;
-    const ringSquare = (p, x) => mod(x + SEAT_SPACING * seats[p], RING);
-    const ownPosition = (p, sq) => mod(sq - SEAT_SPACING * seats[p], RING);
     const onRing = (sq) => {
       for (let p = 0; p < seats.length; p++) {
-        for (const x of pieces[p]) if (x >= 0 && x < RING && ringSquare(p, x) === sq) return p;
+        for (const x of pieces[p]) if (x >= 0 && x < RING && ringSquare(seats, p, x) === sq) return p;
       }
       return null;
     };
     let behind = 0;
     let ahead = 0;
     if (move.end < RING) {
-      const square = ringSquare(player, move.end);
+      const square = ringSquare(seats, player, move.end);
       for (let o = 0; o < seats.length; o++) {
         if (o === player) continue;
-        const target = ownPosition(o, square);
+        const target = ownPosition(seats, o, square);
         for (const q of pieces[o]) if (q >= 0 && q < RING && target - q >= 1 && target - q <= 6) behind++;
         if (target === 0 && pieces[o].includes(HOUSE)) behind++;
       }
       for (let dd = 1; dd <= 6; dd++) {
         if (move.end + dd >= RING) break;
-        const hit = onRing(ringSquare(player, move.end + dd));
+        const hit = onRing(ringSquare(seats, player, move.end + dd));
         if (hit !== null && hit !== player) ahead++;
       }
     }
@@ -1717,14 +1611,9 @@ const KEEP_CARDS = [...BANKABLE, "plusminus", "cloverleaf"];
 
 const WIN_FIELDS = ["six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target", "game_end"];
 
-export class TuttoWinTable {
+export class TuttoWinTable extends LoadedFile {
   constructor(d, fileRules, contentSha256, fail) {
-    this.game = "tutto-win";
-    this.doc = d;
-    this.rules = fileRules;
-    this.rulesSha256 = d.rules_sha256;
-    this.contentSha256 = contentSha256;
-    this.summary = d.summary;
+    super("tutto-win", d, fileRules, contentSha256);
     const n = Math.floor(fileRules.target / POINT_UNIT);
     const square = d.W.length === 2 && d.W.every((rows) => rows.length === n && rows.every((r) => r.length === n));
     if (!square || d.target_units !== n) {
@@ -1971,15 +1860,10 @@ export function mackeSeriesMax(rules) {
   return best[n];
 }
 
-export class MackeWinTable {
+export class MackeWinTable extends LoadedFile {
   constructor(d, fileRules, contentSha256, fail) {
-    this.game = "macke-win";
-    this.doc = d;
-    this.rules = fileRules;
+    super("macke-win", d, fileRules, contentSha256);
     this.variant = fileRules.variant;
-    this.rulesSha256 = d.rules_sha256;
-    this.contentSha256 = contentSha256;
-    this.summary = d.summary;
     const floor = d.floor_units * POINT_UNIT;
     if (floor % POINT_UNIT || !(floor >= -20000 && floor < 0)) {
       fail(`the floor must be a negative multiple of ${POINT_UNIT} from -20,000 to -${POINT_UNIT}, not ${floor}`);
@@ -2031,3 +1915,156 @@ const SCHEMAS = {
   "macke-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-win-policy.schema.json","title":"tutto-sim win table, version 1 (Berliner Macke and Volle Lotte, two players)","description":"The chance to win at the start of every turn of a two-player Berliner Macke or Volle Lotte game when both players play to win (docs/macke-win.md). Scores are in units of point_unit points; scores below the floor (floor_units) are held at it. W[own - floor][other - floor]: the chance of the player to move with own points against the opponent's other points, both from the floor to below the target; the seat does not matter. last_turn[d]: the best chance in the last turn (nachwerfen) when the player needs more than d units to pass the opponent (equal: one half); the last entry counts for every larger d. A clear at cap_units or more is banked. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","floor_units","cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"floor_units":{"type":"integer","maximum":-1},"cap_units":{"type":"integer","minimum":1},"W":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}},"last_turn":{"$ref":"#/$defs/row"},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
 };
 // END SCHEMAS
+
+// ---------------------------------------------------------------------------
+// Reading a file: the checks every policy file passes (core/policyfile.py)
+// ---------------------------------------------------------------------------
+
+const EXPECTED_GAME = { tutto: "tutto", macke: "macke", rutsmieter: "rutsmieter", "tutto-win": "tutto",
+  "macke-win": "macke" };
+const WIN_GAMES = { "tutto-win": "tutto", "macke-win": "macke" };
+
+function decodeSource(source, name) {
+  if (typeof source === "string") return source;
+  let bytes = source;
+  if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError("loadPolicy: source must be a string, Uint8Array or ArrayBuffer");
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new PolicyError(`policy file ${name} is damaged or not a policy file (not UTF-8 text)`, "not-utf8");
+  }
+}
+
+async function readPolicyFile(source, game, name, callerRules) {
+  const text = decodeSource(source, name);
+  let raw;
+  try {
+    // Python reads text files with universal newlines
+    raw = parseRawJson(text.replace(/\r\n?/g, "\n"));
+  } catch (e) {
+    if (e instanceof JsonSyntaxError) {
+      throw new PolicyError(`policy file ${name} is damaged or truncated (not valid JSON: ${e.message})`, "not-json");
+    }
+    if (e instanceof RangeError) {
+      throw new PolicyError(`policy file ${name} is damaged (JSON nested or sized beyond any policy)`, "not-json");
+    }
+    throw e;
+  }
+  const d = toValue(raw);
+  if (WIN_GAMES[game] && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
+    const how = game === "tutto-win" ? "export one with: tutto-sim solve --objective win"
+      : "write one with: tutto-sim solve --objective win --game macke";
+    throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; ${how})`, "kind");
+  }
+  if (!isType(d, "object") || d.format !== FORMAT) {
+    throw new PolicyError(`${name} is not a tutto-sim policy file (format must be '${FORMAT}')`, "format");
+  }
+  if (d.version !== VERSION && d.version !== true) { // Python: True == 1
+    throw new PolicyError(`policy file ${name} has version ${pyRepr(d.version)}; this tutto-sim reads version ${VERSION}`, "version");
+  }
+  if (d.game !== EXPECTED_GAME[game]) {
+    throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
+  }
+  const bad = schemaError(SCHEMAS[game], d);
+  if (bad) throw new PolicyError(`policy file ${name} does not match the schema at ${bad[0]}: ${bad[1]}`, "schema");
+  const contentSha256 = await contentHash(raw, game);
+  if (contentSha256 !== d.content_sha256) {
+    throw new PolicyError(`policy file ${name} was changed or damaged: its content hash does not match`, "content-hash");
+  }
+  // the rules: valid (the schema checks them, except in win tables), then their hash
+  let fileRules = d.rules;
+  if (WIN_GAMES[game]) {
+    const [r, why] = checkedRules(WIN_GAMES[game], d.rules);
+    if (why) throw new PolicyError(`policy file ${name} has invalid rules: ${why}`, "invalid-rules");
+    fileRules = r;
+  }
+  if ((await sha256Hex(canonicalJson(fileRules))) !== d.rules_sha256) {
+    throw new PolicyError(`policy file ${name}: rules_sha256 does not match its rules`, "rules-hash");
+  }
+  return { d, fileRules, contentSha256 };
+}
+
+function otherRules(callerRules, fileRules, fields) {
+  // fields: the rule fields that matter; "field=caller (file: file's)" for each that differs
+  const diff = [];
+  for (const k of fields) {
+    if (Object.hasOwn(callerRules, k) && !jsonEqual(callerRules[k], fileRules[k])) {
+      diff.push(`${k}=${pyRepr(callerRules[k])} (file: ${pyRepr(fileRules[k])})`);
+    }
+  }
+  return diff.join(", ");
+}
+
+/**
+ * Load and check a policy file. `source`: its text or bytes. Options:
+ * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win", "macke-win" (also Volle Lotte)),
+ * `rules` (the rules you play, as in the file's `rules`; a file made for others
+ * is refused), `name` (stands for the path in messages).
+ */
+export async function loadPolicy(source, { game, rules = null, name = "<policy>" } = {}) {
+  if (!GAMES.includes(game)) throw new TypeError(`loadPolicy: game must be one of ${GAMES.join(", ")}, not ${game}`);
+  const { d, fileRules, contentSha256 } = await readPolicyFile(source, game, name, rules);
+  const fail = (msg) => {
+    throw new PolicyError(`policy file ${name}: ${msg}`, "tables");
+  };
+  if (game === "tutto") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game").concat(
+        Object.keys(rules).filter((k) => !Object.hasOwn(d.rules, k) && k !== "game")));
+      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
+    }
+    return new TuttoPolicy(d, contentSha256, fail);
+  }
+  if (game === "macke") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game"));
+      if (diff) throw new PolicyError(`policy file ${name} was solved for other rules: ${diff}`, "other-rules");
+    }
+    return new MackePolicy(d, contentSha256, fail);
+  }
+  if (game === "rutsmieter") {
+    if (rules) {
+      const diff = otherRules(rules, d.rules, Object.keys(d.rules).filter((k) => k !== "game" && k !== "players"));
+      if (diff) throw new PolicyError(`policy file ${name} was made for other rules: ${diff}`, "other-rules");
+    }
+    return new RutsmieterPolicy(d, contentSha256, fail, rules);
+  }
+  // a win table: checked, then compared on the rule fields it depends on
+  const p = game === "macke-win" ? new MackeWinTable(d, fileRules, contentSha256, fail)
+    : new TuttoWinTable(d, fileRules, contentSha256, fail);
+  if (rules) {
+    const full = { ...RULES[WIN_GAMES[game]].defaults, ...rules };
+    const fields = game === "macke-win" ? MACKE_WIN_FIELDS : WIN_FIELDS;
+    const wrong = fields.filter((f) => !jsonEqual(full[f], fileRules[f]))
+      .map((f) => `${f}=${pyRepr(full[f])} (file: ${pyRepr(fileRules[f])})`);
+    if (wrong.length) throw new PolicyError(`win table ${name} was solved for other rules: ${wrong.join(", ")}`, "other-rules");
+  }
+  return p;
+}
+
+/** Read `pathOrUrl` (node: the file system; browser: fetch) and load it; messages name it. */
+export async function loadPolicyFile(pathOrUrl, opts = {}) {
+  const name = opts.name ?? String(pathOrUrl);
+  let bytes;
+  const isNode = typeof process !== "undefined" && process.versions && process.versions.node;
+  const isUrl = /^(https?|file|blob|data):/.test(String(pathOrUrl)) || typeof pathOrUrl === "object";
+  if (isNode && !(isUrl && /^(https?|blob|data):/.test(String(pathOrUrl)))) {
+    const fs = await import("node:fs/promises");
+    try {
+      bytes = new Uint8Array(await fs.readFile(pathOrUrl instanceof URL || /^file:/.test(String(pathOrUrl)) ? new URL(pathOrUrl) : pathOrUrl));
+    } catch (e) {
+      throw new PolicyError(`cannot read policy file ${name}: ${e.code === "ENOENT" ? "No such file or directory" : e.message}`, "unreadable");
+    }
+  } else {
+    let resp;
+    try {
+      resp = await fetch(pathOrUrl);
+    } catch (e) {
+      throw new PolicyError(`cannot read policy file ${name}: ${e.message}`, "unreadable");
+    }
+    if (!resp.ok && resp.status !== 0) throw new PolicyError(`cannot read policy file ${name}: HTTP ${resp.status}`, "unreadable");
+    bytes = new Uint8Array(await resp.arrayBuffer());
+  }
+  return loadPolicy(bytes, { ...opts, name });
+}

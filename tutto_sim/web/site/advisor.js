@@ -1,27 +1,19 @@
+// Generated from js/advisor/*.mjs by scripts/bundle_js.py: do not edit; edit the sources and run it.
 // The strategy advisor page (tutto-sim advisor). An ES module: every answer
 // comes from the JavaScript policy reader, which checks each table before it
 // is used; this file only reads the form, asks the reader and words the answer
-// as the cheat sheets do. The one import below is rewritten by boot.js when
-// the page is opened from disk, so keep it on one line as it is.
-import { loadPolicy, PolicyError } from "./policy.mjs";
+// as the cheat sheets do. This entry chooses the game and the table and asks
+// on submit; page.mjs holds the shared helpers, and each game's form has a module.
+
+import { BANKABLE, FIRST_GOAL, HOUSE, legalMoves, loadPolicy, ownPosition, PolicyError, RING, ringSquare } from "./policy.mjs";
+
+// The advisor's shared helpers: the manifest and its tables, the fields, the words.
 
 const $ = (id) => document.getElementById(id);
 const manifest = globalThis.ADVISOR_MANIFEST || { games: {}, tables: [] };
 const loaded = new Map(); // table id -> Promise of the reader's policy
-let answered = 0; // answers given (body data-answered): lets a test wait for the next one
 
-// ---- words -------------------------------------------------------------------
-const CARD_NAMES = {
-  bonus200: "Bonus 200", bonus300: "Bonus 300", bonus400: "Bonus 400", bonus500: "Bonus 500",
-  bonus600: "Bonus 600", x2: "×2", plusminus: "Plus/Minus", cloverleaf: "Kleeblatt",
-  fireworks: "Feuerwerk", street: "Straße",
-};
-const WIN_NOTE = "“For the most points this turn” is the points table's advice; “to win the game” is the win table's, where both players play to win from these scores. They can differ: the chance to win depends on both scores, the points of one turn do not.";
-const MACKE_WIN_NOTE = "The advice above is the points table's (the most points per turn); the win table gives the chances, and playing to win may bank or throw on elsewhere.";
-const BANKABLE = new Set(["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"]);
-const COLOURS = ["Red", "Blue", "Green", "Yellow"];
-const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
-
+// ---- words ----------------------------------------------------------------
 /** 1234 -> "1,234" (the reports' style). */
 function pts(n) {
   return Math.round(n).toLocaleString("en-US");
@@ -65,7 +57,7 @@ function points(text, what, { step = 50, min = 0, max = 1_000_000 } = {}) {
   return n;
 }
 
-// ---- page state --------------------------------------------------------------
+// ---- page state -----------------------------------------------------------
 function showError(message) {
   const box = $("error");
   box.textContent = message;
@@ -106,296 +98,13 @@ function policyOf(table) {
   return loaded.get(table.id);
 }
 
-function currentGame() {
-  return $("game").value;
-}
-function currentTable() {
-  return tableById($("table").value);
-}
-
 function fillSelect(select, items) {
   select.replaceChildren(...items.map(([value, text]) => el("option", { value, textContent: text })));
 }
 
-function tableLabel(t) {
-  return `${t.rules_words} (${t.id})`;
-}
-
-async function chooseGame() {
-  const game = currentGame();
-  fillSelect($("table"), tablesOf(game).map((t) => [t.id, tableLabel(t)]));
-  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
-  await chooseTable();
-}
-
-async function chooseTable() {
-  const t = currentTable();
-  setAdvice([]);
-  showError("");
-  delete document.body.dataset.table;
-  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
-  if (!t) {
-    setStatus("No table for this game in this page.");
-    return;
-  }
-  $("rules-lines").replaceChildren(...t.rules_lines.map((line) => el("li", { textContent: line })));
-  setStatus(`Checking the table ${t.file}…`);
-  let p;
-  try {
-    p = await policyOf(t);
-  } catch (e) {
-    if (t !== currentTable()) return;
-    setStatus("");
-    showError(`This table is refused: ${e.message}`);
-    document.body.dataset.table = `refused:${t.id}`;
-    return;
-  }
-  if (t !== currentTable()) return; // the choice changed while loading
-  $("rules-fingerprint").textContent = `Rules fingerprint ${p.rulesSha256.slice(0, 12)}; file ${t.file}, content checked (${p.contentSha256.slice(0, 12)}).`;
-  setStatus(`${t.game_name}: ${t.rules_words}. Table checked; enter the situation.`);
-  const form = t.game === "volle-lotte" ? "macke" : t.game;
-  await setupForm[form](p, t);
-  $(`${form}-form`).hidden = false;
-  document.body.dataset.table = t.id;
-}
-
-// ---- Tutto -------------------------------------------------------------------
-function tuttoQuestion() {
-  const q = $("tutto-question").value;
-  for (const f of $("tutto-form").querySelectorAll("[data-for]")) {
-    f.hidden = f.dataset.for !== q || (f.hasAttribute("data-x2card") && !x2ByCard())
-      || (f.hasAttribute("data-win") && tablesOf("tutto", "win").length === 0);
-  }
-  $("tutto-scores").hidden = tablesOf("tutto", "win").length === 0;
-}
-let tuttoRules = {};
-const x2ByCard = () => tuttoRules.x2_scope === "card" && $("tutto-card").value === "x2";
-
-const setupForm = {
-  async tutto(p, t) {
-    tuttoRules = p.rules;
-    const wins = tablesOf("tutto", "win");
-    fillSelect($("win-table"), [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
-    tuttoQuestion();
-  },
-  async macke(p, t) {
-    const wins = tablesOf(t.game, "win");
-    fillSelect($("macke-win-table"), [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
-    $("macke-scores").hidden = wins.length === 0;
-    fillSelect($("macke-throw"), Array.from({ length: p.throwsPerSeries }, (_, i) => [String(i + 1), `throw ${i + 1} of ${p.throwsPerSeries}`]));
-    $("macke-dice").placeholder = Array.from({ length: p.nDice }, (_, i) => i + 1).join(" ");
-  },
-  async rutsmieter(p) {
-    const players = String(p.rules.players || 2);
-    $("ruts-players").value = players;
-    rutsPlayers();
-  },
-};
-
-/** The turn total after a Tutto, the card's reward added (docs/rules.md §4.3-4.5). */
-function afterTutto(card, before, kept, cardPoints, rules) {
-  if (card.startsWith("bonus")) return before + kept + Number(card.slice(5));
-  if (card === "x2") return rules.x2_scope === "card" ? before + kept + cardPoints + kept : 2 * (before + kept);
-  if (card === "plusminus") return before + 1000;
-  return null;
-}
-
-async function adviseTutto(p) {
-  const q = $("tutto-question").value;
-  if (q === "street") {
-    const aside = Number($("street-aside").value);
-    const fresh = Number($("street-new").value);
-    if (aside + fresh > 6) throw new InputError(`${aside} set aside and ${fresh} new numbers make more than 6 dice`);
-    const take = p.streetTake(aside, fresh);
-    const data = { take };
-    const out = [
-      el("p", { class: "verdict on", textContent: `Set aside ${take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).` }),
-      el("p", { class: "small", textContent: "Straße: 2,000 points for 1-2-3-4-5-6, nothing otherwise; a throw with no new number is a Niete." }),
-    ];
-    const win = $("win-table").value;
-    if (win) {
-      const w = await policyOf(tableById(win));
-      const sit = { ...winSituation(w), turnTotal: points($("street-total").value, "the turn total before the Straße"), aside, newNumbers: fresh };
-      const r = w.streetTake(sit);
-      data["win-take"] = r.take;
-      data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
-      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
-      out.push(...winAdvice(w, `Set aside ${r.take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).`,
-        r.options.map((o) => [`set aside ${o.take}`, o.chance, o.take === r.take])));
-    }
-    return [out, data];
-  }
-  if (q === "tutto") {
-    const total = points($("tutto-after").value, "the turn total after the Tutto");
-    const draw = p.draw(total);
-    const below = p.summary && p.summary.draw_below;
-    const data = { draw };
-    const out = [
-      el("p", { class: `verdict ${draw ? "on" : "bank"}`, textContent: draw ? "Draw another card." : `Bank ${pts(total)}.` }),
-      el("p", { textContent: below ? `With Bonus, ×2, Plus/Minus or Straße: draw another card while the turn total is below ${pts(below)}, bank from ${pts(below)} on.` : "" }),
-    ];
-    const win = $("win-table").value;
-    if (win) {
-      const w = await policyOf(tableById(win));
-      const r = w.banksAfterTutto({ ...winSituation(w), turnTotal: total });
-      data["win-draw"] = !r.bank;
-      data["win-chances"] = JSON.stringify([r.chances.bank, r.chances.draw]);
-      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
-      out.push(...winAdvice(w, r.bank ? `Bank ${pts(total)}.` : "Draw another card.",
-        [[`bank ${pts(total)}`, r.chances.bank, r.bank], ["draw another card", r.chances.draw, !r.bank]]));
-    }
-    return [out, data];
-  }
-  const card = $("tutto-card").value;
-  const before = points($("tutto-total").value, "the turn total");
-  const cardPoints = x2ByCard() ? points($("tutto-card-points").value, "the ×2 card's points") : 0;
-  const dice = parseDice($("tutto-dice").value, 1, 6);
-  const keep = p.keep(card, before, dice, cardPoints);
-  const out = [];
-  const data = { dice: dice.join("") };
-  const ev = p.summary && p.summary.cards && p.summary.cards[card];
-  if (keep === null) {
-    data.keep = "niete";
-    out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
-    out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
-    const win = $("win-table").value;
-    if (win) out.push(...await winLines(tableById(win), null, data, null));
-    return [out, data];
-  }
-  data.keep = `${keep.dice}:${keep.faces}`;
-  const left = dice.length - keep.dice;
-  const plusminus = card === "plusminus" || card === "cloverleaf";
-  const total = plusminus ? before : before + keep.points;
-  out.push(el("p", { class: "verdict on", textContent: `Set aside ${dashes(keep.faces)}${plusminus ? "" : ` (${pts(keep.points)} points)`}.` }));
-  const steps = el("ul", { class: "steps" });
-  out.push(steps);
-  if (keep.dice < dice.length && left > 0) {
-    steps.append(el("li", { textContent: plusminus ? `${CARD_NAMES[card]}: only the Tutto counts, ${diceWord(left)} left.` : `Turn total ${pts(total)}, ${diceWord(left)} left.` }));
-  }
-  if (left === 0) {
-    data.bank = "tutto";
-    if (card === "fireworks") {
-      steps.append(el("li", { textContent: "Tutto! Throw all 6 dice again, without a new card: the Feuerwerk ends only with a Niete." }));
-    } else if (card === "cloverleaf") {
-      steps.append(el("li", { textContent: "Tutto! After the first, throw all 6 dice for the second Tutto; the second wins the game." }));
-    } else if (card === "plusminus" && p.rules.plusminus_chain !== "continue") {
-      steps.append(el("li", { textContent: p.rules.plusminus_chain === "flat" ? "Tutto! Plus/Minus: the turn ends with exactly 1,000." : `Tutto! Plus/Minus: the turn ends and banks ${pts(before + 1000)}.` }));
-    } else {
-      const after = afterTutto(card, before, keep.points, cardPoints, p.rules);
-      const draw = p.draw(after);
-      data.draw = draw;
-      steps.append(el("li", { textContent: `Tutto! With the card's reward the turn total is ${pts(after)}: ${draw ? "draw another card" : `bank ${pts(after)}`}.` }));
-    }
-  } else if (BANKABLE.has(card)) {
-    const bank = p.bank(card, left, total, cardPoints + keep.points);
-    data.bank = bank ? "bank" : "on";
-    const th = ev && ev.bank_thresholds && ev.bank_thresholds[String(left)];
-    steps.append(el("li", { class: `verdict ${bank ? "bank" : "on"}`, textContent: bank ? `Then bank ${pts(total)}.` : `Then throw on with ${diceWord(left)}.` }));
-    if (th !== undefined && !x2ByCard()) {
-      steps.append(el("li", { class: "small", textContent: `${CARD_NAMES[card]}: with ${diceWord(left)} left bank as soon as the turn total reaches ${pts(th)}.` }));
-    }
-  } else {
-    data.bank = "on";
-    const why = card === "fireworks" ? "Feuerwerk: no banking, it ends only with a Niete (which banks everything)" : `${CARD_NAMES[card]}: no banking before the Tutto`;
-    steps.append(el("li", { class: "verdict on", textContent: `${why}; throw on with ${diceWord(left)}.` }));
-  }
-  if (ev && ev.ev !== undefined) {
-    out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
-  }
-  const win = $("win-table").value;
-  if (win) {
-    out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
-    out.push(...await winLines(tableById(win), left > 0 && BANKABLE.has(card) ? total : null, data,
-      { p, card, before, cardPoints, dice }));
-  }
-  return [out, data];
-}
-
-/** The situation for the win table from the scores fieldset (seat, scores, last round, Plus/Minus Tuttos). */
-function winSituation(w) {
-  const seat = Number($("win-seat").value);
-  const lastRound = $("win-last").value === "1";
-  const own = points($("win-own").value, "your score", { max: w.target - 50 });
-  const other = points($("win-other").value, "the opponent's score", lastRound ? {} : { max: w.target - 50 });
-  if (lastRound && seat === 0) throw new InputError("in the last round the second player throws last: choose “second in the round”, or the last round “no”");
-  if (lastRound && other < w.target) throw new InputError(`in the last round the opponent has reached ${pts(w.target)}: the opponent's score must be at least that, not ${pts(other)}`);
-  const pm = Number($("win-pm").value);
-  if (String($("win-pm").value).trim() === "" || !Number.isInteger(pm) || pm < 0 || pm > 9) throw new InputError(`Plus/Minus Tuttos this turn must be a whole number from 0 to 9, not "${$("win-pm").value}"`);
-  return { seat, scores: seat === 0 ? [own, other] : [other, own], lastRound, plusMinusTuttos: pm, own, other };
-}
-
-/** The win table's advice: its verdict and each option's chance to win ([words, chance or null, best]). */
-function winAdvice(w, verdict, options) {
-  return [
-    el("p", { class: "verdict on", textContent: `To win the game (win table): ${verdict}` }),
-    el("table", {},
-      el("caption", { class: "small", textContent: `Your chance to win after each choice, two players to ${pts(w.target)} (both play to win)` }),
-      el("tr", {}, el("th", { textContent: "choice" }), el("th", { class: "num", textContent: "chance to win" })),
-      ...options.map(([what, x, best]) => el("tr", best ? { class: "best" } : {},
-        el("td", { textContent: (best ? "★ " : "") + what }),
-        el("td", { class: "num", textContent: x === null ? "bank (past the table's reach)" : pct(x) })))),
-    el("p", { class: "small", textContent: WIN_NOTE }),
-  ];
-}
-
-async function winLines(t, bankTotal, data, throwSit) {
-  const w = await policyOf(t);
-  const sit = winSituation(w);
-  const out = [];
-  if (throwSit && throwSit.card !== "fireworks") out.push(...winThrow(w, sit, throwSit, data));
-  if (sit.lastRound || sit.plusMinusTuttos) return out; // the chances below are for a turn's start
-  const { seat, own, other } = sit;
-  const start = w.W(seat, own, other);
-  data.win = start;
-  const rows = [["at the start of this turn", start]];
-  if (bankTotal !== null) {
-    const bank = w.bankChance(seat, own, other, bankTotal);
-    data["win-bank"] = bank;
-    rows.push([`if you bank ${pts(bankTotal)} now`, bank]);
-  }
-  const niete = w.bustChance(seat, own, other);
-  data["win-bust"] = niete;
-  rows.push(["after a Niete or a Stop", niete]);
-  return [...out, ...chanceTable(w.target, rows)];
-}
-
-/** The win table's keep for a throw, each keep's chance, and then bank or throw on (Bonus, ×2) or,
- * after a Tutto with a Bonus or ×2, bank or draw. */
-function winThrow(w, sit, { p, card, before, cardPoints, dice }, data) {
-  const r = w.keepDice({ ...sit, card, turnTotal: before, cardPoints, throw: dice });
-  if (r.dice === 0) return [];
-  const plusminus = card === "plusminus" || card === "cloverleaf";
-  const faces = (k) => p.doc.keeps[p.throwId(dice)].find((e) => e[0] === k)[1];
-  const keepWords = (o) => `set aside ${dashes(faces(o.dice))}${plusminus ? "" : ` (${pts(o.points)} points)`}`;
-  const best = r.options.find((o) => o.dice === r.dice);
-  data["win-keep"] = r.dice;
-  data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
-  const out = winAdvice(w, `${keepWords(best)[0].toUpperCase()}${keepWords(best).slice(1)}.`,
-    r.options.map((o) => [keepWords(o), o.chance, o.dice === r.dice]));
-  const left = dice.length - r.dice;
-  const total = before + best.points;
-  let then = null;
-  if (BANKABLE.has(card) && left > 0) {
-    const b = w.banks({ ...sit, card, turnTotal: total, cardPoints: cardPoints + best.points, dice: left });
-    data["win-then"] = b.bank ? "bank" : "on";
-    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.throw]);
-    then = [b.bank ? `then bank ${pts(total)}.` : `then throw on with ${diceWord(left)}.`,
-      [[`bank ${pts(total)}`, b.chances.bank, b.bank], [`throw on with ${diceWord(left)}`, b.chances.throw, !b.bank]]];
-  } else if (BANKABLE.has(card)) {
-    const after = afterTutto(card, before, best.points, cardPoints, p.rules);
-    const b = w.banksAfterTutto({ ...sit, turnTotal: after });
-    data["win-then"] = b.bank ? "bank" : "draw";
-    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.draw]);
-    then = [`after the Tutto (turn total ${pts(after)} with the card's reward): ${b.bank ? `bank ${pts(after)}` : "draw another card"}.`,
-      [[`bank ${pts(after)}`, b.chances.bank, b.bank], ["draw another card", b.chances.draw, !b.bank]]];
-  }
-  if (then) {
-    out.splice(2, 0, el("p", { class: `verdict ${data["win-then"] === "bank" ? "bank" : "on"}`, textContent: `To win the game, ${then[0]}` }),
-      el("table", {}, ...then[1].map(([what, x, isBest]) => el("tr", isBest ? { class: "best" } : {},
-        el("td", { textContent: (isBest ? "★ " : "") + what }),
-        el("td", { class: "num", textContent: x === null ? "bank (past the table's reach)" : pct(x) })))));
-  }
-  return out;
+/** The win tables to choose from, none first. */
+function fillWinTables(select, wins) {
+  fillSelect(select, [["", "none (points only)"], ...wins.map((w) => [w.id, `to ${pts(w.target)} points: ${w.rules_words}`])]);
 }
 
 /** The chances to win as a table ([when, chance or null] rows), and what they are not. */
@@ -407,7 +116,10 @@ function chanceTable(target, rows, note = null) {
   ...(note ? [el("p", { class: "small", textContent: note })] : [])];
 }
 
-// ---- Berliner Macke and Volle Lotte ----------------------------------------------
+// The advisor's Berliner Macke / Volle Lotte form: keep, bank, return; the chances to win.
+
+const MACKE_WIN_NOTE = "The advice above is the points table's (the most points per turn); the win table gives the chances, and playing to win may bank or throw on elsewhere.";
+
 function parseUnits(p, text) {
   const names = p.doc.units.map((u) => u[0]);
   const cleaned = String(text).toLowerCase().replace(/nothing/g, "").trim();
@@ -502,8 +214,22 @@ async function mackeWinLines(t, total, data) {
   return chanceTable(w.target, rows, MACKE_WIN_NOTE);
 }
 
-// ---- Rutsmieter ----------------------------------------------------------------
-const HOUSE = -1, RING = 40, FIRST_GOAL = 40, LAST = 43, SPACING = 10;
+const mackeForm = {
+  setup(p, t) {
+    const wins = tablesOf(t.game, "win");
+    fillWinTables($("macke-win-table"), wins);
+    $("macke-scores").hidden = wins.length === 0;
+    fillSelect($("macke-throw"), Array.from({ length: p.throwsPerSeries }, (_, i) => [String(i + 1), `throw ${i + 1} of ${p.throwsPerSeries}`]));
+    $("macke-dice").placeholder = Array.from({ length: p.nDice }, (_, i) => i + 1).join(" ");
+  },
+  listen() {},
+  advise: adviseMacke,
+};
+
+// The advisor's Rutsmieter form: every legal move of the throw, scored by the weights.
+
+const COLOURS = ["Red", "Blue", "Green", "Yellow"];
+const SEATS = { 2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3] };
 
 function rutsPlayers() {
   const n = Number($("ruts-players").value);
@@ -526,61 +252,12 @@ function parsePieces(text, who, seats, p, viewer) {
     const g = /^G([1-4])$/.exec(x);
     if (g) return FIRST_GOAL + Number(g[1]) - 1;
     if (!/^[0-9]+$/.test(x) || Number(x) > 39) throw new InputError(`${who}: "${x}" is not H, a square 0-39 or G1-G4`);
-    const square = (Number(x) + SPACING * seats[viewer]) % RING; // the board's square
-    return (square - SPACING * seats[p] + RING) % RING;
+    return ownPosition(seats, p, ringSquare(seats, viewer, Number(x))); // via the board's square
   });
-}
-
-function ringOf(seats, p, x) {
-  return (x + SPACING * seats[p]) % RING;
-}
-
-/** The legal moves of a throw (rutsmieter.reference.legal_moves, in piece order). */
-export function legalMoves(seats, pieces, player, die, rules) {
-  const own = pieces[player];
-  const victim = (end) => {
-    if (end >= RING) return null;
-    const sq = ringOf(seats, player, end);
-    for (let q = 0; q < seats.length; q++) {
-      for (let k = 0; k < pieces[q].length; k++) {
-        const x = pieces[q][k];
-        if (x >= 0 && x < RING && ringOf(seats, q, x) === sq) return q === player ? null : [q, k];
-      }
-    }
-    return null;
-  };
-  let moves = [];
-  let left = false;
-  own.forEach((x, k) => {
-    if (x === HOUSE) {
-      if (die === 6 && !left && !own.includes(0)) {
-        moves.push({ piece: k, start: HOUSE, end: 0, victim: victim(0) });
-        left = true;
-      }
-      return;
-    }
-    const end = x + die;
-    if (end > LAST || own.includes(end)) return;
-    if (rules.goal_no_jump && end >= FIRST_GOAL && own.some((y) => Math.max(x, FIRST_GOAL - 1) < y && y < end)) return;
-    moves.push({ piece: k, start: x, end, victim: victim(end) });
-  });
-  if (rules.must_leave_house && own.includes(HOUSE)) {
-    const leaving = moves.filter((m) => m.start === HOUSE);
-    if (leaving.length) moves = leaving;
-    else {
-      const clearing = moves.filter((m) => m.start === 0);
-      if (clearing.length) moves = clearing;
-    }
-  }
-  if (rules.must_capture) {
-    const capturing = moves.filter((m) => m.victim !== null);
-    if (capturing.length) moves = capturing;
-  }
-  return moves;
 }
 
 function describeMove(m, seats, player, viewer) {
-  const sq = (p, x) => (ringOf(seats, p, x) - SPACING * seats[viewer] + RING) % RING;
+  const sq = (p, x) => ownPosition(seats, viewer, ringSquare(seats, p, x));
   const where = (x) => (x === HOUSE ? "the house" : x >= FIRST_GOAL ? `goal square ${x - FIRST_GOAL + 1}` : `square ${sq(player, x)}`);
   let text;
   if (m.start === HOUSE) text = `piece ${m.piece + 1} leaves the house onto square ${sq(player, 0)}`;
@@ -599,8 +276,8 @@ async function adviseRutsmieter(p) {
   pieces.forEach((own, q) => own.forEach((x, k) => {
     if (x >= FIRST_GOAL && own.indexOf(x) !== k) throw new InputError(`${COLOURS[seats[q]]} has two pieces on goal square ${x - FIRST_GOAL + 1}`);
     if (x < 0 || x >= RING) return;
-    const sq = ringOf(seats, q, x);
-    if (squares.has(sq)) throw new InputError(`two pieces on square ${(sq - SPACING * seats[me] + RING) % RING}`);
+    const sq = ringSquare(seats, q, x);
+    if (squares.has(sq)) throw new InputError(`two pieces on square ${ownPosition(seats, me, sq)}`);
     squares.set(sq, q);
   }));
   const die = Number($("ruts-die").value);
@@ -627,7 +304,310 @@ async function adviseRutsmieter(p) {
   ], data];
 }
 
-const advise = { tutto: adviseTutto, macke: adviseMacke, rutsmieter: adviseRutsmieter };
+const rutsmieterForm = {
+  setup(p) {
+    $("ruts-players").value = String(p.rules.players || 2);
+    rutsPlayers();
+  },
+  listen() {
+    $("ruts-players").addEventListener("change", rutsPlayers);
+  },
+  advise: adviseRutsmieter,
+};
+
+// The advisor's Tutto form: keep, bank, draw and the Straße; with a win table the chances.
+
+const CARD_NAMES = {
+  bonus200: "Bonus 200", bonus300: "Bonus 300", bonus400: "Bonus 400", bonus500: "Bonus 500",
+  bonus600: "Bonus 600", x2: "×2", plusminus: "Plus/Minus", cloverleaf: "Kleeblatt",
+  fireworks: "Feuerwerk", street: "Straße",
+};
+const WIN_NOTE = "“For the most points this turn” is the points table's advice; “to win the game” is the win table's, where both players play to win from these scores. They can differ: the chance to win depends on both scores, the points of one turn do not.";
+
+function tuttoQuestion() {
+  const q = $("tutto-question").value;
+  for (const f of $("tutto-form").querySelectorAll("[data-for]")) {
+    f.hidden = f.dataset.for !== q || (f.hasAttribute("data-x2card") && !x2ByCard())
+      || (f.hasAttribute("data-win") && tablesOf("tutto", "win").length === 0);
+  }
+  $("tutto-scores").hidden = tablesOf("tutto", "win").length === 0;
+}
+let tuttoRules = {};
+const x2ByCard = () => tuttoRules.x2_scope === "card" && $("tutto-card").value === "x2";
+
+const tuttoForm = {
+  setup(p) {
+    tuttoRules = p.rules;
+    fillWinTables($("win-table"), tablesOf("tutto", "win"));
+    tuttoQuestion();
+  },
+  listen() {
+    $("tutto-question").addEventListener("change", tuttoQuestion);
+    $("tutto-card").addEventListener("change", tuttoQuestion);
+  },
+  advise: adviseTutto,
+};
+
+/** The turn total after a Tutto, the card's reward added (docs/rules.md §4.3-4.5). */
+function afterTutto(card, before, kept, cardPoints, rules) {
+  if (card.startsWith("bonus")) return before + kept + Number(card.slice(5));
+  if (card === "x2") return rules.x2_scope === "card" ? before + kept + cardPoints + kept : 2 * (before + kept);
+  if (card === "plusminus") return before + 1000;
+  return null;
+}
+
+async function adviseTutto(p) {
+  const q = $("tutto-question").value;
+  if (q === "street") {
+    const aside = Number($("street-aside").value);
+    const fresh = Number($("street-new").value);
+    if (aside + fresh > 6) throw new InputError(`${aside} set aside and ${fresh} new numbers make more than 6 dice`);
+    const take = p.streetTake(aside, fresh);
+    const data = { take };
+    const out = [
+      el("p", { class: "verdict on", textContent: `Set aside ${take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).` }),
+      el("p", { class: "small", textContent: "Straße: 2,000 points for 1-2-3-4-5-6, nothing otherwise; a throw with no new number is a Niete." }),
+    ];
+    const w = await winTable();
+    if (w) {
+      const sit = { ...winSituation(w), turnTotal: points($("street-total").value, "the turn total before the Straße"), aside, newNumbers: fresh };
+      const r = w.streetTake(sit);
+      data["win-take"] = r.take;
+      data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
+      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+      out.push(...winAdvice(w, `Set aside ${r.take} of the ${fresh} new number${fresh === 1 ? "" : "s"} (the smallest first).`,
+        r.options.map((o) => [`set aside ${o.take}`, o.chance, o.take === r.take])));
+    }
+    return [out, data];
+  }
+  if (q === "tutto") {
+    const total = points($("tutto-after").value, "the turn total after the Tutto");
+    const draw = p.draw(total);
+    const below = p.summary && p.summary.draw_below;
+    const data = { draw };
+    const out = [
+      el("p", { class: `verdict ${draw ? "on" : "bank"}`, textContent: draw ? "Draw another card." : `Bank ${pts(total)}.` }),
+      el("p", { textContent: below ? `With Bonus, ×2, Plus/Minus or Straße: draw another card while the turn total is below ${pts(below)}, bank from ${pts(below)} on.` : "" }),
+    ];
+    const w = await winTable();
+    if (w) {
+      const r = w.banksAfterTutto({ ...winSituation(w), turnTotal: total });
+      data["win-draw"] = !r.bank;
+      data["win-chances"] = JSON.stringify([r.chances.bank, r.chances.draw]);
+      out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+      out.push(...winAdvice(w, r.bank ? `Bank ${pts(total)}.` : "Draw another card.",
+        [[`bank ${pts(total)}`, r.chances.bank, r.bank], ["draw another card", r.chances.draw, !r.bank]]));
+    }
+    return [out, data];
+  }
+  const card = $("tutto-card").value;
+  const before = points($("tutto-total").value, "the turn total");
+  const cardPoints = x2ByCard() ? points($("tutto-card-points").value, "the ×2 card's points") : 0;
+  const dice = parseDice($("tutto-dice").value, 1, 6);
+  const keep = p.keep(card, before, dice, cardPoints);
+  const out = [];
+  const data = { dice: dice.join("") };
+  const ev = p.summary && p.summary.cards && p.summary.cards[card];
+  if (keep === null) {
+    data.keep = "niete";
+    out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
+    out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
+    const w = await winTable();
+    if (w) out.push(...winLines(w, null, data, null));
+    return [out, data];
+  }
+  data.keep = `${keep.dice}:${keep.faces}`;
+  const left = dice.length - keep.dice;
+  const plusminus = card === "plusminus" || card === "cloverleaf";
+  const total = plusminus ? before : before + keep.points;
+  out.push(el("p", { class: "verdict on", textContent: `Set aside ${dashes(keep.faces)}${plusminus ? "" : ` (${pts(keep.points)} points)`}.` }));
+  const steps = el("ul", { class: "steps" });
+  out.push(steps);
+  if (keep.dice < dice.length && left > 0) {
+    steps.append(el("li", { textContent: plusminus ? `${CARD_NAMES[card]}: only the Tutto counts, ${diceWord(left)} left.` : `Turn total ${pts(total)}, ${diceWord(left)} left.` }));
+  }
+  if (left === 0) {
+    data.bank = "tutto";
+    if (card === "fireworks") {
+      steps.append(el("li", { textContent: "Tutto! Throw all 6 dice again, without a new card: the Feuerwerk ends only with a Niete." }));
+    } else if (card === "cloverleaf") {
+      steps.append(el("li", { textContent: "Tutto! After the first, throw all 6 dice for the second Tutto; the second wins the game." }));
+    } else if (card === "plusminus" && p.rules.plusminus_chain !== "continue") {
+      steps.append(el("li", { textContent: p.rules.plusminus_chain === "flat" ? "Tutto! Plus/Minus: the turn ends with exactly 1,000." : `Tutto! Plus/Minus: the turn ends and banks ${pts(before + 1000)}.` }));
+    } else {
+      const after = afterTutto(card, before, keep.points, cardPoints, p.rules);
+      const draw = p.draw(after);
+      data.draw = draw;
+      steps.append(el("li", { textContent: `Tutto! With the card's reward the turn total is ${pts(after)}: ${draw ? "draw another card" : `bank ${pts(after)}`}.` }));
+    }
+  } else if (BANKABLE.includes(card)) {
+    const bank = p.bank(card, left, total, cardPoints + keep.points);
+    data.bank = bank ? "bank" : "on";
+    const th = ev && ev.bank_thresholds && ev.bank_thresholds[String(left)];
+    steps.append(el("li", { class: `verdict ${bank ? "bank" : "on"}`, textContent: bank ? `Then bank ${pts(total)}.` : `Then throw on with ${diceWord(left)}.` }));
+    if (th !== undefined && !x2ByCard()) {
+      steps.append(el("li", { class: "small", textContent: `${CARD_NAMES[card]}: with ${diceWord(left)} left bank as soon as the turn total reaches ${pts(th)}.` }));
+    }
+  } else {
+    data.bank = "on";
+    const why = card === "fireworks" ? "Feuerwerk: no banking, it ends only with a Niete (which banks everything)" : `${CARD_NAMES[card]}: no banking before the Tutto`;
+    steps.append(el("li", { class: "verdict on", textContent: `${why}; throw on with ${diceWord(left)}.` }));
+  }
+  if (ev && ev.ev !== undefined) {
+    out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
+  }
+  const w = await winTable();
+  if (w) {
+    out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
+    out.push(...winLines(w, left > 0 && BANKABLE.includes(card) ? total : null, data,
+      { p, card, before, cardPoints, dice }));
+  }
+  return [out, data];
+}
+
+/** The situation for the win table from the scores fieldset (seat, scores, last round, Plus/Minus Tuttos). */
+function winSituation(w) {
+  const seat = Number($("win-seat").value);
+  const lastRound = $("win-last").value === "1";
+  const own = points($("win-own").value, "your score", { max: w.target - 50 });
+  const other = points($("win-other").value, "the opponent's score", lastRound ? {} : { max: w.target - 50 });
+  if (lastRound && seat === 0) throw new InputError("in the last round the second player throws last: choose “second in the round”, or the last round “no”");
+  if (lastRound && other < w.target) throw new InputError(`in the last round the opponent has reached ${pts(w.target)}: the opponent's score must be at least that, not ${pts(other)}`);
+  const pm = Number($("win-pm").value);
+  if (String($("win-pm").value).trim() === "" || !Number.isInteger(pm) || pm < 0 || pm > 9) throw new InputError(`Plus/Minus Tuttos this turn must be a whole number from 0 to 9, not "${$("win-pm").value}"`);
+  return { seat, scores: seat === 0 ? [own, other] : [other, own], lastRound, plusMinusTuttos: pm, own, other };
+}
+
+/** The chosen win table's reader, or null (none chosen). */
+const winTable = () => ($("win-table").value ? policyOf(tableById($("win-table").value)) : null);
+
+/** Table rows of choices ([words, chance to win or null, best]), the best starred. */
+const choiceRows = (options) => options.map(([what, x, best]) => el("tr", best ? { class: "best" } : {},
+  el("td", { textContent: (best ? "★ " : "") + what }),
+  el("td", { class: "num", textContent: x === null ? "bank (past the table's reach)" : pct(x) })));
+
+/** The win table's advice: its verdict and each option's chance to win ([words, chance or null, best]). */
+function winAdvice(w, verdict, options) {
+  return [
+    el("p", { class: "verdict on", textContent: `To win the game (win table): ${verdict}` }),
+    el("table", {},
+      el("caption", { class: "small", textContent: `Your chance to win after each choice, two players to ${pts(w.target)} (both play to win)` }),
+      el("tr", {}, el("th", { textContent: "choice" }), el("th", { class: "num", textContent: "chance to win" })),
+      ...choiceRows(options)),
+    el("p", { class: "small", textContent: WIN_NOTE }),
+  ];
+}
+
+function winLines(w, bankTotal, data, throwSit) {
+  const sit = winSituation(w);
+  const out = [];
+  if (throwSit && throwSit.card !== "fireworks") out.push(...winThrow(w, sit, throwSit, data));
+  if (sit.lastRound || sit.plusMinusTuttos) return out; // the chances below are for a turn's start
+  const { seat, own, other } = sit;
+  const start = w.W(seat, own, other);
+  data.win = start;
+  const rows = [["at the start of this turn", start]];
+  if (bankTotal !== null) {
+    const bank = w.bankChance(seat, own, other, bankTotal);
+    data["win-bank"] = bank;
+    rows.push([`if you bank ${pts(bankTotal)} now`, bank]);
+  }
+  const niete = w.bustChance(seat, own, other);
+  data["win-bust"] = niete;
+  rows.push(["after a Niete or a Stop", niete]);
+  return [...out, ...chanceTable(w.target, rows)];
+}
+
+/** The win table's keep for a throw, each keep's chance, and then bank or throw on (Bonus, ×2) or,
+ * after a Tutto with a Bonus or ×2, bank or draw. */
+function winThrow(w, sit, { p, card, before, cardPoints, dice }, data) {
+  const r = w.keepDice({ ...sit, card, turnTotal: before, cardPoints, throw: dice });
+  if (r.dice === 0) return [];
+  const plusminus = card === "plusminus" || card === "cloverleaf";
+  const faces = (k) => p.doc.keeps[p.throwId(dice)].find((e) => e[0] === k)[1];
+  const keepWords = (o) => `set aside ${dashes(faces(o.dice))}${plusminus ? "" : ` (${pts(o.points)} points)`}`;
+  const best = r.options.find((o) => o.dice === r.dice);
+  data["win-keep"] = r.dice;
+  data["win-chances"] = JSON.stringify(r.options.map((o) => o.chance));
+  const out = winAdvice(w, `${keepWords(best)[0].toUpperCase()}${keepWords(best).slice(1)}.`,
+    r.options.map((o) => [keepWords(o), o.chance, o.dice === r.dice]));
+  const left = dice.length - r.dice;
+  const total = before + best.points;
+  let then = null;
+  if (BANKABLE.includes(card) && left > 0) {
+    const b = w.banks({ ...sit, card, turnTotal: total, cardPoints: cardPoints + best.points, dice: left });
+    data["win-then"] = b.bank ? "bank" : "on";
+    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.throw]);
+    then = [b.bank ? `then bank ${pts(total)}.` : `then throw on with ${diceWord(left)}.`,
+      [[`bank ${pts(total)}`, b.chances.bank, b.bank], [`throw on with ${diceWord(left)}`, b.chances.throw, !b.bank]]];
+  } else if (BANKABLE.includes(card)) {
+    const after = afterTutto(card, before, best.points, cardPoints, p.rules);
+    const b = w.banksAfterTutto({ ...sit, turnTotal: after });
+    data["win-then"] = b.bank ? "bank" : "draw";
+    data["win-then-chances"] = JSON.stringify([b.chances.bank, b.chances.draw]);
+    then = [`after the Tutto (turn total ${pts(after)} with the card's reward): ${b.bank ? `bank ${pts(after)}` : "draw another card"}.`,
+      [[`bank ${pts(after)}`, b.chances.bank, b.bank], ["draw another card", b.chances.draw, !b.bank]]];
+  }
+  if (then) {
+    out.splice(2, 0, el("p", { class: `verdict ${data["win-then"] === "bank" ? "bank" : "on"}`, textContent: `To win the game, ${then[0]}` }),
+      el("table", {}, ...choiceRows(then[1])));
+  }
+  return out;
+}
+
+let answered = 0; // answers given (body data-answered): lets a test wait for the next one
+
+/** Each form (Volle Lotte uses Macke's): its setup for a table, its event listeners, its advice. */
+const FORMS = { tutto: tuttoForm, macke: mackeForm, rutsmieter: rutsmieterForm };
+
+function currentGame() {
+  return $("game").value;
+}
+function currentTable() {
+  return tableById($("table").value);
+}
+
+function tableLabel(t) {
+  return `${t.rules_words} (${t.id})`;
+}
+
+async function chooseGame() {
+  const game = currentGame();
+  fillSelect($("table"), tablesOf(game).map((t) => [t.id, tableLabel(t)]));
+  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
+  await chooseTable();
+}
+
+async function chooseTable() {
+  const t = currentTable();
+  setAdvice([]);
+  showError("");
+  delete document.body.dataset.table;
+  for (const form of document.querySelectorAll("form.situation")) form.hidden = true;
+  if (!t) {
+    setStatus("No table for this game in this page.");
+    return;
+  }
+  $("rules-lines").replaceChildren(...t.rules_lines.map((line) => el("li", { textContent: line })));
+  setStatus(`Checking the table ${t.file}…`);
+  let p;
+  try {
+    p = await policyOf(t);
+  } catch (e) {
+    if (t !== currentTable()) return;
+    setStatus("");
+    showError(`This table is refused: ${e.message}`);
+    document.body.dataset.table = `refused:${t.id}`;
+    return;
+  }
+  if (t !== currentTable()) return; // the choice changed while loading
+  $("rules-fingerprint").textContent = `Rules fingerprint ${p.rulesSha256.slice(0, 12)}; file ${t.file}, content checked (${p.contentSha256.slice(0, 12)}).`;
+  setStatus(`${t.game_name}: ${t.rules_words}. Table checked; enter the situation.`);
+  const form = t.game === "volle-lotte" ? "macke" : t.game;
+  FORMS[form].setup(p, t);
+  $(`${form}-form`).hidden = false;
+  document.body.dataset.table = t.id;
+}
 
 async function onSubmit(event) {
   event.preventDefault();
@@ -636,7 +616,7 @@ async function onSubmit(event) {
   showError("");
   try {
     const p = await policyOf(t);
-    const [nodes, data] = await advise[form](p);
+    const [nodes, data] = await FORMS[form].advise(p);
     setAdvice(nodes, data);
     $("advice").scrollIntoView({ block: "nearest" }); // on a phone the advice is below the form
   } catch (e) {
@@ -656,9 +636,7 @@ function start() {
   fillSelect($("game"), games);
   $("game").addEventListener("change", chooseGame);
   $("table").addEventListener("change", chooseTable);
-  $("tutto-question").addEventListener("change", tuttoQuestion);
-  $("tutto-card").addEventListener("change", tuttoQuestion);
-  $("ruts-players").addEventListener("change", rutsPlayers);
+  for (const f of Object.values(FORMS)) f.listen();
   for (const form of document.querySelectorAll("form.situation")) form.addEventListener("submit", onSubmit);
   $("choose").addEventListener("submit", (e) => e.preventDefault());
   const wanted = new URLSearchParams(location.search).get("game");
