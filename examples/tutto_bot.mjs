@@ -23,12 +23,10 @@
 // turns; tutto-sim's own random streams differ, only the averages agree.
 
 import { fileURLToPath } from "node:url";
-import { loadPolicyFile, PolicyError, TUTTO_CARDS } from "../tutto_sim/web/policy.mjs";
+import { BANKABLE, loadPolicyFile, PolicyError, TUTTO_CARDS, TUTTO_DECK } from "../tutto_sim/web/policy.mjs";
 
 const DEFAULT_POLICY = fileURLToPath(new URL("../data/policies/tutto-default.json", import.meta.url));
-const DECK_COUNTS = { stop: 10, fireworks: 5, bonus200: 5, bonus300: 5, bonus400: 5, bonus500: 5, bonus600: 5,
-  x2: 5, plusminus: 5, street: 5, cloverleaf: 1 };
-const DECK = Object.entries(DECK_COUNTS).flatMap(([card, n]) => Array(n).fill(card));
+const DECK = TUTTO_CARDS.flatMap((card, i) => Array(TUTTO_DECK[i]).fill(card));
 const BONUS = { bonus200: 200, bonus300: 300, bonus400: 400, bonus500: 500, bonus600: 600 };
 const SAY = { stop: "Stop", fireworks: "Feuerwerk", bonus200: "Bonus 200", bonus300: "Bonus 300",
   bonus400: "Bonus 400", bonus500: "Bonus 500", bonus600: "Bonus 600", x2: "x2", plusminus: "Plus/Minus",
@@ -103,7 +101,7 @@ function playStreet(policy, rng, say) {
  * many points banked, [turn total, false] after a Tutto with its reward added. */
 function playDiceCard(policy, rng, card, total, say) {
   const rules = policy.rules;
-  const bankable = card in BONUS || card === "x2";
+  const bankable = BANKABLE.includes(card);
   const counts = bankable || card === "fireworks"; // Plus/Minus, Kleeblatt: the points do not count
   let left = 6;
   let cardPoints = 0;
@@ -199,7 +197,7 @@ export function playWinTurn(win, sit, rng, firstCard = null, say = () => {}) {
       total += 2000;
       say(`  Straße complete: turn total ${total}`);
     } else {
-      const bankable = card in BONUS || card === "x2";
+      const bankable = BANKABLE.includes(card);
       let left = 6, cardPoints = 0, tuttos = 0, tutto = false;
       while (!tutto) {
         const dice = rng.throw(left);

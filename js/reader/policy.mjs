@@ -33,7 +33,7 @@ export { pyRepr } from "./repr.mjs";
 export { schemaError } from "./schema.mjs";
 export { loadPolicy, loadPolicyFile } from "./read.mjs";
 export { tuttoThrowNames } from "./dice.mjs";
-export { BANKABLE, TUTTO_CARDS, tuttoKeepsTable, TuttoPolicy } from "./tutto.mjs";
+export { BANKABLE, TUTTO_CARDS, TUTTO_DECK, tuttoKeepsTable, TuttoPolicy } from "./tutto.mjs";
 export { MackePolicy, mackeTables } from "./macke.mjs";
 export { FIRST_GOAL, HOUSE, legalMoves, ownPosition, RING, ringSquare, RUTSMIETER_FEATURES, RutsmieterPolicy, SEAT_SPACING }
   from "./rutsmieter.mjs";

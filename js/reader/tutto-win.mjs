@@ -4,7 +4,7 @@
 
 import { LoadedFile, POINT_UNIT } from "./base.mjs";
 import { sortedDice } from "./dice.mjs";
-import { BANKABLE, TUTTO_CARDS, TUTTO_THROWS, tuttoKeepsTable } from "./tutto.mjs";
+import { BANKABLE, TUTTO_CARDS, TUTTO_DECK, TUTTO_THROWS, tuttoKeepsTable } from "./tutto.mjs";
 
 // ---- Decisions inside a turn from the win table (tutto/winprob.py WinPlanner) ----
 // One turn is the turn solver's dynamic programme with the chance to win at its leaves
@@ -16,7 +16,7 @@ const WIN_PM_UNITS = 20; // a Plus/Minus Tutto: +1000
 const WIN_STREET_UNITS = 40; // the Straße: +2000
 // the cards in the solver's order (TUTTO_CARDS) and their chances (10/56 Stop, ..., 1/56 Kleeblatt)
 const C_STOP = 0, C_FIREWORKS = 1, C_X2 = 7, C_PLUSMINUS = 8, C_STREET = 9, C_CLOVERLEAF = 10;
-const CARD_FREQ = [10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1].map((c) => c / 56);
+const CARD_FREQ = TUTTO_DECK.map((c) => c / 56);
 const CARD_BONUS = [0, 0, 4, 6, 8, 10, 12, 0, 0, 0, 0];
 const WIN_TABLES = new Map();
 

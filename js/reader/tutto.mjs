@@ -8,6 +8,8 @@ import { jsonEqual } from "./schema.mjs";
 
 export const TUTTO_CARDS = ["stop", "fireworks", "bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2",
   "plusminus", "street", "cloverleaf"];
+/** How many of each card the deck holds (56 in all), in the order of TUTTO_CARDS. */
+export const TUTTO_DECK = [10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1];
 export const BANKABLE = ["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"];
 const TUTTO_ONLY = ["plusminus", "cloverleaf", "fireworks"];
 

@@ -703,6 +703,8 @@ function bestSplit(kept, maxTriples, taken = []) {
 
 export const TUTTO_CARDS = ["stop", "fireworks", "bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2",
   "plusminus", "street", "cloverleaf"];
+/** How many of each card the deck holds (56 in all), in the order of TUTTO_CARDS. */
+export const TUTTO_DECK = [10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1];
 export const BANKABLE = ["bonus200", "bonus300", "bonus400", "bonus500", "bonus600", "x2"];
 const TUTTO_ONLY = ["plusminus", "cloverleaf", "fireworks"];
 
@@ -1300,7 +1302,7 @@ const WIN_PM_UNITS = 20; // a Plus/Minus Tutto: +1000
 const WIN_STREET_UNITS = 40; // the Straße: +2000
 // the cards in the solver's order (TUTTO_CARDS) and their chances (10/56 Stop, ..., 1/56 Kleeblatt)
 const C_STOP = 0, C_FIREWORKS = 1, C_X2 = 7, C_PLUSMINUS = 8, C_STREET = 9, C_CLOVERLEAF = 10;
-const CARD_FREQ = [10, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1].map((c) => c / 56);
+const CARD_FREQ = TUTTO_DECK.map((c) => c / 56);
 const CARD_BONUS = [0, 0, 4, 6, 8, 10, 12, 0, 0, 0, 0];
 const WIN_TABLES = new Map();
 
