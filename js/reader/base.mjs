@@ -12,8 +12,7 @@ export class PolicyError extends Error {
   }
 }
 
-/** What every loaded file tells: its game (loadPolicy's name for it), the file's JSON, the rules,
- * the rules' and the content's SHA-256, the summary. */
+/** What every loaded file tells: its game, JSON, rules, the rules' and content's SHA-256, summary. */
 export class LoadedFile {
   constructor(game, d, rules, contentSha256) {
     this.game = game;

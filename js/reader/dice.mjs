@@ -1,6 +1,5 @@
 // ---------------------------------------------------------------------------
-// Dice: the throws of 1-6 dice and the points of a keep (dice/throws.py, dice/reference.py),
-// shared by Tutto and Berliner Macke
+// Dice, shared by Tutto and Macke: the throws, a keep's points (dice/throws.py, dice/reference.py)
 // ---------------------------------------------------------------------------
 
 /** Every throw of 1..6 dice as sorted faces, ids in order (version 1's list). */

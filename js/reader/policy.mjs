@@ -24,7 +24,7 @@
 //
 // Works in node >= 18 and in browsers (file:// or any static host); SHA-256
 // comes from globalThis.crypto.subtle. See docs/advisor.md, "JavaScript policy
-// reader". This entry names the public API of the modules beside it.
+// reader".
 
 export { FORMAT, GAMES, POINT_UNIT, PolicyError, VERSION } from "./base.mjs";
 export { parseRawJson, toValue } from "./raw-json.mjs";

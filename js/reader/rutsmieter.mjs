@@ -7,14 +7,12 @@ import { jsonEqual } from "./schema.mjs";
 
 export const RUTSMIETER_FEATURES = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
   "enter_goal", "block_start"];
-/** A piece's position in its player's own count: the house, the ring's squares from the
- * player's start, the goal lane's squares (rutsmieter/rules.py). */
+// a piece's position in its player's own count: the house, the ring from its start, the goal lane
 export const HOUSE = -1;
 export const RING = 40;
 export const FIRST_GOAL = 40;
 const LAST_GOAL = FIRST_GOAL + 3;
-/** Squares between the starts of neighbouring seats. */
-export const SEAT_SPACING = 10;
+export const SEAT_SPACING = 10; // squares between the starts of neighbouring seats
 
 const mod = (a, m) => ((a % m) + m) % m;
 /** The board's square of ring position `x` of the player at seat index `p`. */

@@ -25,7 +25,7 @@
 //
 // Works in node >= 18 and in browsers (file:// or any static host); SHA-256
 // comes from globalThis.crypto.subtle. See docs/advisor.md, "JavaScript policy
-// reader". This entry names the public API of the modules beside it.
+// reader".
 
 export const FORMAT = "tutto-sim-policy";
 export const VERSION = 1;
@@ -41,8 +41,7 @@ export class PolicyError extends Error {
   }
 }
 
-/** What every loaded file tells: its game (loadPolicy's name for it), the file's JSON, the rules,
- * the rules' and the content's SHA-256, the summary. */
+/** What every loaded file tells: its game, JSON, rules, the rules' and content's SHA-256, summary. */
 class LoadedFile {
   constructor(game, d, rules, contentSha256) {
     this.game = game;
@@ -647,8 +646,7 @@ function checkedRules(game, raw) {
 }
 
 // ---------------------------------------------------------------------------
-// Dice: the throws of 1-6 dice and the points of a keep (dice/throws.py, dice/reference.py),
-// shared by Tutto and Berliner Macke
+// Dice, shared by Tutto and Macke: the throws, a keep's points (dice/throws.py, dice/reference.py)
 // ---------------------------------------------------------------------------
 
 /** Every throw of 1..6 dice as sorted faces, ids in order (version 1's list). */
@@ -1155,14 +1153,12 @@ export class MackePolicy extends LoadedFile {
 
 export const RUTSMIETER_FEATURES = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
   "enter_goal", "block_start"];
-/** A piece's position in its player's own count: the house, the ring's squares from the
- * player's start, the goal lane's squares (rutsmieter/rules.py). */
+// a piece's position in its player's own count: the house, the ring from its start, the goal lane
 export const HOUSE = -1;
 export const RING = 40;
 export const FIRST_GOAL = 40;
 const LAST_GOAL = FIRST_GOAL + 3;
-/** Squares between the starts of neighbouring seats. */
-export const SEAT_SPACING = 10;
+export const SEAT_SPACING = 10; // squares between the starts of neighbouring seats
 
 const mod = (a, m) => ((a % m) + m) % m;
 /** The board's square of ring position `x` of the player at seat index `p`. */
