@@ -39,7 +39,7 @@ def check_optimize(rules, card, method) -> None:
 
 
 def optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
-                   as_json: bool, out_dir: Path, n_threads: int) -> None:
+             as_json: bool, out_dir: Path, n_threads: int) -> None:
     from tutto_sim.core.commands_games import ran_on
     from tutto_sim.macke.sim import optimize_macke
 

@@ -39,7 +39,7 @@ from .rules import RutsmieterRules
 
 
 def solve(rules: RutsmieterRules, as_json: bool = False, cap=None,
-                     solo: bool = False, duel: bool = False) -> None:
+          solo: bool = False, duel: bool = False) -> None:
     """``tutto-sim solve --game rutsmieter --solo [--json]``: expected throws for
     one player alone to bring all four pieces home, under ``first`` and under
     the throw-minimising policy; ``--duel``: two players with one piece each
@@ -271,8 +271,8 @@ def _csv_rows(res) -> list[dict]:
 
 
 def optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int,
-                        games=None, search_games=None, candidates=None, players=None,
-                        field=None, out_path=None) -> None:
+             games=None, search_games=None, candidates=None, players=None,
+             field=None, out_path=None) -> None:
     """``tutto-sim optimize --game rutsmieter`` (module docstring)."""
     from tutto_sim.core.commands_games import ran_on
 
