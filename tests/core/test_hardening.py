@@ -43,7 +43,7 @@ def never(monkeypatch):
 
     import tutto_sim.core.analysis as analysis
     import tutto_sim.core.tournament as tournament
-    import tutto_sim.macke.exact_sim as macke_exact
+    import tutto_sim.macke.analysis as macke_analysis
     import tutto_sim.macke.sim as macke
     import tutto_sim.macke.solver as macke_dp
     import tutto_sim.tutto.optimize as optimize
@@ -51,7 +51,7 @@ def never(monkeypatch):
 
     for mod, name in ((optimize, "optimize_card"), (macke, "optimize_macke"),
                       (tournament, "run_tournament"), (analysis, "seat_advantage"),
-                      (macke_exact, "explore_macke"), (solve, "solve_tutto"),
+                      (macke_analysis, "explore_macke"), (solve, "solve_tutto"),
                       (macke_dp, "solve_macke")):
         monkeypatch.setattr(mod, name, boom)
 

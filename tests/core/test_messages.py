@@ -215,7 +215,7 @@ def test_a_tournament_on_a_cluster_says_so_not_one_thread(capsys, tmp_path):
 def test_optimize_names_the_generations_it_played(capsys, tmp_path):
     import json
 
-    from tutto_sim.rutsmieter.optimize_cli import _method
+    from tutto_sim.rutsmieter.cli import _method
 
     code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--candidates", "3",
                              "--search-games", "20", "--games", "10", "--seed", "3",

@@ -11,7 +11,8 @@ import pytest
 
 from tutto_sim.core.rng import Stream
 from tutto_sim.core.stats import family_z
-from tutto_sim.macke.exact_sim import explore_macke, macke_exact_turns, validate_macke
+from tutto_sim.macke.analysis import explore_macke
+from tutto_sim.macke.exact_sim import macke_exact_turns, validate_macke
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
 from tutto_sim.macke.reference import play_turn
 from tutto_sim.macke.rules import VARIANTS, MackeRules

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from tutto_sim.macke.policy import MackeTablePolicy, content_hash, load_macke_policy
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import solve_macke, throw_tables
 from tutto_sim.tutto.policy import PolicyFileError

@@ -69,7 +69,7 @@ def test_advice_at_the_first_throw_averages_to_the_turn_value():
     from tutto_sim.dice.scoring import ScoringRules
     from tutto_sim.dice.throws import build_tables
     from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep, throw_keeps
-    from tutto_sim.macke.protocol import TurnView
+    from tutto_sim.macke.api import TurnView
     from tutto_sim.macke.reference import _codec
 
     rules = MackeRules()

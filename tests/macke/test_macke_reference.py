@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from tutto_sim.core.rng import Stream
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import StateCodec, play_turn, threshold_policy_value
 from tutto_sim.macke.rules import VARIANTS, MackeRules
 from tutto_sim.macke.tables import build_macke_tables

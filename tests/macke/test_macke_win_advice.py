@@ -13,7 +13,7 @@ from conftest import run_cli
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
 from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep, throw_keeps
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import _codec
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table

@@ -14,7 +14,7 @@ from report_checks import WIN_TARGET, win_tables_here
 from tutto_sim.core.win_report import threshold
 from tutto_sim.macke import report_win
 from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import _codec
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.winprob import WinPlanner

@@ -239,7 +239,7 @@ def test_the_dice_games_refuse_the_whole_game_options(capsys, game, flag, value)
 def test_ctrl_c_keeps_the_best_so_far_marked_interrupted(capsys, tmp_path, monkeypatch):
     import contextlib
 
-    import tutto_sim.rutsmieter.optimize_cli as C
+    import tutto_sim.rutsmieter.cli as C
 
     @contextlib.contextmanager
     def phases(enabled):

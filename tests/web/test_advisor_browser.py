@@ -422,7 +422,7 @@ def macke_words(m, s: int) -> str:
 
 def check_macke_turns(site, page, game, file):
     from tutto_sim.macke.policy import load_macke_policy
-    from tutto_sim.macke.protocol import TurnView
+    from tutto_sim.macke.api import TurnView
     from tutto_sim.macke.solver import throw_tables
     from tutto_sim.macke.winprob import load_win_table
 

@@ -3,9 +3,11 @@ that ask for advice or leave, and the signal that the human left. Game-independe
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Sequence
 
 ADVICE_WORDS = ("?", "a", "advice", "h", "help")
+#: The advice words of a game where ``a`` may be an answer (a move's letter, a card's code).
+LETTERED_ADVICE_WORDS = ("?", "advice", "h", "help")
 QUIT_WORDS = ("q", "quit", "exit")
 
 
@@ -23,6 +25,15 @@ class TerminalPlayer:
         self.write = write
         self.advisor = advisor
         self.always_advise = always_advise
+
+    def advise(self, *context) -> None:
+        """Write the advisor's ``lines(*context)`` for this choice, or that
+        there is no advice."""
+        if self.advisor is None:
+            self.write("no advice available")
+            return
+        for line in self.advisor.lines(*context):
+            self.write(line)
 
 
 class QuitGame(BaseException):
@@ -67,3 +78,24 @@ def seat_table(players, human_type: type, engine_of, write: Callable[[str], None
         raise ValueError(f"a game at the terminal needs one human player, not {len(humans)}")
     warn = lambda text: write(f"warning: {text}; the first legal {action} is played")  # noqa: E731
     return humans[0], [engine_of(p, warn) for p in players]
+
+
+class InteractiveTable:
+    """A game with a human at the terminal, told by a narrator:
+    ``Game(players, config, seed, write).play()``. ``players`` are parsed bots
+    and one of the game's ``human`` type; the subclass names it, its
+    ``narrator_type`` (made with the rules, the players' names, the human's
+    seat and ``write``; the human player gets it), ``engine_of`` (a
+    staticmethod, :func:`seat_table`) and the word for an ``action``."""
+
+    human: type
+    narrator_type: type
+    action = "action"
+
+    def __init__(self, players: Sequence, config, seed: int, write: Callable[[str], None]):
+        self.rules = config.rules
+        self.seed = seed
+        self.write = write
+        human, self.engines = seat_table(players, self.human, self.engine_of, write, self.action)
+        self.narrator = self.narrator_type(self.rules, [p.name for p in players], human, write)
+        players[human].narrator = self.narrator

@@ -43,6 +43,19 @@ def load_for_cli(load, *args, prefix: str = ""):
         raise UserError(f"{prefix}{e}") from None
 
 
+def write_for_cli(policy, path, fmt: str):
+    """``policy.write(path, fmt)``; a refusal or a failed write becomes one
+    line for the command line (``UserError``: exit 2)."""
+    from tutto_sim.core.cli import UserError
+
+    try:
+        return policy.write(path, fmt)
+    except PolicyFileError as e:
+        raise UserError(str(e)) from None
+    except OSError as e:
+        raise UserError(f"cannot write {path}: {e.strerror}") from None
+
+
 def win_table_header(game: str, rules, kind: str, version: int, objective: str) -> dict:
     """The first fields of a win-table policy file, the same for every game."""
     from tutto_sim import __version__

@@ -149,6 +149,34 @@ class TournamentRecord:
     errors: list = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class TableConfig:
+    """A game's config that is its rules alone: a subclass declares the field
+    ``rules`` with the game's default rules, and other rules are refused."""
+
+    def __post_init__(self) -> None:
+        want = type(self.__dataclass_fields__["rules"].default)
+        if not isinstance(self.rules, want):
+            raise TypeError(f"{type(self).__name__} needs {want.__name__}")
+
+
+class SeatingsKernel:
+    """The tournament's games of a game that plays every seating of each lineup
+    in its numba kernel. Seatings are periodic in the game index with period
+    ``L * n`` (:func:`seat_bots`), so the kernel gets the ``L * n`` seatings
+    (the kernel's bot ids, ``self.ids``) once and game ``i`` plays seating
+    ``i mod (L * n)``: the same games as the reference engine. The game's
+    subclass plays them (``play``) and returns the tournament's arrays."""
+
+    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
+            threads: int | None = None, block: int | None = None):
+        rules = self.config.rules
+        n_lineups, n = lineups.shape
+        check_table(rules, n)
+        seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
+        return self.play(seatings, rules, seed, start, n_games, block)
+
+
 def check_table(rules, players: int) -> None:
     """A table of ``players`` for rules that hold the table size (``rules.players``)."""
     if players != rules.players:

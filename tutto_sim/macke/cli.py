@@ -1,12 +1,12 @@
-"""Berliner Macke / Volle Lotte on the command line: rendering for
-``optimize``/``solve``/``export-policy --game macke`` and the ``explore``
-command (the 300-point-rule analysis). Parse, call the API, render."""
+"""Berliner Macke / Volle Lotte on the command line: the handlers of
+``optimize``, ``solve``, ``export-policy`` and ``validate`` (``core.commands``
+parses, checks and calls them through the registry) and their rendering.
+Parse, call the API, render."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
 
 import typer
 from rich.table import Table
@@ -17,19 +17,16 @@ from tutto_sim.core.cli import (
     fmt_threshold,
     write_csv,
     game_label,
-    game_option,
+    game_title,
     merge_rows,
     out,
-    prepare_dir,
     prepare_file,
     progress_phases,
-    rules_from_flags,
 )
 from tutto_sim.core.runs import run_digest, run_file
-from tutto_sim.macke.entry import SixOfKind, Throws, Variant, WinValue
 
 
-def _pct(x) -> str:
+def percent(x) -> str:
     return f"{100 * x:.2f}%"
 
 
@@ -41,8 +38,8 @@ def check_optimize(rules, card, method) -> None:
         raise UserError("--method exact for Macke: use `tutto-sim solve --game macke`")
 
 
-def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
-                   as_json: bool, out_dir: Path, n_threads: int) -> None:
+def optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
+             as_json: bool, out_dir: Path, n_threads: int) -> None:
     from tutto_sim.core.commands_games import ran_on
     from tutto_sim.macke.sim import optimize_macke
 
@@ -75,7 +72,7 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         if res.interrupted:
             raise typer.Exit(130)
         return
-    out.print(f"[bold]{_title(rules)}[/bold]: best simple policy (keep every scoring unit, "
+    out.print(f"[bold]{game_title(rules)}[/bold]: best simple policy (keep every scoring unit, "
               f"never return, bank at ≥ K), Monte Carlo")
     t = Table("policy", "bank at ≥", "after a clear bank at ≥", "EV", "95% CI", "turns",
               "P(+)", "P(−)", "P(0)", title="signed turn result (points)")
@@ -88,12 +85,12 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
     for name, (k, clear, ev, b) in merge_rows([(n, (k, c, ev, (b.p_positive, b.p_negative, b.p_zero)))
                                                 for n, (k, c, ev, b) in rows]):
         t.add_row(name, k, clear, f"{ev.mean:.1f}", f"± {ev.ci95:.2f}", f"{ev.n:,}",
-                  *(_pct(p.mean) for p in b))
+                  *(percent(p.mean) for p in b))
     out.print(t)
     if exact is not None:
         out.print(f"exact optimum (solver: every keep, return and bank decision free): "
-                  f"EV {exact['turn_ev']:.2f}; P(+) {_pct(exact['p_positive'])}, "
-                  f"P(−) {_pct(exact['p_negative'])}, P(0) {_pct(exact['p_zero'])}")
+                  f"EV {exact['turn_ev']:.2f}; P(+) {percent(exact['p_positive'])}, "
+                  f"P(−) {percent(exact['p_negative'])}, P(0) {percent(exact['p_zero'])}")
     if res.exact_ev is not None:
         out.print(f"the policy found is worth exactly {res.exact_ev:.2f}")
     out.print(f"seed {seed}; search {search_turns:,} turns per candidate (common random numbers), "
@@ -102,12 +99,6 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
                   "marked interrupted[/yellow]")
         raise typer.Exit(130)
-
-
-def _title(rules) -> str:
-    from tutto_sim.macke.hooks import title
-
-    return title(rules)
 
 
 def _exact_optimum(rules):
@@ -124,7 +115,7 @@ def _th(v):
     return None if v is None or v >= 1 << 40 else int(v)
 
 
-def macke_solve(rules, as_json: bool, cap=None) -> None:
+def solve(rules, as_json: bool, cap=None) -> None:
     import time
 
     if cap is not None:
@@ -157,10 +148,10 @@ def macke_solve(rules, as_json: bool, cap=None) -> None:
                                 for tl, d, u, lo, hi in sol.bank_exceptions],
             "returns": returns, "rules": rules.to_dict(), "seconds": round(seconds, 2)}, indent=2))
         return
-    out.print(f"[bold]{_title(rules)}[/bold], optimal play (exact): expected signed turn result "
+    out.print(f"[bold]{game_title(rules)}[/bold], optimal play (exact): expected signed turn result "
               f"[bold]{sol.turn_ev:.2f}[/bold] points")
-    out.print(f"P(turn ends ≥ {rules.min_score}, added) = {_pct(sol.p_positive)}; "
-              f"P(negative) = {_pct(sol.p_negative)}; P(zero) = {_pct(sol.p_zero)}; "
+    out.print(f"P(turn ends ≥ {rules.min_score}, added) = {percent(sol.p_positive)}; "
+              f"P(negative) = {percent(sol.p_negative)}; P(zero) = {percent(sol.p_zero)}; "
               f"mean throws {sol.mean_throws:.2f}")
     t = Table("throws left", *[f"{d} dice left" for d in range(1, n)],
               title="bank as soon as the turn total is ≥ (points) after setting aside", title_justify="left")
@@ -187,8 +178,8 @@ def macke_solve(rules, as_json: bool, cap=None) -> None:
               f"costs nothing (docs/macke.md). exact; {seconds:.1f} s")
 
 
-def macke_export(rules, out_path: Path, fmt: str) -> None:
-    from tutto_sim.core.policyfile import PolicyFileError
+def export_policy(rules, out_path: Path, fmt: str) -> None:
+    from tutto_sim.core.policyfile import write_for_cli
     from tutto_sim.macke.policy import MackeTablePolicy
     from tutto_sim.macke.solver import solve_macke
 
@@ -201,18 +192,13 @@ def macke_export(rules, out_path: Path, fmt: str) -> None:
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
         policy = MackeTablePolicy.from_solution(solve_macke(rules))
-    try:
-        path = policy.write(out_path, fmt)
-    except PolicyFileError as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"cannot write {out_path}: {e.strerror}") from None
+    path = write_for_cli(policy, out_path, fmt)
     out.print(f"wrote {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…")
 
 
-def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> None:
+def validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> None:
     """The optimal Macke policy, read from its table, simulated against the solver."""
-    from tutto_sim.core.policyfile import PolicyFileError
+    from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.core.stats import family_z
     from tutto_sim.macke.exact_sim import validate_macke
     from tutto_sim.macke.policy import load_macke_policy
@@ -221,12 +207,7 @@ def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> 
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
         sol = solve_macke(rules)
-        policy = None
-        if policy_file is not None:
-            try:
-                policy = load_macke_policy(policy_file, rules)
-            except PolicyFileError as e:
-                raise UserError(str(e)) from None
+        policy = None if policy_file is None else load_for_cli(load_macke_policy, policy_file, rules)
         checks = validate_macke(sol, turns, seed, policy, progress=phase("simulating the optimal policy", turns))
     z = family_z(len(checks))
     ok = all(abs(c.z) <= z for c in checks)
@@ -236,85 +217,10 @@ def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> 
              "turns": c.n, "z": c.z} for c in checks]}, indent=2))
     else:
         t = Table("quantity", "exact", "simulated", "95% CI", "z", "",
-                  title=f"{_title(rules)}: solver vs simulation of its table (seed {seed}, {turns:,} turns)")
+                  title=f"{game_title(rules)}: solver vs simulation of its table (seed {seed}, {turns:,} turns)")
         for c in checks:
             t.add_row(c.what, f"{c.exact:.4f}", f"{c.simulated:.4f}", f"± {c.ci95:.4f}", f"{c.z:+.2f}",
                       "ok" if abs(c.z) <= z else "[red]FAIL[/red]")
         out.print(t)
     if not ok:
-        import typer as _typer
-
-        raise _typer.Exit(1)
-
-
-
-
-
-
-def explore(
-    game: game_option(("macke", "volle-lotte")) = "macke",
-    min_score: Annotated[str, typer.Option("--min-score", help="Comma-separated minimum scores to compare.")] = "0,100,200,300,400,500",
-    bust: Annotated[str, typer.Option("--bust", help="Comma-separated bust rules: subtract, zero.")] = "subtract,zero",
-    returns: Annotated[bool, typer.Option("--returns/--no-returns", help="Also value the best play that never returns units.")] = True,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    out_dir: Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")] = RESULTS_DIR,
-    variant: Variant = "standard",
-    throws: Throws = 3,
-    target: Annotated[Optional[int], typer.Option("--target", help="Points to win.")] = None,
-    six_of_kind: SixOfKind = "two-triples",
-    win_value: WinValue = 5000,
-) -> None:
-    """The 300-point rule: how EV, P(+), P(−) and the optimal thresholds move with the minimum and the bust rule."""
-    from tutto_sim.macke.exact_sim import explore_macke
-
-    if game not in ("macke", "volle-lotte"):  # before the rules: they would name --min-score
-        raise UserError(f"explore is for Berliner Macke and Volle Lotte: --game macke or "
-                        f"volle-lotte, not {game!r}")
-    try:
-        mins = [int(x) for x in min_score.split(",") if x.strip()]
-    except ValueError:
-        raise UserError(f"--min-score takes comma-separated numbers, not {min_score!r}") from None
-    busts = [b.strip() for b in bust.split(",") if b.strip()]
-    for b in busts:
-        if b not in ("subtract", "zero"):
-            raise UserError(f"--bust takes subtract, zero (comma-separated), not {b!r}")
-    if not mins or not busts:
-        raise UserError("--min-score and --bust need at least one value each")
-    base = rules_from_flags(game, variant=variant, min_score=mins[0], throws=throws,
-                            bust=busts[0], target=target, six_of_kind=six_of_kind,
-                            win_value=win_value)
-    for k in mins:
-        if k < 0 or k % 50:
-            raise UserError(f"--min-score values must be non-negative multiples of 50, not {k}")
-    prepare_dir(out_dir, "--out-dir")
-    with progress_phases(not as_json) as phase:
-        phase(f"solving {len(mins) * len(busts)} rule sets exactly", 1)
-        df = explore_macke(base, mins, busts, returns=returns)
-    digest = run_digest("explore", game=game_label(base), rules=base, min_score=mins, bust=busts,
-                        returns=returns)
-    path = write_csv(run_file(out_dir, f"explore-{game_label(base)}", digest),
-                      df.to_dict("records"), digest=digest)
-    if as_json:
-        print(json.dumps({"game": base.game, "variant": base.variant, "method": "exact",
-                          "rows": json.loads(df.to_json(orient="records")), "csv": str(path),
-                          "run_digest": digest}, indent=2))
-        return
-    t = Table("min score", "bust", "EV", "P(+)", "P(−)", "P(0)", "after a clear bank at ≥",
-              *(["EV never returning", "value of returns"] if returns else []),
-              title=f"{_title(base)}: optimal play by minimum score and bust rule (exact)",
-              title_justify="left")
-    thr_cols = [c for c in df.columns if c.startswith("bank_t")]
-    t2 = Table("min score", "bust", *[c[5:].replace("_", " ") for c in thr_cols],
-               title="bank at ≥ (points) with t throws and d dice left", title_justify="left")
-
-    def th(v) -> str:
-        return "never" if v != v else f"{int(v):,}"
-
-    for _, r in df.iterrows():
-        t.add_row(str(r.min_score), r.bust, f"{r.ev:.2f}", _pct(r.p_positive), _pct(r.p_negative),
-                  _pct(r.p_zero), th(r.clear_bank_at),
-                  *([f"{r.ev_no_returns:.2f}", f"{r.value_of_returns:.2f}"] if returns else []))
-        t2.add_row(str(r.min_score), r.bust, *[th(r[c]) for c in thr_cols])
-    out.print(t)
-    out.print(t2)
-    out.print(f"exact; CSV: {path}")
+        raise typer.Exit(1)

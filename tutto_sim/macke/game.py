@@ -56,7 +56,7 @@ from tutto_sim.core.rng import Stream
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import _codec, throw_dice
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import is_instant_win, legal_keeps, unit_dice, unit_points

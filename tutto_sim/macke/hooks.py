@@ -113,32 +113,32 @@ OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
 
 
 def optimize(**kw):
-    from tutto_sim.macke.cli import macke_optimize
+    from tutto_sim.macke.cli import optimize as macke_optimize
 
     return macke_optimize(card=None, **kw)  # no cards in Macke: --card is refused before
 
 
 def solve(**kw):
-    from tutto_sim.macke.cli import macke_solve
+    from tutto_sim.macke.cli import solve as macke_solve
 
     return macke_solve(**kw)
 
 
 def export_policy(**kw):
-    from tutto_sim.macke.cli import macke_export
+    from tutto_sim.macke.cli import export_policy as macke_export
 
     return macke_export(**kw)
 
 
 def validate(**kw):
-    from tutto_sim.macke.cli import macke_validate
+    from tutto_sim.macke.cli import validate as macke_validate
 
     return macke_validate(**kw)
 
 
 def commands() -> list:
     """Commands of this game alone, mounted on the root app: ``explore``."""
-    from tutto_sim.macke.cli import explore
+    from tutto_sim.macke.analysis_cli import explore
 
     return [("explore", explore)]
 

@@ -33,7 +33,7 @@ import numpy as np
 from tutto_sim import __version__
 from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import NEVER, MackeDecisions, keep_template, slot_layout, throw_tables
 from tutto_sim.macke.tables import MackeTables, build_macke_tables

@@ -3,7 +3,7 @@
 Read beside docs/macke.md (the rules, and every reading of them made
 here). It scores the dice itself (``reference.macke_scoring``),
 never the keep tables, counts real points, and asks a
-:class:`~tutto_sim.macke.protocol.MackePolicy` what to do, showing it
+:class:`~tutto_sim.macke.api.MackePolicy` what to do, showing it
 the protocol's view: set-aside units as state indices of ``tables.macke``
 (a keep of the scorer is mapped to its state by unit names, so a disagreement
 between the scorer and the tables fails loudly instead of silently).
@@ -47,7 +47,7 @@ from typing import NamedTuple
 from tutto_sim.core.rng import Stream
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
-from tutto_sim.macke.protocol import MackePolicy, TurnView
+from tutto_sim.macke.api import MackePolicy, TurnView
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import Keep, best_keep, is_instant_win, keep_dice, legal_keeps, unit_points
 from tutto_sim.macke.tables import MackeTables, build_macke_tables

@@ -3,7 +3,7 @@ and drawn by ``macke_figures``.
 
 Part of the report layer. Everything exact comes from the solver
 (``solve.macke_dp.solve_macke``, ``exact_macke_policy_value``) and the exact
-minimum-score sweep (``sim.macke_exact.explore_macke``); everything simulated
+minimum-score sweep (``macke.analysis.explore_macke``); everything simulated
 from the threshold kernel (``sim.macke.run_macke_policies``) and the table
 kernel (``sim.macke_exact.run_macke_exact``), always from ``seed`` on turn
 streams ``0 .. turns-1`` so that the same seed gives the same report.
@@ -26,7 +26,8 @@ from typing import Callable
 import numpy as np
 
 from tutto_sim.core.stats import Estimate
-from tutto_sim.macke.exact_sim import explore_macke, run_macke_exact
+from tutto_sim.macke.analysis import explore_macke
+from tutto_sim.macke.exact_sim import run_macke_exact
 from tutto_sim.macke.policy import MackeTablePolicy
 from tutto_sim.macke.rules import VARIANTS, MackeRules
 from tutto_sim.macke.sim import run_macke_policies

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.macke.protocol import TurnView
+from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.tables import MackeTables, build_macke_tables
 from tutto_sim.macke.turn_kernel import NEVER, POLICY_SHAPE

@@ -15,7 +15,7 @@ def _dice(rng: random.Random, n: int) -> str:
 def macke_cases(path: Path, n: int, seed: int) -> list[dict]:
     from tutto_sim.dice.scoring import POINT_UNIT
     from tutto_sim.macke.policy import load_macke_policy
-    from tutto_sim.macke.protocol import TurnView
+    from tutto_sim.macke.api import TurnView
     from tutto_sim.macke.solver import throw_tables
 
     pol = load_macke_policy(path)

@@ -10,32 +10,21 @@ finished (exit 130). docs/rutsmieter.md, "Analyses", has the JSON keys.
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from tutto_sim.core.cli import (
-    MAX_GAMES,
-    RESULTS_DIR,
-    UserError,
-    positive,
-    write_csv,
-    err,
-    note_no_difference,
-    out,
-    plural,
-    prepare_dir,
-    progress_phases,
-)
-from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import AsJson, OutDir, Threads, ran_on
+from tutto_sim.core.analysis_cli import deliver, diff, pm, run
+from tutto_sim.core.cli import RESULTS_DIR, UserError, note_no_difference, out, plural
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 from .rules import PLAYER_CHOICES, RutsmieterRules
 
+#: What the figures of an interrupted analysis cover (``core.analysis_cli.deliver``).
+FINISHED = "the figures cover only the parts that finished;"
 Seed = Annotated[int, typer.Option("--seed", help="Seed: every game reads stream (seed, its number); the same for every side of a comparison.")]
 
 
@@ -56,48 +45,6 @@ def _bot(flag: str, spec: str, rules: RutsmieterRules):
         raise UserError(f"{flag}: {e}") from None
 
 
-def _threads(threads: Optional[int]) -> int:
-    from tutto_sim.core.blocks import set_threads
-
-    try:
-        return set_threads(threads)
-    except ValueError as e:
-        raise UserError(str(e)) from None
-
-
-def _pm(e, digits: int = 4, sign: bool = False) -> str:
-    """``0.6150 ± 0.0774``, a win rate ``0.6150 [0.5167, 0.7047]`` (Wilson);
-    ``–`` for a part that did not run."""
-    if e is None:
-        return "–"
-    return e.text(digits, sign=sign)
-
-
-def _diff(e, digits: int = 4) -> str:
-    """A difference (to the first row, with minus without): ``+0.0680 ± 0.0105``,
-    and a ``*`` where its CI holds 0 (no measurable difference; the note under
-    the table, ``note_no_difference``); ``–`` for a part that did not run."""
-    return "–" if e is None else e.difference_text(digits, mark="*")
-
-
-def _deliver(res, analysis: str, rules, rows: list[dict], csv_path: Path, digest: str, ran,
-             as_json: bool, show) -> None:
-    """Write the CSV (``digest``: its run digest), print the JSON (or
-    ``show(csv_path)``); after Ctrl-C say so in one line and exit 130, the
-    finished parts kept."""
-    csv_path = write_csv(csv_path, rows, res.interrupted, digest)
-    if as_json:
-        print(json.dumps({"game": "rutsmieter", "analysis": analysis, **res.to_dict(),
-                          "rules": rules.to_dict(), **ran.json(), "csv": str(csv_path),
-                          "run_digest": digest}, indent=2))
-    else:
-        show(csv_path)
-    if res.interrupted:
-        err.print(f"interrupted: the figures cover only the parts that finished; saved in "
-                  f"{csv_path}", markup=False, highlight=False)
-        raise typer.Exit(130)
-
-
 # -- analyze rules ------------------------------------------------------------------------------
 
 
@@ -109,10 +56,7 @@ def analyze_rules(
     skill_games: Annotated[int, typer.Option("--skill-games", help="Games per rule set of the skill tournament (the default's CIs, about ±0.01, are narrower than the rules' effects; the defaults take about 8 s in all on the idle 2-core machine, 23 s on a first run that compiles; --strong expert plays a few games a second).")] = 20_000,
     strong: Annotated[str, typer.Option("--strong", help="The strong bot of the skill spread (expert: slow, give fewer --skill-games).")] = "tuned",
     weak: Annotated[str, typer.Option("--weak", help="The weak bot of the skill spread.")] = "random",
-    seed: Seed = 1,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, threads: Threads = None, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Rutsmieter: each house rule's effect on game length and on how much skill matters."""
@@ -120,18 +64,17 @@ def analyze_rules(
 
     _table("--players", players)
     _table("--skill-players", skill_players)
-    positive("--games", games, ceiling=MAX_GAMES)
-    positive("--skill-games", skill_games, ceiling=MAX_GAMES)
-    _seed(seed)
-    for _, r in rule_sets(rules):  # every bot must play under every rule set
-        _bot("--bot", bot, dataclasses.replace(r, players=players))
-        for flag, spec in (("--strong", strong), ("--weak", weak)):
-            _bot(flag, spec, dataclasses.replace(r, players=skill_players))
-    prepare_dir(out_dir, "--out-dir")
-    ran = ran_on(_threads(threads))
-    with progress_phases(not as_json) as phase:
-        res = rule_effects(rules, players, games, skill_games, seed, bot, strong, weak,
-                           skill_players, phase)
+
+    def check() -> None:
+        for _, r in rule_sets(rules):  # every bot must play under every rule set
+            _bot("--bot", bot, dataclasses.replace(r, players=players))
+            for flag, spec in (("--strong", strong), ("--weak", weak)):
+                _bot(flag, spec, dataclasses.replace(r, players=skill_players))
+
+    res, ran = run({"--games": games, "--skill-games": skill_games}, seed, out_dir, as_json,
+                   lambda phase: rule_effects(rules, players, games, skill_games, seed, bot,
+                                              strong, weak, skill_players, phase),
+                   threads, check=check)
     base = rules.digest()
     rows = [{"game": "rutsmieter", "rule_set": r.name, "rules_sha256": r.rules.digest(),
              "base_rules_sha256": base, "players": players, "games": games, "bot": bot,
@@ -142,8 +85,9 @@ def analyze_rules(
     digest = run_digest("rules", game="rutsmieter", rules=rules, players=players, games=games,
                         bot=bot_specs(bot), skill_players=skill_players, skill_games=skill_games,
                         strong=bot_specs(strong), weak=bot_specs(weak), seed=seed)
-    _deliver(res, "rules", rules, rows, run_file(out_dir, f"rules-rutsmieter-seed{seed}", digest),
-             digest, ran, as_json, lambda csv_path: _print_rules(res, rules, ran, csv_path))
+    deliver(res, {"game": "rutsmieter", "analysis": "rules"}, rules, rows,
+            run_file(out_dir, f"rules-rutsmieter-seed{seed}", digest), digest, ran, as_json,
+            lambda csv_path: _print_rules(res, rules, ran, csv_path), FINISHED)
 
 
 def _print_rules(res, rules, ran, csv_path: Path) -> None:
@@ -164,8 +108,8 @@ def _print_rules(res, rules, ran, csv_path: Path) -> None:
             same.append(words(r.name, rules))
         elif not first:
             shown += [r.throws_vs_defaults, r.turns_vs_defaults]
-        t.add_row(words(r.name, rules), _pm(r.throws, 1), _pm(r.turns, 1),
-                  *("–" if first else "0 (the same games)" if unchanged else _diff(e, 1)
+        t.add_row(words(r.name, rules), pm(r.throws, 1), pm(r.turns, 1),
+                  *("–" if first else "0 (the same games)" if unchanged else diff(e, 1)
                     for e in (r.throws_vs_defaults, r.turns_vs_defaults)))
     out.print(t)
     note_no_difference(shown)
@@ -179,9 +123,9 @@ def _print_rules(res, rules, ran, csv_path: Path) -> None:
                   f"of {res.strong} minus {res.weak}'s (95% CI)"), title_justify="left")
     for r in res.rows:
         first = r is res.rows[0]
-        t.add_row(words(r.name, rules), _pm(r.strong), _pm(r.weak), _pm(r.spread),
+        t.add_row(words(r.name, rules), pm(r.strong), pm(r.weak), pm(r.spread),
                   "–" if first else ("0 (the same games)" if r.same_games
-                                     else _diff(r.spread_vs_defaults)))
+                                     else diff(r.spread_vs_defaults)))
     out.print(t)
     note_no_difference([r.spread_vs_defaults for r in res.rows[1:] if not r.same_games])
     if any(r.same_games for r in res.rows):
@@ -201,28 +145,24 @@ def analyze_pieces(
     positions: Annotated[int, typer.Option("--positions", help="Capture positions sampled from real games (one per game).")] = 2_000,
     position_games: Annotated[int, typer.Option("--position-games", help="Games from each capture position, with and without the captured piece.")] = 16,
     bot: Annotated[str, typer.Option("--bot", help="The bot in every seat.")] = "tuned",
-    seed: Seed = 1,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, threads: Threads = None, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Rutsmieter: what a piece is worth in games won: the first piece out, a captured piece."""
     from .analysis import piece_values
 
     _table("--players", players)
-    positive("--games", games, ceiling=MAX_GAMES)
-    positive("--positions", positions, ceiling=MAX_GAMES)
-    positive("--position-games", position_games, ceiling=MAX_GAMES)
-    _seed(seed)
     rules = dataclasses.replace(rules, players=players)
-    if getattr(_bot("--bot", bot, rules), "engine", None) is None:
-        raise UserError(f"--bot {bot!r}: a Python bot does not play in analyze pieces; use a "
-                        "built-in bot, tuned or weights:FILE")
-    prepare_dir(out_dir, "--out-dir")
-    ran = ran_on(_threads(threads))
-    with progress_phases(not as_json) as phase:
-        res = piece_values(rules, bot, games, positions, position_games, seed, phase)
+
+    def check() -> None:
+        if getattr(_bot("--bot", bot, rules), "engine", None) is None:
+            raise UserError(f"--bot {bot!r}: a Python bot does not play in analyze pieces; use a "
+                            "built-in bot, tuned or weights:FILE")
+
+    res, ran = run({"--games": games, "--positions": positions, "--position-games": position_games},
+                   seed, out_dir, as_json, lambda phase: piece_values(
+                       rules, bot, games, positions, position_games, seed, phase),
+                   threads, check=check)
     base = {"game": "rutsmieter", "players": players, "bot": bot, "seed": seed,
             "rules_sha256": rules.digest()}
     rows = [{**base, "part": "first piece out", "seat": r.seat, "squares": "",
@@ -233,9 +173,9 @@ def analyze_pieces(
               "ci95": b.loss.ci95, "n": b.loss.n} for b in res.bands]
     digest = run_digest("pieces", game="rutsmieter", rules=rules, games=games, positions=positions,
                         position_games=position_games, bot=bot_specs(bot), seed=seed)
-    _deliver(res, "pieces", rules, rows,
-             run_file(out_dir, f"pieces-rutsmieter-{players}p-seed{seed}", digest), digest, ran,
-             as_json, lambda csv_path: _print_pieces(res, ran, csv_path))
+    deliver(res, {"game": "rutsmieter", "analysis": "pieces"}, rules, rows,
+            run_file(out_dir, f"pieces-rutsmieter-{players}p-seed{seed}", digest), digest, ran,
+            as_json, lambda csv_path: _print_pieces(res, ran, csv_path), FINISHED)
 
 
 def _print_pieces(res, ran, csv_path: Path) -> None:
@@ -246,7 +186,7 @@ def _print_pieces(res, ran, csv_path: Path) -> None:
                      f"instead of all four in the house (player 0 throws first; {res.games:,} "
                      f"games from each start, the same dice; 95% CI)"), title_justify="left")
     for r in res.piece_out:
-        t.add_row(str(r.seat), _pm(r.with_piece), _pm(r.without), _diff(r.value))
+        t.add_row(str(r.seat), pm(r.with_piece), pm(r.without), diff(r.value))
     out.print(t)
     note_no_difference([r.value for r in res.piece_out])
     if res.piece_out_mean is not None:
@@ -259,9 +199,9 @@ def _print_pieces(res, ran, csv_path: Path) -> None:
                      f"{res.position_games:,} games from each position (95% CI)"),
               title_justify="left")
     for b in res.bands:
-        t.add_row(f"squares {b.lo}-{b.hi}", f"{b.loss.n:,}", f"{b.mean_square:.1f}", _diff(b.loss))
+        t.add_row(f"squares {b.lo}-{b.hi}", f"{b.loss.n:,}", f"{b.mean_square:.1f}", diff(b.loss))
     if res.capture_all is not None:
-        t.add_row("all", f"{res.capture_all.n:,}", "", _pm(res.capture_all))
+        t.add_row("all", f"{res.capture_all.n:,}", "", pm(res.capture_all))
     out.print(t)
     note_no_difference([b.loss for b in res.bands])
     out.print(f"{ran.words()}; {res.seconds:.1f} s")

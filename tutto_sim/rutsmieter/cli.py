@@ -1,18 +1,45 @@
 """Rutsmieter's handlers of the shared commands: ``solve --solo`` (the exact
-expected throws of one player alone, ``rutsmieter.solo``) and ``solve --duel``
-(two players with one piece each, ``rutsmieter.duel``)."""
+expected throws of one player alone, ``rutsmieter.solo``), ``solve --duel``
+(two players with one piece each, ``rutsmieter.duel``) and ``optimize`` (the
+weight search, ``rutsmieter.optimize``).
+
+``optimize`` checks everything before a game is played (table size, field bots,
+the policy file's place); then the search runs with a progress bar, the CSV
+(every candidate and the fresh results) goes to ``results/`` and the policy
+file (``--out``, default ``results/rutsmieter-policy-Np-seedS-<run>.json``, ``<run>``
+the run digest of ``core.runs``) is written atomically, with a ``summary`` of
+the measured results and the command that made it. Ctrl-C keeps the best
+weights found so far: both files are written under ``…-interrupted`` names,
+marked, and the exit code is 130. docs/rutsmieter.md, "The policy search", has
+the JSON keys.
+"""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
-from tutto_sim.core.cli import UserError, out
+import typer
+from rich.table import Table
+
+from tutto_sim.core.cli import (
+    UserError,
+    write_csv,
+    atomic_write,
+    err,
+    interrupted_name,
+    out,
+    plural,
+    prepare_file,
+    progress_phases,
+)
+from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 from .rules import RutsmieterRules
 
 
-def rutsmieter_solve(rules: RutsmieterRules, as_json: bool = False, cap=None,
-                     solo: bool = False, duel: bool = False) -> None:
+def solve(rules: RutsmieterRules, as_json: bool = False, cap=None,
+          solo: bool = False, duel: bool = False) -> None:
     """``tutto-sim solve --game rutsmieter --solo [--json]``: expected throws for
     one player alone to bring all four pieces home, under ``first`` and under
     the throw-minimising policy; ``--duel``: two players with one piece each
@@ -95,3 +122,243 @@ def duel_solve(rules: RutsmieterRules, as_json: bool = False) -> None:
     out.print(f"  throws in a game:     {res.expected_throws:.5f} on average")
     out.print(f"  {res.states:,} game states, {res.iterations} rounds of value iteration (last "
               f"change {res.residual:.1e}); a direct solve agrees to {direct:.1e}")
+
+
+# -- optimize: the weight search --------------------------------------------------------------
+
+#: Defaults of the options a whole-game search has (``core.commands.optimize``).
+DEFAULT_PLAYERS = 2
+DEFAULT_SEARCH_GAMES = 2_000
+DEFAULT_GAMES = 100_000
+DEFAULT_CANDIDATES = 160
+
+
+def _table(rules: RutsmieterRules, players) -> RutsmieterRules:
+    from .hooks import table_rules
+
+    return table_rules(rules, DEFAULT_PLAYERS if players is None else players)
+
+
+def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
+    """The field's specs and parsed bots; one line for an unknown bot, a bot that
+    plays only in the reference engine, or a bot named twice."""
+    from tutto_sim.core.bots import BotSpecError
+
+    from .bots import VALID_BOTS, KernelBot, WeightsBot, parse_rutsmieter_bot
+    from .optimize import FIELD
+
+    specs = list(FIELD) if spec is None else [s.strip() for s in spec.split(",")]
+    if not specs or any(not s for s in specs):
+        raise UserError(f"--field needs a comma-separated list of bots, not {spec!r}; {VALID_BOTS}")
+    bots = []
+    for s in specs:
+        try:
+            bot = parse_rutsmieter_bot(s, rules)
+        except BotSpecError as e:
+            raise UserError(f"--field: {e}") from None
+        if not isinstance(bot, (KernelBot, WeightsBot)):
+            raise UserError(f"--field: bot {s!r} cannot be in the field, which plays many games "
+                            "fast in the kernel: random, first, last, aggressive, defensive, "
+                            "tuned, weights:FILE")
+        if bot.name in {b.name for b in bots}:
+            raise UserError(f"--field names {bot.name} twice; name each bot once")
+        bots.append(bot)
+    return specs, bots
+
+
+def _sizes(games, search_games, candidates) -> tuple[int, int, int]:
+    """The run sizes, the defaults for those not given."""
+    return (DEFAULT_GAMES if games is None else games,
+            DEFAULT_SEARCH_GAMES if search_games is None else search_games,
+            DEFAULT_CANDIDATES if candidates is None else candidates)
+
+
+def _digest(table: RutsmieterRules, specs, games: int, search_games: int, candidates: int,
+            seed: int) -> str:
+    """The run digest (``core.runs``) of the CSV's and the policy file's names."""
+    return run_digest("optimize", game="rutsmieter", rules=table, field=bot_specs(",".join(specs)),
+                      games=games, search_games=search_games, candidates=candidates, seed=seed)
+
+
+def _policy_path(out_path, out_dir: Path, players: int, seed: int, digest: str) -> Path:
+    if out_path is not None:
+        return Path(out_path)
+    return run_file(out_dir, f"rutsmieter-policy-{players}p-seed{seed}", digest, ".json")
+
+
+def check_optimize(rules, seed, out_dir, games=None, search_games=None, candidates=None,
+                   players=None, field=None, out_path=None) -> None:
+    """Before any game is played: table size, field bots, the policy file's place."""
+    table = _table(rules, players)
+    specs, _ = _field(field, table)
+    digest = _digest(table, specs, *_sizes(games, search_games, candidates), seed)
+    prepare_file(_policy_path(out_path, out_dir, table.players, seed, digest), "--out")
+
+
+def command_line(rules: RutsmieterRules, specs, candidates: int, search_games: int,
+                 games: int, seed: int) -> str:
+    """The command that makes the same search (every option spelled out)."""
+    from .entry import RULE_FLAGS
+
+    flags = "".join(f" --{f.name.replace('_', '-')} {'on' if getattr(rules, f.name) else 'off'}"
+                    for f in RULE_FLAGS
+                    if getattr(rules, f.name) != (f.default == "on"))
+    return (f"tutto-sim optimize --game rutsmieter --players {rules.players} "
+            f"--field {','.join(specs)} --candidates {candidates} --search-games {search_games} "
+            f"--games {games} --seed {seed}{flags}")
+
+
+def _est(e) -> dict:
+    return {"win_rate": e.mean, "ci95": e.ci95, "games": e.n}
+
+
+def result_json(res, command: str) -> dict:
+    """The run's figures: the JSON of ``--json`` and (without file names) the
+    policy file's ``summary``."""
+    from .optimize import weights_dict
+
+    fresh = None
+    if res.evaluated:
+        fresh = {
+            "games_per_bot": res.games,
+            "bots": {name: {**_est(e), "start_weights": _est(res.start_fresh[name])}
+                     for name, e in res.fresh.items()},
+            **_est(res.fresh_all),
+            "gain_vs_start": res.gain_vs_start.mean,
+            "gain_vs_start_ci95": res.gain_vs_start.ci95,
+        }
+    best = res.search_score
+    return {
+        "game": "rutsmieter", "players": res.rules.players, "field": res.field, "seed": res.seed,
+        "command": command,
+        "weights": weights_dict(res.weights),
+        "start_weights": weights_dict(res.start),
+        "free_weights": res.free, "fixed_weights": res.fixed,
+        "search": {
+            "method": _method(res.generations),
+            "candidates": len(res.candidates),
+            "games_per_bot": res.search_games,
+            "win_rate": best.mean if best else None,
+            "ci95": best.ci95 if best else None,
+            "start_win_rate": res.start_search_score.mean if res.start_search_score else None,
+            "generations": [{"generation": g.number, "candidates": g.candidates,
+                             "best_win_rate": g.best, "mean_win_rate": g.mean,
+                             "centre": weights_dict(g.centre), "spread": g.spread}
+                            for g in res.generations],
+        },
+        "fresh": fresh,
+        "rules": res.rules.to_dict(),
+        "seconds": round(res.seconds, 2),
+        "interrupted": res.interrupted,
+    }
+
+
+def _csv_rows(res) -> list[dict]:
+    from .optimize import weights_dict
+
+    base = {"players": res.rules.players, "seed": res.seed, "rules_sha256": res.rules.digest()}
+    rows = []
+    for name, e in res.fresh.items():
+        s = res.start_fresh[name]
+        rows.append({**base, "kind": "fresh", "bot": name, "win_rate": e.mean, "ci95": e.ci95,
+                     "games": e.n, "start_win_rate": s.mean, "start_ci95": s.ci95,
+                     **weights_dict(res.weights)})
+    for generation, weights, score in res.candidates:
+        rows.append({**base, "kind": "candidate", "generation": generation, "bot": "all",
+                     "win_rate": score, "games": res.search_games * len(res.field),
+                     **weights_dict(weights)})
+    return rows
+
+
+def optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int,
+             games=None, search_games=None, candidates=None, players=None,
+             field=None, out_path=None) -> None:
+    """``tutto-sim optimize --game rutsmieter`` (module docstring)."""
+    from tutto_sim.core.commands_games import ran_on
+
+    from .optimize import optimize_weights
+    from .policy import WeightsPolicy
+
+    table = _table(rules, players)
+    specs, bots = _field(field, table)
+    games, search_games, candidates = _sizes(games, search_games, candidates)
+    n = table.players
+    digest = _digest(table, specs, games, search_games, candidates, seed)
+    policy_path = prepare_file(_policy_path(out_path, out_dir, n, seed, digest), "--out")
+    command = command_line(table, specs, candidates, search_games, games, seed)
+    with progress_phases(not as_json) as phase:
+        res = optimize_weights(table, bots, search_games, games, candidates, seed, phase)
+    d = result_json(res, command)
+    csv_path = write_csv(run_file(out_dir, f"optimize-rutsmieter-{n}p-seed{seed}", digest),
+                          _csv_rows(res), res.interrupted, digest)
+    if res.interrupted:
+        policy_path = interrupted_name(policy_path)
+    policy = WeightsPolicy(res.weights, table)
+    summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights")}
+    atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
+    ran = ran_on(n_threads)
+    d.update({**ran.json(), "policy_file": str(policy_path), "csv": str(csv_path),
+              "run_digest": digest})
+    if as_json:
+        print(json.dumps(d, indent=2))
+    else:
+        _print(res, d, ran.words())
+    if res.interrupted:
+        err.print("interrupted: the best weights found so far are saved, marked interrupted, in "
+                  f"{policy_path}", markup=False, highlight=False)
+        raise typer.Exit(130)
+
+
+def _method(generations) -> str:
+    """The search in words, by the generations it played: ``cross-entropy, 1
+    generation of 10 candidates``, ``2 generations of 16 + 4 candidates``."""
+    sizes = [g.candidates for g in generations]
+    if not sizes:
+        return "cross-entropy (no generation played)"
+    if len(set(sizes)) == 1 or len(sizes) > 3:
+        each, last = f"{sizes[0]}", "" if len(set(sizes)) == 1 else f" (the last {sizes[-1]})"
+    else:
+        each, last = " + ".join(str(n) for n in sizes), ""
+    return f"cross-entropy, {plural(len(sizes), 'generation')} of {each} candidates{last}"
+
+
+def _pm(e) -> str:
+    """A win rate and its Wilson interval: ``0.2610 [0.2528, 0.2694]``."""
+    return e.text(4)
+
+
+def _print(res, d: dict, ran_words: str) -> None:
+    from .policy import FEATURES
+
+    s = d["search"]
+    out.print(f"[bold]Rutsmieter[/bold]: the move weights searched against "
+              f"{', '.join(res.field)} at {res.rules.players} players ({s['method']}; "
+              f"the start weights and {plural(s['candidates'] - 1, 'candidate')}, each on the same "
+              f"{s['games_per_bot']:,} games against each field bot)")
+    t = Table("feature", "start", "found", "", title="weights (a move's score is the sum of "
+              "weight × feature; the highest is played)", title_justify="left")
+    for f, a, b in zip(FEATURES, res.start, res.weights):
+        t.add_row(f, f"{a:g}", f"{b:g}", "searched" if f in res.free else
+                  "fixed: changed no search game")
+    out.print(t)
+    if res.evaluated:
+        t = Table("against", "win rate", "95% CI", "games", "start weights",
+                  title=f"fresh games (never seen by the search; fair share "
+                        f"{1 / res.rules.players:.4f})", title_justify="left")
+        for name, e in res.fresh.items():
+            t.add_row(name, f"{e.mean:.4f}", e.ci_text(4), f"{e.n:,}",
+                      _pm(res.start_fresh[name]))
+        t.add_row("all", f"{res.fresh_all.mean:.4f}", res.fresh_all.ci_text(4),
+                  f"{res.fresh_all.n:,}", "")
+        out.print(t)
+        out.print(f"gain over the start weights on the same fresh games: "
+                  f"{res.gain_vs_start.mean:+.4f} ± {res.gain_vs_start.ci95:.4f}")
+    if s["win_rate"] is not None:
+        out.print(f"search games: best {_pm(res.search_score)}, start weights "
+                  f"{s['start_win_rate']:.4f} (the best of many is flattered there: the fresh "
+                  "games tell)")
+    out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; "
+              f"{res.seconds:.1f} s", soft_wrap=True)
+    out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
+              soft_wrap=True)
+    out.print(f"CSV: {d['csv']}", soft_wrap=True)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from tutto_sim.core.blocks import SHARE
-from tutto_sim.core.tournament import TournamentRecord, check_table, seat_bots
+from tutto_sim.core.tournament import SeatingsKernel, TableConfig, TournamentRecord, check_table
 
 from .bots import engine_of
 from .reference import play_game
@@ -38,14 +38,10 @@ EXPERT_BLOCK = 4
 
 
 @dataclass(frozen=True)
-class RutsmieterConfig:
+class RutsmieterConfig(TableConfig):
     """The rules of a Rutsmieter table (``rules.players`` is the table size)."""
 
     rules: RutsmieterRules = RutsmieterRules()
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rules, RutsmieterRules):
-            raise TypeError("RutsmieterConfig needs RutsmieterRules")
 
 
 
@@ -68,17 +64,15 @@ def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) 
     )
 
 
-class RutsmieterGameKernel:
+class RutsmieterGameKernel(SeatingsKernel):
     """The tournament's games in the numba kernel (built-in bots only).
 
     ``tables`` are the bots' ``table()``: a built-in bot's kernel id, a
     weights bot's weights (a row of the kernel's weights table), or an
     expert's ``expert.ExpertTable`` (a row of the experts table, its rollout
     weights a row of the weights table). Games with an expert are slow: they
-    come in small chunks and blocks (:data:`EXPERT_CHUNK`). Seatings are
-    periodic in the game index with period ``L * n`` (``core.tournament.seat_bots``),
-    so the kernel gets the ``L * n`` seatings once and game ``i`` plays
-    seating ``i mod (L * n)``: the same games as the reference engine."""
+    come in small chunks and blocks (:data:`EXPERT_CHUNK`). Every seating
+    plays (``core.tournament.SeatingsKernel``)."""
 
     def __init__(self, config: RutsmieterConfig, tables: list[int]):
         from .expert import ExpertTable, kernel_row
@@ -102,14 +96,11 @@ class RutsmieterGameKernel:
         if experts:
             self.chunk = EXPERT_CHUNK
 
-    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
-            threads: int | None = None, block: int | None = None):
+    def play(self, seatings: np.ndarray, rules, seed: int, start: int, n_games: int,
+             block: int | None):
         from . import kernel as K
 
-        rules = self.config.rules
-        n_lineups, n = lineups.shape
-        check_table(rules, n)
-        seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
+        n = rules.players
         if block is None:
             block = K.BLOCK if self.experts is None else EXPERT_BLOCK
         res = K.simulate(seatings, rules, seed, n_games, start, block=block,

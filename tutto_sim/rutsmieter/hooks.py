@@ -172,20 +172,20 @@ def illegal_words(rules) -> str:
 
 
 def check_optimize(**kw):
-    from tutto_sim.rutsmieter.optimize_cli import check_optimize as check
+    from tutto_sim.rutsmieter.cli import check_optimize as check
 
     return check(**kw)
 
 
 def optimize(**kw):
     """``optimize --game rutsmieter``: the search for the weights bot's weights."""
-    from tutto_sim.rutsmieter.optimize_cli import rutsmieter_optimize
+    from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
 
     return rutsmieter_optimize(**kw)
 
 
 def solve(**kw):
-    from tutto_sim.rutsmieter.cli import rutsmieter_solve
+    from tutto_sim.rutsmieter.cli import solve as rutsmieter_solve
 
     return rutsmieter_solve(**kw)
 

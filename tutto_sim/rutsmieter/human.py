@@ -33,10 +33,11 @@ import string
 from typing import Callable, Sequence
 
 from tutto_sim.core.play import (  # noqa: F401  (QuitGame: the human left)
+    LETTERED_ADVICE_WORDS,
+    InteractiveTable,
     QuitGame,
     TerminalPlayer,
     ask_choice,
-    seat_table,
 )
 
 from .bots import engine_of
@@ -45,8 +46,6 @@ from .rules import FIRST_GOAL, HOUSE, PIECES, RING, SEAT_SPACING, RutsmieterRule
 
 #: Colour of each board seat, as on a real board.
 COLOURS = ("Red", "Blue", "Green", "Yellow")
-#: Answers that ask for advice (not "a": that is a move's letter).
-ADVICE_WORDS = ("?", "advice", "h", "help")
 #: Rollouts per move of the expert's advice (its 95% CI is about ±3 points at 50%).
 ADVICE_ROLLOUTS = 1000
 
@@ -262,13 +261,6 @@ class HumanPlayer(TerminalPlayer):
         self.narrator: Narrator | None = None
         self.engine = Bot(self.name, self.choose)
 
-    def _advise(self, obs: Observation) -> None:
-        if self.advisor is None:
-            self.write("no advice available")
-            return
-        for line in self.advisor.lines(obs, self.narrator):
-            self.write(line)
-
     def choose(self, obs: Observation) -> int:
         n = len(obs.moves)
         if n == 1:
@@ -280,28 +272,23 @@ class HumanPlayer(TerminalPlayer):
         for letter, m in zip(letters, obs.moves):
             self.write(f"  {letter}) {words.describe(obs.player, m)}")
         if self.always_advise:
-            self._advise(obs)
+            self.advise(obs, self.narrator)
         last = string.ascii_lowercase[n - 1]
         return ask_choice(self.read, self.write, f"choose a-{last} (? advice, q quit): ",
-                          tuple(range(n)), letters, lambda: self._advise(obs),
+                          tuple(range(n)), letters, lambda: self.advise(obs, self.narrator),
                           f"please answer a-{last}, ? for advice, q to quit",
-                          advice_words=ADVICE_WORDS)
+                          advice_words=LETTERED_ADVICE_WORDS)
 
 
-class InteractiveGame:
+class InteractiveGame(InteractiveTable):
     """A game with a human at the terminal: ``InteractiveGame(players, config,
     seed, write).play()`` plays game 0 of ``seed`` and returns the
     ``reference.GameRecord``. ``players`` are parsed bots (``rutsmieter.bots``)
     and one :class:`HumanPlayer`; a ``py:`` bot's illegal move is a warning
     line, and its first legal move is played."""
 
-    def __init__(self, players: Sequence, config, seed: int, write: Callable[[str], None]):
-        self.rules = config.rules
-        self.seed = seed
-        self.write = write
-        human, self.engines = seat_table(players, HumanPlayer, engine_of, write, "move")
-        self.narrator = Narrator(self.rules, [p.name for p in players], human, write)
-        players[human].narrator = self.narrator
+    human, narrator_type, engine_of = HumanPlayer, Narrator, staticmethod(engine_of)
+    action = "move"
 
     def play(self):
         self.narrator.legend()

@@ -113,17 +113,8 @@ class RutsmieterRules(GameRules):
     play_to_third: bool = False
 
     def __post_init__(self) -> None:
-        # bool is an int subclass: True must not pass as a table size.
-        if (not isinstance(self.players, int) or isinstance(self.players, bool)
-                or self.players not in PLAYER_CHOICES):
-            raise ValueError(
-                f"players must be one of {', '.join(map(str, PLAYER_CHOICES))}, "
-                f"not {self.players!r}"
-            )
-        for name in ("must_leave_house", "must_capture", "goal_no_jump", "play_to_third"):
-            value = getattr(self, name)
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be true or false, not {value!r}")
+        self.check_choice("players", PLAYER_CHOICES)
+        self.check_flags("must_leave_house", "must_capture", "goal_no_jump", "play_to_third")
 
     @property
     def seats(self) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ with the original's name on the cover.
 
 from __future__ import annotations
 
-from tutto_sim.core.report import join_words
+from tutto_sim.core.rules import rules_phrase
 
 from .analysis import HOUSE_RULES, RULE_WORDS
 from .rules import RutsmieterRules
@@ -60,24 +60,17 @@ def rule_words(name: str, value: bool) -> str:
 def changed_rules(rules: RutsmieterRules) -> list[str]:
     """The house rules that differ from the defaults, in the players' words
     (the table size is not a house rule: a report plays every table size)."""
-    default = RutsmieterRules()
-    return [rule_words(k, getattr(rules, k)) for k in HOUSE_RULES
-            if getattr(rules, k) != getattr(default, k)]
+    return [rule_words(k, v) for k, v in rules.changed(HOUSE_RULES)]
 
 
 def rules_words(rules: RutsmieterRules) -> str:
     """The rules in one phrase, without the fingerprint."""
-    diff = changed_rules(rules)
-    if not diff:
-        return f"default Rutsmieter rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {join_words(diff)}"
+    return rules_phrase(changed_rules(rules), RULES_DOC, f"default Rutsmieter rules ({RULES_DOC})")
 
 
 def rules_flags(rules: RutsmieterRules) -> list[str]:
     """The flags that give ``rules``' house rules (what differs from the defaults)."""
-    default = RutsmieterRules()
-    return [f"--{k.replace('_', '-')} {on_off(getattr(rules, k))}" for k in HOUSE_RULES
-            if getattr(rules, k) != getattr(default, k)]
+    return [f"--{k.replace('_', '-')} {on_off(v)}" for k, v in rules.changed(HOUSE_RULES)]
 
 
 def rules_lines(rules: RutsmieterRules) -> list[str]:

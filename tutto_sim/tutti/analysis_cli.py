@@ -10,28 +10,15 @@ Light on purpose: the analyses (and numba) load only when one runs.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from tutto_sim.core.cli import (
-    MAX_GAMES,
-    RESULTS_DIR,
-    UserError,
-    positive,
-    write_csv,
-    err,
-    note_no_difference,
-    out,
-    plural,
-    prepare_dir,
-    progress_phases,
-)
-from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads, ran_on
+from tutto_sim.core.analysis_cli import deliver, diff, pm, run
+from tutto_sim.core.cli import RESULTS_DIR, UserError, note_no_difference, out, plural
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 ALL_TABLES = "2,3,4,4p"
@@ -72,48 +59,13 @@ def _builtin(bot: str, what: str) -> str:
     return key
 
 
-def _pm(e, digits: int = 4, sign: bool = False) -> str:
-    """``12.34 ± 0.56``; a share (win rate, chance) with its Wilson interval
-    ``0.5210 [0.5141, 0.5279]``."""
-    return e.text(digits, sign=sign)
-
-
-def _diff(e, digits: int = 4) -> str:
-    """A difference (with minus without, a seat minus its fair share): signed,
-    and a ``*`` where its 95% CI holds 0, explained by ``note_no_difference``."""
-    return e.difference_text(digits, mark="*")
-
-
-def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
-         threads: Optional[int] = None, kernel: bool = True):
-    """Check the run size, the seed and the output folder before anything
-    runs, set the threads (``kernel``), then ``compute(phase)`` with a
-    progress bar; returns the result and where it ran (``ran_on``: the
-    thread count, or the cluster of ``--cluster``)."""
-    positive(flag, size, ceiling=MAX_GAMES)
-    _seed(seed)
-    prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads) if kernel else 1
-    with progress_phases(not as_json) as phase:
-        return compute(phase), ran_on(n_threads)
-
-
 def _deliver(res, rules, rows: list[dict], out_dir: Path, stem: str, settings: dict, ran,
              as_json: bool, show) -> None:
     """Write the CSV to ``out_dir`` as ``stem-<run digest>.csv`` (the digest of
-    the rules and ``settings``), print the JSON (or ``show(csv_path)``); after
-    Ctrl-C say so in one line and exit 130, the finished tables kept."""
+    the rules and ``settings``) and print (``core.analysis_cli.deliver``)."""
     digest = run_digest(res.analysis, game="tutti", rules=rules, **settings)
-    csv_path = write_csv(run_file(out_dir, stem, digest), rows, res.interrupted, digest)
-    if as_json:
-        print(json.dumps({"game": "tutti", **res.to_dict(), "rules": rules.to_dict(),
-                          **ran.json(), "csv": str(csv_path), "run_digest": digest}, indent=2))
-    else:
-        show(csv_path)
-    if res.interrupted:
-        err.print(f"interrupted: {plural(len(res.rows), 'row')} finished, saved in {csv_path}",
-                  markup=False, highlight=False)
-        raise typer.Exit(130)
+    deliver(res, {"game": "tutti"}, rules, rows, run_file(out_dir, stem, digest), digest, ran,
+            as_json, show, f"{plural(len(res.rows), 'row')} finished,")
 
 
 def _base(rules, res) -> dict:
@@ -133,10 +85,7 @@ def analyze_lead(
     tables: Tables = ALL_TABLES,
     bot: Annotated[str, typer.Option("--bot", help="The bot in every seat (any Tutti bot; heuristic and random play in the kernel).")] = "heuristic",
     games: Annotated[int, typer.Option("--games", help="Matches per table.")] = 20_000,
-    seed: Seed = 1,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, threads: Threads = None, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Tutti: the first leader's advantage at 2, 3, 4 players and 4 in pairs."""
@@ -151,7 +100,7 @@ def analyze_lead(
             parse_tutti_bot(bot, table_rules(rules, t))
     except BotSpecError as e:
         raise UserError(f"--bot: {e}") from None
-    res, ran = _run("--games", games, seed, out_dir, as_json, lambda phase: lead_advantage(
+    res, ran = run({"--games": games}, seed, out_dir, as_json, lambda phase: lead_advantage(
         rules, chosen, bot.strip(), games, seed, phase), threads)
     rows = [{**_base(rules, res), "table": r.table, "seat": j, "games": r.games,
              "win_rate": e.mean, "ci95": e.ci95, "low": e.low, "high": e.high,
@@ -172,9 +121,9 @@ def _print_lead(res, ran, csv_path: Path) -> None:
                      f"deals), {res.bot} in every seat, {res.size:,} matches per table (95% CI)"),
               title_justify="left")
     for r in res.rows:
-        t.add_row(table_words(r.table), _pm(r.seats[0]), f"{r.fair:.4f}",
-                  _diff(r.advantage), _pm(r.seats[-1]), _pm(r.points[0], 2),
-                  _pm(r.points[-1], 2), _pm(r.hands, 3))
+        t.add_row(table_words(r.table), pm(r.seats[0]), f"{r.fair:.4f}",
+                  diff(r.advantage), pm(r.seats[-1]), pm(r.points[0], 2),
+                  pm(r.points[-1], 2), pm(r.hands, 3))
     out.print(t)
     note_no_difference([r.advantage for r in res.rows])
     out.print("the dealer keeps the card that shows trumps (3-4 players); in pairs he is "
@@ -190,7 +139,7 @@ def _abstain(what: str, tables: list[str], bot: str, deals: int, seed: int, as_j
     from .analysis import abstain_value
 
     bot = _builtin(bot, what)
-    res, ran = _run("--deals", deals, seed, out_dir, as_json, lambda phase: abstain_value(
+    res, ran = run({"--deals": deals}, seed, out_dir, as_json, lambda phase: abstain_value(
         rules, what, tables, bot, deals, seed, phase), kernel=False)
     rows = [{**_base(rules, res), "table": r.table, **r.to_dict()} for r in res.rows]
     _deliver(res, rules, rows, out_dir, f"{what}-tutti-seed{seed}",
@@ -210,10 +159,10 @@ def _print_abstain(res, ran, csv_path: Path) -> None:
                      f"{act[1]} on the same {res.size:,} deals (95% CI of the deal-by-deal "
                      "difference; a tied hand is not won)"), title_justify="left")
     for r in res.rows:
-        t.add_row(table_words(r.table), _pm(r.uses, 3), f"{r.points_with.mean:.2f}",
-                  f"{r.points_without.mean:.2f}", _diff(r.points_value, 2),
+        t.add_row(table_words(r.table), pm(r.uses, 3), f"{r.points_with.mean:.2f}",
+                  f"{r.points_without.mean:.2f}", diff(r.points_value, 2),
                   f"{r.wins_with.mean:.4f}", f"{r.wins_without.mean:.4f}",
-                  _diff(r.wins_value))
+                  diff(r.wins_value))
     out.print(t)
     note_no_difference([e for r in res.rows for e in (r.points_value, r.wins_value)])
     _footer(res, ran, csv_path)
@@ -222,9 +171,7 @@ def _print_abstain(res, ran, csv_path: Path) -> None:
 def analyze_exchange(
     bot: Bot = "heuristic",
     deals: Annotated[int, typer.Option("--deals", help="Deals, each played with and without the exchange (reference engine: about 3 hands per deal).")] = 1_000,
-    seed: Seed = 1,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Tutti, 2 players: what the trump exchange is worth (the same deals with and without)."""
@@ -240,9 +187,7 @@ def analyze_declare(
     tables: Tables = ALL_TABLES,
     bot: Bot = "heuristic",
     deals: Annotated[int, typer.Option("--deals", help="Deals per table, each played with and without declaring (reference engine).")] = 1_000,
-    seed: Seed = 1,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Tutti: what declaring (20, 40, Tute) is worth (the same deals with and without)."""
@@ -259,10 +204,7 @@ def analyze_trump(
     tables: Tables = ALL_TABLES,
     bot: Bot = "heuristic",
     deals: Annotated[int, typer.Option("--deals", help="Hands per table (kernel).")] = 200_000,
-    seed: Seed = 1,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, threads: Threads = None, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Tutti: points per hand by the rank of the card that shows trumps."""
@@ -270,7 +212,7 @@ def analyze_trump(
 
     chosen = _tables(tables, rules)
     bot = _builtin(bot, "trump")
-    res, ran = _run("--deals", deals, seed, out_dir, as_json, lambda phase: trump_rank(
+    res, ran = run({"--deals": deals}, seed, out_dir, as_json, lambda phase: trump_rank(
         rules, chosen, bot, deals, seed, phase), threads)
     rows = [{**_base(rules, res), "table": r.table, **r.to_dict(),
              "points_per_hand": ";".join(f"{e.mean:.4f}" for e in r.points),
@@ -297,8 +239,8 @@ def _print_trump(res, ran, csv_path: Path) -> None:
                       f"Tutti, {table_words(table)}: points per hand by the card that shows trumps "
                       f"({shows}); {res.bot} in every seat (95% CI)"), title_justify="left")
         for r in rows:
-            t.add_row(RANK_NAMES[r.rank], f"{r.leader_wins.n:,}", *(_pm(e, 2) for e in r.points),
-                      _pm(r.leader_wins))
+            t.add_row(RANK_NAMES[r.rank], f"{r.leader_wins.n:,}", *(pm(e, 2) for e in r.points),
+                      pm(r.leader_wins))
         out.print(t)
     _footer(res, ran, csv_path)
 
@@ -309,17 +251,14 @@ def _print_trump(res, ran, csv_path: Path) -> None:
 def analyze_tute(
     tables: Annotated[str, typer.Option("--tables", help="Table sizes, comma-separated: 2, 3, 4 (the deal is the same in pairs).")] = "2,3,4",
     deals: Annotated[int, typer.Option("--deals", help="Deals per table size.")] = 1_000_000,
-    seed: Seed = 1,
-    threads: Threads = None,
-    as_json: AsJson = False,
-    out_dir: OutDir = RESULTS_DIR,
+    seed: Seed = 1, threads: Threads = None, as_json: AsJson = False, out_dir: OutDir = RESULTS_DIR,
     rules=None,
 ) -> None:
     """Tutti: the chance to be dealt a Tute (four Kings or four Horses), exact and sampled."""
     from .analysis import dealt_tute
 
     chosen = [int(t) for t in _tables(tables, rules, ("2", "3", "4"))]
-    res, ran = _run("--deals", deals, seed, out_dir, as_json,
+    res, ran = run({"--deals": deals}, seed, out_dir, as_json,
                           lambda phase: dealt_tute(chosen, deals, seed, phase), threads)
     rows = [{**_base(rules, res), "players": r.players, **r.to_dict()} for r in res.rows]
     _deliver(res, rules, rows, out_dir, f"tute-tutti-seed{seed}",
@@ -336,7 +275,7 @@ def _beside(e, exact) -> str:
     from tutto_sim.core.stats import decimals_beside
 
     inside = "within" if e.contains(float(exact)) else "outside"
-    return f"{_pm(e, decimals_beside(e, float(exact), start=6, exact_decimals=6))} ({inside})"
+    return f"{pm(e, decimals_beside(e, float(exact), start=6, exact_decimals=6))} ({inside})"
 
 
 def _print_tute(res, ran, csv_path: Path) -> None:

@@ -32,7 +32,7 @@ import numpy as np
 
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.stats import Estimate
-from tutto_sim.core.tournament import TournamentRecord, check_table, seat_bots
+from tutto_sim.core.tournament import SeatingsKernel, TableConfig, TournamentRecord, check_table
 
 from .reference import play_match
 from .rules import TuttiRules
@@ -44,14 +44,10 @@ COUNTS = ("hands", "ties", "tutes")
 
 
 @dataclass(frozen=True)
-class TuttiConfig:
+class TuttiConfig(TableConfig):
     """The rules of a Tutti table (``rules.players`` is the table size)."""
 
     rules: TuttiRules = TuttiRules()
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.rules, TuttiRules):
-            raise TypeError("TuttiConfig needs TuttiRules")
 
 
 
@@ -108,26 +104,21 @@ def play_tournament_game(bots, config: TuttiConfig, seed: int, index: int) -> To
     )
 
 
-class TuttiGameKernel:
+class TuttiGameKernel(SeatingsKernel):
     """The tournament's matches in the numba kernel (``random``, ``heuristic``).
 
-    ``tables`` are the bots' ``table()``: kernel bot ids. Seatings are periodic
-    in the game index with period ``L * n`` (``core.tournament.seat_bots``), so
-    the kernel gets the ``L * n`` seatings once and match ``i`` plays seating
-    ``i mod (L * n)``: the same matches as the reference engine."""
+    ``tables`` are the bots' ``table()``: kernel bot ids. Every seating plays
+    (``core.tournament.SeatingsKernel``)."""
 
     def __init__(self, config: TuttiConfig, tables: list[int]):
         self.config = config
         self.ids = np.array([int(t) for t in tables], dtype=np.int64)
 
-    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
-            threads: int | None = None, block: int | None = None):
+    def play(self, seatings: np.ndarray, rules, seed: int, start: int, n_games: int,
+             block: int | None):
         from . import kernel as K
 
-        rules = self.config.rules
-        n_lineups, n = lineups.shape
-        check_table(rules, n)
-        seatings = self.ids[seat_bots(0, n_lineups * n, np.asarray(lineups, np.int64))]
+        n = rules.players
         res = K.simulate(seatings, rules, seed, n_games, start, block=block or K.BLOCK)
         sides = np.array([rules.side(j) for j in range(n)], dtype=np.int64)
         winner = res.winner.astype(np.int64)

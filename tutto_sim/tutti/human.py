@@ -40,10 +40,11 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from tutto_sim.core.play import (  # noqa: F401  (QuitGame: the human left)
+    LETTERED_ADVICE_WORDS,
+    InteractiveTable,
     QuitGame,
     TerminalPlayer,
     ask_choice,
-    seat_table,
 )
 
 from .cards import (
@@ -76,8 +77,6 @@ from .rules import TuttiRules
 
 #: Suits in English, in the order of the code letters D C S B.
 SUIT_WORDS = ("Coins", "Cups", "Swords", "Batons")
-#: Answers that ask for advice.
-ADVICE_WORDS = ("?", "advice", "h", "help")
 
 
 def card_name(c: int) -> str:
@@ -361,13 +360,6 @@ class HumanPlayer(TerminalPlayer):
         self.narrator: Narrator | None = None
         self.engine = self
 
-    def _advise(self, obs: Observation, face: int) -> None:
-        if self.advisor is None:
-            self.write("no advice available")
-            return
-        for line in self.advisor.lines(obs, self.narrator, face):
-            self.write(line)
-
     def _show(self, obs: Observation, face: int) -> None:
         words = self.narrator
         self.write("your hand: " + " | ".join(hand_lines(obs.hand, obs.trump_suit)))
@@ -418,7 +410,7 @@ class HumanPlayer(TerminalPlayer):
         for i, a in enumerate(legal, 1):
             self.write(f"  {i:>2}) {words.describe(a, obs.trump_suit, face)}")
         if self.always_advise:
-            self._advise(obs, face)
+            self.advise(obs, self.narrator, face)
         answers = self.answers(obs)
         codes = [code(a.card) for a in legal if a.kind == "play"]
         extra = [w for w in ("x", "40", "20", "tute", "p") if w in answers]
@@ -426,9 +418,9 @@ class HumanPlayer(TerminalPlayer):
             + "".join(f", {w}" for w in extra)
         while True:
             choice = ask_choice(self.read, self.write, f"choose {valid} (? advice, q quit): ",
-                                legal, answers, lambda: self._advise(obs, face),
+                                legal, answers, lambda: self.advise(obs, self.narrator, face),
                                 f"please answer {valid}, ? for advice, q to quit",
-                                advice_words=ADVICE_WORDS)
+                                advice_words=LETTERED_ADVICE_WORDS)
             if isinstance(choice, NotNow):  # a card not held, or not legal now
                 self.write(f"you may not play {card_words(choice.card)} now: {duty_words(obs)}"
                            if choice.held else f"you do not hold {card_words(choice.card)}")
@@ -436,20 +428,14 @@ class HumanPlayer(TerminalPlayer):
             return choice
 
 
-class InteractiveGame:
+class InteractiveGame(InteractiveTable):
     """A match with a human at the terminal: ``InteractiveGame(players, config,
     seed, write).play()`` plays match 0 of ``seed`` and returns a
     :class:`PlayedMatch`. ``players`` are parsed bots (``tutti.bots``) and one
     :class:`HumanPlayer`; a ``py:`` bot's illegal action is a warning line,
     and its first legal action is played."""
 
-    def __init__(self, players: Sequence, config, seed: int, write: Callable[[str], None]):
-        self.rules = config.rules
-        self.seed = seed
-        self.write = write
-        human, self.engines = seat_table(players, HumanPlayer, engine_of, write)
-        self.narrator = Narrator(self.rules, [p.name for p in players], human, write)
-        players[human].narrator = self.narrator
+    human, narrator_type, engine_of = HumanPlayer, Narrator, staticmethod(engine_of)
 
     def play(self) -> PlayedMatch:
         self.narrator.legend()

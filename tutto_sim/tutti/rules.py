@@ -100,20 +100,12 @@ class TuttiRules(GameRules):
     hands: int = 1
 
     def __post_init__(self) -> None:
-        if (not isinstance(self.players, int) or isinstance(self.players, bool)
-                or self.players not in PLAYER_CHOICES):
-            raise ValueError(f"players must be one of 2, 3, 4, not {self.players!r}")
-        for field_name in ("pairs", "must_answer_trump", "allow_tute"):
-            value = getattr(self, field_name)
-            if not isinstance(value, bool):
-                raise ValueError(f"{field_name} must be true or false, not {value!r}")
+        self.check_choice("players", PLAYER_CHOICES)
+        self.check_flags("pairs", "must_answer_trump", "allow_tute")
         if self.pairs and self.players != 4:
             raise ValueError(f"pairs needs 4 players, not {self.players}")
-        if self.tute_wins not in TUTE_WINS_CHOICES:
-            raise ValueError(f"tute_wins must be one of match, hand, not {self.tute_wins!r}")
-        if (not isinstance(self.hands, int) or isinstance(self.hands, bool)
-                or self.hands not in HANDS_CHOICES):
-            raise ValueError(f"hands must be one of 1, 2, 3, 4, 5, not {self.hands!r}")
+        self.check_choice("tute_wins", TUTE_WINS_CHOICES)
+        self.check_choice("hands", HANDS_CHOICES)
 
     @property
     def sides(self) -> int:

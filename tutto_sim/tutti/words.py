@@ -15,7 +15,7 @@ and 4 players, and 4 in pairs) under the same options.
 
 from __future__ import annotations
 
-from tutto_sim.core.report import join_words
+from tutto_sim.core.rules import rules_phrase
 
 from .rules import TuttiRules
 
@@ -41,29 +41,18 @@ def option_words(name: str, value) -> str:
 
 def changed_rules(rules: TuttiRules) -> list[str]:
     """The options that differ from the defaults, in the players' words."""
-    default = TuttiRules()
-    return [option_words(k, getattr(rules, k)) for k in OPTIONS
-            if getattr(rules, k) != getattr(default, k)]
+    return [option_words(k, v) for k, v in rules.changed(OPTIONS)]
 
 
 def rules_words(rules: TuttiRules) -> str:
     """The rules in one phrase, without the fingerprint."""
-    diff = changed_rules(rules)
-    if not diff:
-        return f"default Tutti rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {join_words(diff)}"
+    return rules_phrase(changed_rules(rules), RULES_DOC, f"default Tutti rules ({RULES_DOC})")
 
 
 def rules_flags(rules: TuttiRules) -> list[str]:
     """The flags that give ``rules``' options (what differs from the defaults)."""
-    default = TuttiRules()
-    out = []
-    for k in OPTIONS:
-        value = getattr(rules, k)
-        if value != getattr(default, k):
-            shown = on_off(value) if isinstance(value, bool) else value
-            out.append(f"--{k.replace('_', '-')} {shown}")
-    return out
+    return [f"--{k.replace('_', '-')} {on_off(v) if isinstance(v, bool) else v}"
+            for k, v in rules.changed(OPTIONS)]
 
 
 def rules_lines(rules: TuttiRules) -> list[str]:

@@ -353,7 +353,8 @@ def solve(rules, as_json: bool, cap) -> None:
 
 def export_policy(rules, out_path, fmt: str) -> None:
     """``tutto-sim export-policy`` for Tutto (docs/policy-format.md)."""
-    from tutto_sim.tutto.policy import ExactPolicy, PolicyFileError
+    from tutto_sim.core.policyfile import write_for_cli
+    from tutto_sim.tutto.policy import ExactPolicy
     from tutto_sim.tutto.solver import solve_tutto
 
     if out_path is None:
@@ -368,12 +369,7 @@ def export_policy(rules, out_path, fmt: str) -> None:
     with progress_phases(True) as phase:
         phase("solving exactly", 1)
         policy = ExactPolicy.from_solution(solve_tutto(rules))
-    try:
-        path = policy.write(out_path, fmt)
-    except PolicyFileError as e:
-        raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"cannot write {out_path}: {e.strerror}") from None
+    path = write_for_cli(policy, out_path, fmt)
     out.print(f"wrote {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…; "
               f"turn EV {policy.summary['turn_ev']:.2f}")
 
@@ -382,23 +378,21 @@ def validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> None:
     """``tutto-sim validate`` for Tutto: the solver against simulation, every card."""
     import tempfile
 
+    from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.core.stats import family_z
-    from tutto_sim.tutto.policy import ExactPolicy, PolicyFileError, load_policy
+    from tutto_sim.tutto.policy import ExactPolicy, load_policy
     from tutto_sim.tutto.solver import solve_tutto
     from tutto_sim.tutto.validate import validate as run_validation
 
     with progress_phases(not as_json) as phase:
         phase("solving exactly", 1)
         sol = solve_tutto(rules)
-        try:
-            if policy_file is None:
-                with tempfile.TemporaryDirectory() as tmp:
-                    path = ExactPolicy.from_solution(sol).write(Path(tmp) / "policy.json")
-                    policy = load_policy(path, rules)
-            else:
-                policy = load_policy(policy_file, rules)
-        except PolicyFileError as e:
-            raise UserError(str(e)) from None
+        if policy_file is None:
+            with tempfile.TemporaryDirectory() as tmp:
+                path = ExactPolicy.from_solution(sol).write(Path(tmp) / "policy.json")
+                policy = load_for_cli(load_policy, path, rules)
+        else:
+            policy = load_for_cli(load_policy, policy_file, rules)
         checks = run_validation(policy, {c.cli_name: float(sol.card_ev[c]) for c in Card},
                                 sol.turn_ev, turns, seed, phase=phase)
     z = family_z(len(checks))

@@ -4,7 +4,8 @@ reproduce them (``core.report`` asks through the registry)."""
 
 from __future__ import annotations
 
-from tutto_sim.core.report import join_words, pts
+from tutto_sim.core.report import pts
+from tutto_sim.core.rules import rules_phrase
 
 RULES_DOC = "docs/rules.md"
 
@@ -82,10 +83,7 @@ def rules_words(rules) -> str:
     >>> rules_label(TuttoRules(x2_scope="card", cloverleaf_value=6000)).split(", rules f")[0]
     "rules: docs/rules.md with ×2 doubling only its own card's points and a Kleeblatt success (two Tuttos) counted as 6,000 points"
     """
-    diff = changed_rules(rules)
-    if not diff:
-        return f"default rules ({RULES_DOC})"
-    return f"rules: {RULES_DOC} with {join_words(diff)}"
+    return rules_phrase(changed_rules(rules), RULES_DOC, f"default rules ({RULES_DOC})")
 
 
 def rules_flags(rules) -> list[str]:
