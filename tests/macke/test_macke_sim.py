@@ -10,7 +10,8 @@ import tutto_sim.macke.turns as sim_macke
 from tutto_sim.core.rng import Stream
 from tutto_sim.macke.reference import play_turn, threshold_policy_value
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.turns import EVAL_START, optimize_macke, run_macke_policies
+from tutto_sim.macke.optimize import EVAL_START, optimize_macke
+from tutto_sim.macke.turns import run_macke_policies
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 from tutto_sim.macke.turn_kernel import END_MACKE, END_WIN, NEVER, MackeKernelData, simulate_turns
 
