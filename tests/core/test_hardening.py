@@ -44,7 +44,7 @@ def never(monkeypatch):
     import tutto_sim.core.analysis as analysis
     import tutto_sim.core.tournament as tournament
     import tutto_sim.macke.analysis as macke_analysis
-    import tutto_sim.macke.sim as macke
+    import tutto_sim.macke.optimize as macke
     import tutto_sim.macke.solver as macke_dp
     import tutto_sim.tutto.optimize as optimize
     import tutto_sim.tutto.solver as solve

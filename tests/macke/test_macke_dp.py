@@ -20,7 +20,7 @@ from tutto_sim.macke.decisions import decision_arrays
 from tutto_sim.macke.reference import threshold_policy_value
 from tutto_sim.macke.rules import VARIANTS, MackeRules
 from tutto_sim.macke.scoring import is_instant_win, keep_dice, legal_keeps, unit_points
-from tutto_sim.macke.sim import run_macke_policies
+from tutto_sim.macke.turns import run_macke_policies
 from tutto_sim.macke.solver import DEFAULT_CAP_UNITS, decisions_value, exact_macke_policy_value, solve_macke
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 from tutto_sim.macke.turn_kernel import NEVER, POLICY_SHAPE

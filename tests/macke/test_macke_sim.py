@@ -6,11 +6,12 @@ import numba
 import numpy as np
 import pytest
 
-import tutto_sim.macke.sim as sim_macke
+import tutto_sim.macke.turns as sim_macke
 from tutto_sim.core.rng import Stream
 from tutto_sim.macke.reference import play_turn, threshold_policy_value
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.sim import EVAL_START, optimize_macke, run_macke_policies
+from tutto_sim.macke.optimize import EVAL_START, optimize_macke
+from tutto_sim.macke.turns import run_macke_policies
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 from tutto_sim.macke.turn_kernel import END_MACKE, END_WIN, NEVER, MackeKernelData, simulate_turns
 

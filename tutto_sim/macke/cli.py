@@ -41,7 +41,7 @@ def check_optimize(rules, card, method) -> None:
 def optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
              as_json: bool, out_dir: Path, n_threads: int) -> None:
     from tutto_sim.core.commands_games import ran_on
-    from tutto_sim.macke.sim import optimize_macke
+    from tutto_sim.macke.optimize import optimize_macke
 
     ran = ran_on(n_threads)
     check_optimize(rules, card, method)

@@ -18,7 +18,7 @@ from tutto_sim.core import cluster
 from tutto_sim.core.stats import Z95, Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.policy import MackeTablePolicy
-from tutto_sim.macke.sim import BLOCK, MackeBatchResult, ProgressHook
+from tutto_sim.macke.turns import BLOCK, MackeBatchResult, ProgressHook
 from tutto_sim.macke.solver import MackeSolution, slot_layout, throw_tables
 from tutto_sim.macke.table_kernel import N_RETURNS, simulate_table
 from tutto_sim.macke.tables import build_macke_tables

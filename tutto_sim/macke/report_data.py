@@ -30,7 +30,7 @@ from tutto_sim.macke.analysis import explore_macke
 from tutto_sim.macke.exact_sim import run_macke_exact
 from tutto_sim.macke.policy import MackeTablePolicy
 from tutto_sim.macke.rules import VARIANTS, MackeRules
-from tutto_sim.macke.sim import run_macke_policies
+from tutto_sim.macke.turns import run_macke_policies
 from tutto_sim.macke.solver import (
     NEVER,
     MackeSolution,
