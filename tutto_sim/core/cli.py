@@ -84,6 +84,15 @@ def count(flag: str, value: int, ceiling: int = MAX_TURNS, allow_zero: bool = Fa
     return value
 
 
+def on_off(flag: str, value) -> bool:
+    """An on/off rule flag's value (``on``/``off``, any case); else one line
+    naming the flag ``--FLAG`` (:class:`UserError`)."""
+    text = str(value).strip().lower()
+    if text not in ("on", "off"):
+        raise UserError(f"--{flag.replace('_', '-')} must be on or off, not {value!r}")
+    return text == "on"
+
+
 def seed(value: int) -> int:
     if not 0 <= value < 2**63:
         raise UserError(f"--seed must be 0 .. 2**63-1, not {value}")
@@ -363,6 +372,17 @@ LONG_RUN = 120
 KEEPS = {"games": "the games finished"}
 #: A first block this long (seconds) sets the rate without waiting for a second one.
 FIRST_BLOCK = 60
+
+
+def use_threads(threads: Optional[int]) -> int:
+    """``--threads``: use that many numba threads (None: all); the number in
+    use. A number out of range is one line (:class:`UserError`)."""
+    from tutto_sim.core.blocks import set_threads
+
+    try:
+        return set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
 
 
 def duration_words(seconds: float) -> str:

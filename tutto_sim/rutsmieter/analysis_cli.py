@@ -29,6 +29,7 @@ from tutto_sim.core.cli import (
     plural,
     prepare_dir,
     progress_phases,
+    use_threads,
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.commands_games import AsJson, OutDir, Threads, ran_on
@@ -54,15 +55,6 @@ def _bot(flag: str, spec: str, rules: RutsmieterRules):
         return parse_rutsmieter_bot(spec, rules)
     except BotSpecError as e:
         raise UserError(f"{flag}: {e}") from None
-
-
-def _threads(threads: Optional[int]) -> int:
-    from tutto_sim.core.blocks import set_threads
-
-    try:
-        return set_threads(threads)
-    except ValueError as e:
-        raise UserError(str(e)) from None
 
 
 def _pm(e, digits: int = 4, sign: bool = False) -> str:
@@ -128,7 +120,7 @@ def analyze_rules(
         for flag, spec in (("--strong", strong), ("--weak", weak)):
             _bot(flag, spec, dataclasses.replace(r, players=skill_players))
     prepare_dir(out_dir, "--out-dir")
-    ran = ran_on(_threads(threads))
+    ran = ran_on(use_threads(threads))
     with progress_phases(not as_json) as phase:
         res = rule_effects(rules, players, games, skill_games, seed, bot, strong, weak,
                            skill_players, phase)
@@ -220,7 +212,7 @@ def analyze_pieces(
         raise UserError(f"--bot {bot!r}: a Python bot does not play in analyze pieces; use a "
                         "built-in bot, tuned or weights:FILE")
     prepare_dir(out_dir, "--out-dir")
-    ran = ran_on(_threads(threads))
+    ran = ran_on(use_threads(threads))
     with progress_phases(not as_json) as phase:
         res = piece_values(rules, bot, games, positions, position_games, seed, phase)
     base = {"game": "rutsmieter", "players": players, "bot": bot, "seed": seed,
