@@ -31,14 +31,12 @@ the same features, summed in the same order.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 
-from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, fields_sha256, read_policy_file, schema_of
 
 from .reference import Board, Bot, Move, Observation, apply_move
 from .rules import FIRST_GOAL, HOUSE, RING, RutsmieterRules
@@ -144,15 +142,12 @@ class WeightsPolicy:
 
 def content_hash(d: dict) -> str:
     """SHA-256 of the canonical JSON of the :data:`HASHED_FIELDS` of ``d``."""
-    body = {k: d.get(k) for k in HASHED_FIELDS}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fields_sha256(d, HASHED_FIELDS)
 
 
 def schema() -> dict:
     """The JSON Schema of the Rutsmieter policy file."""
-    text = resources.files(__package__).joinpath("schema/rutsmieter-policy.schema.json").read_text()
-    return json.loads(text)
+    return schema_of(__package__, "rutsmieter-policy.schema.json")
 
 
 #: The shipped tuned policy (bot ``tuned``), written by ``optimize --game rutsmieter``.

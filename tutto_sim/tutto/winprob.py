@@ -117,6 +117,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto import win_kernel as k
@@ -753,40 +754,27 @@ class WinTable:
 
 
 def _win_hash(d: dict) -> str:
-    from tutto_sim.core.policyfile import fields_sha256
-
     return fields_sha256(d, _WIN_HASHED)
 
 
 def win_table_dict(sol: WinSolution) -> dict:
     """The JSON document of the win policy file (schema/win-policy.schema.json)."""
-    from tutto_sim.core.policyfile import win_table_header
-
-    d = {
-        **win_table_header("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE),
+    return win_table_document("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE, {
         "point_unit": POINT_UNIT,
         "target_units": sol.rules.target // POINT_UNIT, "margin_cap_units": sol.margin_cap,
         "W": np.clip(sol.W, 0.0, 1.0).tolist(),
         "last_turn": np.clip(sol.last_turn_table, 0.0, 1.0).tolist(),
         "summary": sol.summary(),
-    }
-    d["content_sha256"] = _win_hash(d)
-    return d
+    }, _win_hash)
 
 
 def write_win_table(sol: WinSolution, path) -> None:
     """Write the policy file (the caller makes the write atomic)."""
-    from tutto_sim.core.policyfile import write_compact
-
     write_compact(path, win_table_dict(sol))
 
 
 def win_schema() -> dict:
-    import json
-    from importlib import resources
-
-    return json.loads(resources.files("tutto_sim.tutto").joinpath(
-        "schema/win-policy.schema.json").read_text())
+    return schema_of(__package__, "win-policy.schema.json")
 
 
 def load_win_table(path, rules: TuttoRules | None = None) -> WinTable:
