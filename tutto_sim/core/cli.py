@@ -46,10 +46,8 @@ from rich.progress import (
 )
 
 from tutto_sim.core import registry
-from tutto_sim.core.runs import file_mode
+from tutto_sim.core.runs import RESULTS_DIR, file_mode  # noqa: F401 (RESULTS_DIR: the commands' default folder)
 
-#: Default folder for everything a command writes, relative to the current directory.
-RESULTS_DIR = Path("results")
 
 #: Ceilings on run sizes: far beyond what finishes in a day on a workstation
 #: (10^12 turns are about 15 hours at 19 million turns/s, 10^10 games about

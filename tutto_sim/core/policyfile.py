@@ -50,6 +50,17 @@ def load_for_cli(load, *args, prefix: str = ""):
         raise UserError(f"{prefix}{e}") from None
 
 
+def saved_table(path: Path, load, rules):
+    """``load(path, rules)`` when the file is there and fits ``rules``, else
+    None (no file, or one of another rule set)."""
+    if path.exists():
+        try:
+            return load(path, rules)
+        except PolicyFileError:
+            pass
+    return None
+
+
 def win_table_document(game: str, rules, kind: str, version: int, objective: str, body: dict,
                        hash_fn) -> dict:
     """A win-table policy file's document: the first fields, the same for every

@@ -29,15 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from tutto_sim import __version__
-from tutto_sim.core.policyfile import (
-    FORMAT,
-    VERSION,
-    PolicyFileError,
-    fields_sha256,
-    read_policy_file,
-    schema_of,
-    write_policy,
-)
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
+from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.protocol import TurnView
 from tutto_sim.macke.rules import MackeRules

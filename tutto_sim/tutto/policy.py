@@ -21,15 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from tutto_sim import __version__
-from tutto_sim.core.policyfile import (  # noqa: F401
-    FORMAT,
-    VERSION,
-    PolicyFileError,
-    fields_sha256,
-    read_policy_file,
-    schema_of,
-    write_policy,
-)
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file  # noqa: F401
+from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, ThrowTables, build_tables
 from tutto_sim.tutto.cards import N_CARDS, Card
