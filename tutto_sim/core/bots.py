@@ -90,6 +90,15 @@ def _points(spec: str, what: str, text: str, valid: str) -> int:
     return v
 
 
+def threshold_parts(spec: str, arg: str, most: str, valid: str) -> list[str]:
+    """The ``:``-separated parts of a ``threshold:...`` spec, at most as many
+    as ``most`` names (``K:CLEAR``)."""
+    parts = arg.split(":") if arg else []
+    if len(parts) > most.count(":") + 1:
+        raise BotSpecError(f"bot {spec!r}: threshold takes at most {most}; {valid}")
+    return parts
+
+
 def _load_quietly(spec: str, attr: str, load, valid: str):
     """``load()`` with the module's command line kept out: ``sys.argv`` holds
     only the module's name, and what it prints is held back until it succeeds.

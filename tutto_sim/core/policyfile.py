@@ -50,6 +50,19 @@ def load_for_cli(load, *args, prefix: str = ""):
         raise UserError(f"{prefix}{e}") from None
 
 
+def check_win_kind(path: Path | str, kind: str, write_with: str) -> None:
+    """Refuse, in one line, a policy file of another kind than the win table
+    ``kind`` (``write_with`` says how to make one); an unreadable file is left
+    to :func:`read_policy_file`, which says what is wrong."""
+    found = None
+    try:
+        found = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        pass
+    if found is not None and found != kind:
+        raise PolicyFileError(f"{path} is not a win table (kind {found!r}; {write_with})")
+
+
 def saved_table(path: Path, load, rules):
     """``load(path, rules)`` when the file is there and fits ``rules``, else
     None (no file, or one of another rule set)."""

@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, _points, table_bot
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, _points, table_bot, threshold_parts
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
@@ -197,18 +197,16 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
                                      lambda path: _load_macke_table(path, rules), MackePolicyBot)
     if bot is not None:
         return bot
+    if kind == "threshold":
+        parts = threshold_parts(spec, arg, "K:CLEAR", valid)
+        k = _points(spec, "K", parts[0], valid) if parts else 300
+        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
+        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "winopt":
         try:
             return MackeWinOptBot(win_table(rules, arg or None), text)
         except ValueError as e:  # PolicyFileError too
             raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
-    if kind == "threshold":
-        parts = arg.split(":") if arg else []
-        if len(parts) > 2:
-            raise BotSpecError(f"bot {spec!r}: threshold takes at most K:CLEAR; {valid}")
-        k = _points(spec, "K", parts[0], valid) if parts else 300
-        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
-        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "cautious" and not arg:
         return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
     if kind == "reckless" and not arg:

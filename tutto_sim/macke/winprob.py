@@ -412,19 +412,9 @@ def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
     """Read a Macke / Volle Lotte win policy file; :class:`PolicyFileError` (one
     line) for a damaged file, another version or kind, a floor or shapes that
     do not fit, or rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
-    import json
-    from pathlib import Path
+    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
-    from tutto_sim.core.policyfile import PolicyFileError, read_policy_file
-
-    kind = None
-    try:
-        kind = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        pass  # read_policy_file says what is wrong
-    if kind is not None and kind != WIN_TABLE_KIND:
-        raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; write one with: "
-                              "tutto-sim solve --objective win --game macke)")
+    check_win_kind(path, WIN_TABLE_KIND, "write one with: tutto-sim solve --objective win --game macke")
     d, file_rules, path = read_policy_file(path, MackeRules.GAME, win_schema(), MackeRules,
                                            _win_hash, asked=rules)
     floor = d["floor_units"] * POINT_UNIT

@@ -45,7 +45,7 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, table_bot  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, table_bot, threshold_parts  # noqa: F401
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
@@ -400,9 +400,7 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
         except ValueError as e:
             raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     if kind == "threshold":
-        parts = arg.split(":") if arg else []
-        if len(parts) > 3:
-            raise BotSpecError(f"bot {spec!r}: threshold takes at most BANK:AFTER_TUTTO:KEEP; {VALID_BOTS}")
+        parts = threshold_parts(spec, arg, "BANK:AFTER_TUTTO:KEEP", VALID_BOTS)
         bank = _points(spec, "BANK", parts[0], VALID_BOTS) if parts else 300
         after = _points(spec, "AFTER_TUTTO", parts[1], VALID_BOTS) if len(parts) > 1 else bank
         keep = parts[2] if len(parts) > 2 else "all"

@@ -781,19 +781,9 @@ def load_win_table(path, rules: TuttoRules | None = None) -> WinTable:
     """Read a win policy file; :class:`PolicyFileError` (one line) for a damaged
     file, another version or kind, shapes that do not fit the target, or
     rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
-    from tutto_sim.core.policyfile import PolicyFileError, read_policy_file
+    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
-    kind = None
-    try:
-        import json
-        from pathlib import Path
-
-        kind = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        pass  # read_policy_file says what is wrong
-    if kind is not None and kind != WIN_TABLE_KIND:
-        raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; "
-                              f"export one with: tutto-sim solve --objective win)")
+    check_win_kind(path, WIN_TABLE_KIND, "export one with: tutto-sim solve --objective win")
     d, file_rules, path = read_policy_file(path, "tutto", win_schema(), TuttoRules, _win_hash,
                                            asked=rules)
     n = file_rules.target // POINT_UNIT
