@@ -21,13 +21,13 @@ from tutto_sim.core.cli import (
     UserError,
     UserInterrupt,
     positive,
+    use_threads,
     game_label,
     out,
     plural,
     prepare_dir,
     progress_phases,
     with_rules,
-    use_threads,
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core import registry
