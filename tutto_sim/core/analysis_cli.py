@@ -11,7 +11,8 @@ import typer
 
 from tutto_sim.core.cli import MAX_GAMES, err, positive, prepare_dir, progress_phases, write_csv
 from tutto_sim.core.cli import seed as check_seed
-from tutto_sim.core.commands_games import _threads, ran_on
+from tutto_sim.core.cli import use_threads
+from tutto_sim.core.commands_games import ran_on
 
 
 def run(sizes: dict[str, int], seed: int, out_dir: Path, as_json: bool, compute,
@@ -27,7 +28,7 @@ def run(sizes: dict[str, int], seed: int, out_dir: Path, as_json: bool, compute,
     if check is not None:
         check()
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads) if kernel else 1
+    n_threads = use_threads(threads) if kernel else 1
     with progress_phases(not as_json) as phase:
         return compute(phase), ran_on(n_threads)
 

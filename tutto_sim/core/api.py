@@ -27,19 +27,30 @@ class IllegalAction(Exception):
     """
 
 
+def checked_act(bot: Bot, decision, legal, illegal, raised: str = ""):
+    """``bot.act(decision)``, checked: ``(legal(answer), None)`` when that is
+    not None (the answer, or what it stands for, was legal), else ``(None,
+    problem)``, one line naming the bot: the exception it raised (then
+    ``raised``) or ``returned an illegal`` and ``illegal(answer)``."""
+    try:
+        answer = bot.act(decision)
+    except Exception as e:  # a crashing bot must not crash the tournament
+        return None, f"bot {bot.name} raised {type(e).__name__}: {e}{raised}"
+    choice = legal(answer)
+    if choice is None:
+        return None, f"bot {bot.name} returned an illegal {illegal(answer)}"
+    return choice, None
+
+
 def ask(bot: Bot, decision):
     """``bot.act(decision)``, checked: raise :class:`IllegalAction` unless legal."""
-    try:
-        action = bot.act(decision)
-    except Exception as e:  # a crashing bot must not crash the tournament
-        raise IllegalAction(
-            f"bot {bot.name} raised {type(e).__name__}: {e} (at a {decision.kind} decision)"
-        ) from None
-    if action not in decision.legal:
+    def illegal(action) -> str:
         legal = ", ".join(str(a) for a in decision.legal[:8])
         more = ", ..." if len(decision.legal) > 8 else ""
-        raise IllegalAction(
-            f"bot {bot.name} returned an illegal action {action!r} at a {decision.kind} "
-            f"decision (legal: {legal}{more})"
-        )
+        return f"action {action!r} at a {decision.kind} decision (legal: {legal}{more})"
+
+    action, problem = checked_act(bot, decision, lambda a: a if a in decision.legal else None,
+                                  illegal, f" (at a {decision.kind} decision)")
+    if problem is not None:
+        raise IllegalAction(problem)
     return action

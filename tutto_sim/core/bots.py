@@ -48,25 +48,35 @@ class RandomBot:
         return d.legal[d.rng.randrange(len(d.legal))]
 
 
-def table_bot(spec: str, kind: str, arg: str, valid: str, optimal, load, make):
-    """The table bots every game with policy tables has: ``optimal``,
-    ``endgame[:FILE]`` and ``table:FILE``. ``optimal()`` gives the optimal
-    table, ``load(path)`` reads a file, ``make(policy, endgame)`` builds the bot.
-    None if ``kind`` is none of them; a damaged file is a :class:`BotSpecError`."""
+def table_bot(spec: str, valid: str, optimal, load, make):
+    """The bots every dice game with policy tables has, and the spec split:
+    ``(bot or None, text, kind, arg)`` (``text`` the stripped spec, ``kind``
+    its lower-case part before the first ``:``, ``arg`` the rest). The bots:
+    ``optimal``, ``endgame[:FILE]`` and ``table:FILE`` (``optimal()`` gives the
+    optimal table, ``load(path)`` reads a file, ``make(policy, text,
+    endgame=...)`` builds the bot), ``random`` and ``py:MODULE:NAME``; a
+    damaged file is a :class:`BotSpecError`."""
     from tutto_sim.core.policyfile import PolicyFileError
 
+    text = spec.strip()
+    kind, _, arg = text.partition(":")
+    kind = kind.lower()
     try:
         if kind == "optimal" and not arg:
-            return make(optimal(), False)
+            return make(optimal(), text, endgame=False), text, kind, arg
         if kind == "endgame":
-            return make(load(arg) if arg else optimal(), True)
+            return make(load(arg) if arg else optimal(), text, endgame=True), text, kind, arg
         if kind == "table":
             if not arg:
                 raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
-            return make(load(arg), False)
+            return make(load(arg), text, endgame=False), text, kind, arg
     except PolicyFileError as e:
         raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
-    return None
+    if kind == "random" and not arg:
+        return RandomBot(text), text, kind, arg
+    if kind == "py":
+        return python_bot(text, arg, valid), text, kind, arg
+    return None, text, kind, arg
 
 
 def _points(spec: str, what: str, text: str, valid: str) -> int:
@@ -78,6 +88,15 @@ def _points(spec: str, what: str, text: str, valid: str) -> int:
         raise BotSpecError(f"bot {spec!r}: {what} must be a multiple of 50 from 0 to "
                            f"{MAX_THRESHOLD:,}, not {text!r}; {valid}")
     return v
+
+
+def threshold_parts(spec: str, arg: str, most: str, valid: str) -> list[str]:
+    """The ``:``-separated parts of a ``threshold:...`` spec, at most as many
+    as ``most`` names (``K:CLEAR``)."""
+    parts = arg.split(":") if arg else []
+    if len(parts) > most.count(":") + 1:
+        raise BotSpecError(f"bot {spec!r}: threshold takes at most {most}; {valid}")
+    return parts
 
 
 def _load_quietly(spec: str, attr: str, load, valid: str):
@@ -130,6 +149,32 @@ def python_bot(spec: str, target: str, valid: str):
     if not getattr(bot, "name", None):
         bot.name = spec
     return bot
+
+
+def bot_ids(bots, names, game: str):
+    """Bot names (of ``names``) or ids as an int64 lineup row of a kernel."""
+    import numpy as np
+
+    ids = []
+    for b in bots:
+        if isinstance(b, str):
+            if b not in names:
+                raise ValueError(f"unknown {game} bot {b!r}; valid: {', '.join(names)}")
+            b = names.index(b)
+        ids.append(int(b))
+    return np.array(ids, dtype=np.int64)
+
+
+def lineup_rows(bots, n: int, names, game: str):
+    """One lineup (names or ids) or a 2-D array of them, as int64 rows of ``n`` bots."""
+    import numpy as np
+
+    arr = np.asarray(bots)
+    rows = (bot_ids(bots, names, game)[None, :] if arr.ndim == 1 else
+            np.array([bot_ids(row, names, game) for row in arr], dtype=np.int64))
+    if rows.shape[1] != n:
+        raise ValueError(f"{n} players need {n} bots per lineup, not {rows.shape[1]}")
+    return rows
 
 
 def valid_bots(rules) -> str:

@@ -46,10 +46,8 @@ from rich.progress import (
 )
 
 from tutto_sim.core import registry
-from tutto_sim.core.runs import file_mode
+from tutto_sim.core.runs import RESULTS_DIR, file_mode  # noqa: F401 (RESULTS_DIR: the commands' default folder)
 
-#: Default folder for everything a command writes, relative to the current directory.
-RESULTS_DIR = Path("results")
 
 #: Ceilings on run sizes: far beyond what finishes in a day on a workstation
 #: (10^12 turns are about 15 hours at 19 million turns/s, 10^10 games about
@@ -82,6 +80,15 @@ def count(flag: str, value: int, ceiling: int = MAX_TURNS, allow_zero: bool = Fa
         raise UserError(f"{flag} must be at most {ceiling:,} (a run that large would never finish), "
                         f"not {value:,}")
     return value
+
+
+def on_off(flag: str, value) -> bool:
+    """An on/off rule flag's value (``on``/``off``, any case); else one line
+    naming the flag ``--FLAG`` (:class:`UserError`)."""
+    text = str(value).strip().lower()
+    if text not in ("on", "off"):
+        raise UserError(f"--{flag.replace('_', '-')} must be on or off, not {value!r}")
+    return text == "on"
 
 
 def seed(value: int) -> int:
@@ -363,6 +370,17 @@ LONG_RUN = 120
 KEEPS = {"games": "the games finished"}
 #: A first block this long (seconds) sets the rate without waiting for a second one.
 FIRST_BLOCK = 60
+
+
+def use_threads(threads: Optional[int]) -> int:
+    """``--threads``: use that many numba threads (None: all); the number in
+    use. A number out of range is one line (:class:`UserError`)."""
+    from tutto_sim.core.blocks import set_threads
+
+    try:
+        return set_threads(threads)
+    except ValueError as e:
+        raise UserError(str(e)) from None
 
 
 def duration_words(seconds: float) -> str:

@@ -22,18 +22,10 @@ from tutto_sim.core.cli import (
     game_label,
     prepare_dir,
     with_rules,
+    use_threads,
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.commands_games import Cluster, on_cluster
-
-
-def _threads(threads: Optional[int]) -> int:
-    from tutto_sim.core.blocks import set_threads
-
-    try:
-        return set_threads(threads)
-    except ValueError as e:
-        raise UserError(str(e)) from None
 
 
 def _hook(rules, what: str):
@@ -113,7 +105,7 @@ def optimize(
         check(rules=rules, seed=seed, out_dir=out_dir, **own)
     if method == "monte-carlo":
         prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads)
+    n_threads = use_threads(threads)
     with on_cluster(cluster):
         handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
 
@@ -177,7 +169,7 @@ def validate(
     """Check the solver against simulation both ways (exit 1 if a check fails)."""
     positive("--turns", turns)
     _seed(seed)
-    _threads(threads)
+    use_threads(threads)
     handler = _hook(rules, "validate")
     with on_cluster(cluster):
         handler(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)

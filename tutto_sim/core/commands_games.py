@@ -35,6 +35,7 @@ from tutto_sim.core.cli import (
     prepare_dir,
     progress_phases,
     with_rules,
+    use_threads,
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
@@ -136,15 +137,6 @@ def _bots(specs: str, rules):
         raise UserError(str(e)) from None
 
 
-def _threads(threads: Optional[int]) -> int:
-    from tutto_sim.core.blocks import set_threads
-
-    try:
-        return set_threads(threads)
-    except ValueError as e:
-        raise UserError(str(e)) from None
-
-
 def _vs_fair(e, fair: float) -> str:
     """A seat's win rate minus the fair share, ``*`` where its CI holds the fair
     share (no measurable difference; ``note_no_difference`` under the table)."""
@@ -222,7 +214,7 @@ def tournament(
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     label = _label(rules)
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads)
+    n_threads = use_threads(threads)
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
@@ -449,7 +441,7 @@ def analyze_seats(
     if not kernel_capable(_bots(bot, rules)):
         raise UserError(f"--bot {bot!r} plays only in the reference engine; analyses need bots "
                         "that play in the kernel (tables, thresholds, built-in bots)")
-    n_threads = _threads(threads)
+    n_threads = use_threads(threads)
     import time
 
     from tutto_sim.core.analysis import Interrupted
@@ -573,7 +565,7 @@ def analyze_threshold(
     positive("--games", games, ceiling=MAX_GAMES)
     positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
-    n_threads = _threads(threads)
+    n_threads = use_threads(threads)
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
     opt = duel.optimal

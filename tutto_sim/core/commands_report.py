@@ -21,6 +21,7 @@ from tutto_sim.core.cli import (
     UserError,
     UserInterrupt,
     positive,
+    use_threads,
     game_label,
     out,
     plural,
@@ -49,7 +50,6 @@ def report(
     The report is built in a temporary folder beside the target and moved in
     when complete, so an interrupted or failed run leaves the folder as it was.
     """
-    from tutto_sim.core.blocks import set_threads
     from tutto_sim.core.report import TournamentFileError, read_tournament, report_module
 
     key = game_label(rules) if game_label(rules) in report_games() else \
@@ -76,10 +76,7 @@ def report(
             extra["tournament"] = read_tournament(tournament, game=game_label(rules))
         except TournamentFileError as e:
             raise UserError(str(e)) from None
-    try:
-        n_threads = set_threads(threads)
-    except ValueError as e:
-        raise UserError(str(e)) from None
+    n_threads = use_threads(threads)
     digest = run_digest("report", game=key, rules=rules, seed=seed, turns=n_turns,
                         win_target=win_target, tournament=file_digest(tournament))
     target_dir = out_dir if out_dir is not None else run_file(RESULTS_DIR, f"report-{key}", digest, "")

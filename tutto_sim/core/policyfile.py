@@ -32,6 +32,13 @@ def fields_sha256(d: dict, fields) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def schema_of(package: str, name: str) -> dict:
+    """The JSON Schema ``schema/NAME`` shipped in ``package``."""
+    from importlib import resources
+
+    return json.loads(resources.files(package).joinpath(f"schema/{name}").read_text())
+
+
 def load_for_cli(load, *args, prefix: str = ""):
     """``load(*args)``; a file it refuses becomes one line for the command line
     (``UserError``: exit 2), after ``prefix`` (e.g. the option's name)."""
@@ -56,18 +63,70 @@ def write_for_cli(policy, path, fmt: str):
         raise UserError(f"cannot write {path}: {e.strerror}") from None
 
 
-def win_table_header(game: str, rules, kind: str, version: int, objective: str) -> dict:
-    """The first fields of a win-table policy file, the same for every game."""
+def check_win_kind(path: Path | str, kind: str, write_with: str) -> None:
+    """Refuse, in one line, a policy file of another kind than the win table
+    ``kind`` (``write_with`` says how to make one); an unreadable file is left
+    to :func:`read_policy_file`, which says what is wrong."""
+    found = None
+    try:
+        found = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        pass
+    if found is not None and found != kind:
+        raise PolicyFileError(f"{path} is not a win table (kind {found!r}; {write_with})")
+
+
+def saved_table(path: Path, load, rules):
+    """``load(path, rules)`` when the file is there and fits ``rules``, else
+    None (no file, or one of another rule set)."""
+    if path.exists():
+        try:
+            return load(path, rules)
+        except PolicyFileError:
+            pass
+    return None
+
+
+def win_table_document(game: str, rules, kind: str, version: int, objective: str, body: dict,
+                       hash_fn) -> dict:
+    """A win-table policy file's document: the first fields, the same for every
+    game, then the game's ``body``, then the content hash ``hash_fn(document)``."""
     from tutto_sim import __version__
 
-    return {"format": FORMAT, "version": VERSION, "game": game, "kind": kind,
-            "win_table_version": version, "created_by": f"tutto-sim {__version__}",
-            "rules": rules.to_dict(), "rules_sha256": rules.digest(), "objective": objective}
+    d = {"format": FORMAT, "version": VERSION, "game": game, "kind": kind,
+         "win_table_version": version, "created_by": f"tutto-sim {__version__}",
+         "rules": rules.to_dict(), "rules_sha256": rules.digest(), "objective": objective, **body}
+    d["content_sha256"] = hash_fn(d)
+    return d
 
 
 def write_compact(path: Path | str, d: dict) -> None:
     """Write ``d`` as compact JSON and a newline (the caller makes the write atomic)."""
     Path(path).write_text(json.dumps(d, separators=(",", ":")) + "\n")
+
+
+def write_policy(path: Path | str, fmt: str, doc, frame, formats=("json", "csv")) -> Path:
+    """Write a policy to ``path`` (its folder made) as ``fmt``, one of
+    ``formats``: ``json`` the document ``doc()``, compact, under a temporary
+    name first (never a half-written policy); ``csv`` or ``parquet`` the
+    table ``frame()``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if fmt == "json":
+        tmp = path.with_suffix(path.suffix + ".partial")
+        write_compact(tmp, doc())
+        tmp.replace(path)
+        return path
+    if fmt == "csv":
+        frame().to_csv(path, index=False)
+        return path
+    if fmt == "parquet" and fmt in formats:
+        try:
+            frame().to_parquet(path, index=False)
+        except ImportError as e:
+            raise PolicyFileError("--format parquet needs pyarrow: pip install 'tutto-sim[parquet]'") from e
+        return path
+    raise PolicyFileError(f"unknown format {fmt!r}; valid: {', '.join(formats)}")
 
 
 def _asked_game(game: str, asked) -> str:

@@ -28,6 +28,9 @@ from pathlib import Path
 #: share a name once in about a trillion pairs).
 DIGEST_CHARS = 10
 
+#: Default folder for everything a command writes, relative to the current directory.
+RESULTS_DIR = Path("results")
+
 
 def _plain(value):
     """A setting as plain JSON: rules objects by their ``to_dict()``."""
@@ -118,10 +121,10 @@ def file_mode() -> int:
     return 0o666 & ~current_umask()
 
 
-def win_table_file(folder: Path | str, label: str, win_rules) -> tuple[Path, str]:
-    """(path, run digest) of a win table: ``folder/LABEL-win-TARGET-<run>.json``,
-    ``win_rules`` the rules with only the fields the table depends on set
-    (the game's own projection), so ``solve --objective win`` writes it where
-    ``winopt``, the reports and the advisor look for it."""
+def win_table_file(label: str, win_rules, folder: Path | str = RESULTS_DIR) -> tuple[Path, str]:
+    """(path, run digest) of a win table: ``results/LABEL-win-TARGET-<run>.json``
+    (or in ``folder``), ``win_rules`` the rules with only the fields the table
+    depends on set (the game's own projection), so ``solve --objective win``
+    writes it where ``winopt``, the reports and the advisor look for it."""
     digest = run_digest("win-table", game=label, rules=win_rules)
     return run_file(folder, f"{label}-win-{win_rules.target}", digest, ".json"), digest

@@ -57,6 +57,22 @@ def wilson(hits: float, n: float, z: float = Z95) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
+class ExactCheck:
+    """One exact value beside its simulation: ``z`` in standard errors."""
+
+    what: str
+    exact: float
+    simulated: float
+    ci95: float
+    n: int
+
+    @property
+    def z(self) -> float:
+        se = self.ci95 / Z95
+        return 0.0 if se == 0 else (self.simulated - self.exact) / se
+
+
+@dataclass(frozen=True)
 class Estimate:
     """A Monte Carlo estimate over ``n`` samples: ``mean`` and its 95% CI
     ``[low, high]``; ``ci95`` is the CI's half-width (for a mean the CI is

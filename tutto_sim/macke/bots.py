@@ -33,8 +33,8 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot
-from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, _points, table_bot, threshold_parts
+from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.entry import MACKE_BOT_SPECS, MACKE_VALID_BOTS  # noqa: F401  (light there: --help lists them)
@@ -125,13 +125,8 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
 
     if path:
         return load_win_table(path, rules)
-    cached = default_win_file(rules)[0]
-    if cached.exists():
-        try:
-            return load_win_table(cached, rules)
-        except PolicyFileError:
-            pass  # another rule set's file: solve for these rules
-    return MackeWinTable.from_solution(_solve_and_save(win_rules(rules), say))
+    table = saved_table(default_win_file(rules)[0], load_win_table, rules)
+    return table if table is not None else MackeWinTable.from_solution(_solve_and_save(win_rules(rules), say))
 
 
 @functools.lru_cache(maxsize=4)
@@ -198,32 +193,22 @@ def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
 def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
     """A Berliner Macke / Volle Lotte bot from its spec (module docstring)."""
     valid = MACKE_VALID_BOTS
-    text = spec.strip()
-    kind, _, arg = text.partition(":")
-    kind = kind.lower()
-    bot = table_bot(spec, kind, arg, valid, lambda: optimal_macke_policy(rules),
-                    lambda path: _load_macke_table(path, rules),
-                    lambda policy, endgame: MackePolicyBot(policy, text, endgame=endgame))
+    bot, text, kind, arg = table_bot(spec, valid, lambda: optimal_macke_policy(rules),
+                                     lambda path: _load_macke_table(path, rules), MackePolicyBot)
     if bot is not None:
         return bot
+    if kind == "threshold":
+        parts = threshold_parts(spec, arg, "K:CLEAR", valid)
+        k = _points(spec, "K", parts[0], valid) if parts else 300
+        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
+        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "winopt":
         try:
             return MackeWinOptBot(win_table(rules, arg or None), text)
         except ValueError as e:  # PolicyFileError too
             raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
-    if kind == "threshold":
-        parts = arg.split(":") if arg else []
-        if len(parts) > 2:
-            raise BotSpecError(f"bot {spec!r}: threshold takes at most K:CLEAR; {valid}")
-        k = _points(spec, "K", parts[0], valid) if parts else 300
-        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
-        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "cautious" and not arg:
         return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
     if kind == "reckless" and not arg:
         return MackePolicyBot(MackeThresholdPolicy(rules, None, 0), text)
-    if kind == "random" and not arg:
-        return RandomBot(text)
-    if kind == "py":
-        return python_bot(text, arg, valid)
     raise BotSpecError(f"unknown bot {spec!r}; {valid}")

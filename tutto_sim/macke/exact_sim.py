@@ -10,12 +10,11 @@ solver's exact values (:func:`validate_macke`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 
 from tutto_sim.core import cluster
-from tutto_sim.core.stats import Z95, Estimate
+from tutto_sim.core.stats import Estimate, ExactCheck
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.policy import MackeTablePolicy
 from tutto_sim.macke.turns import BLOCK, MackeBatchResult, ProgressHook
@@ -82,25 +81,9 @@ def macke_exact_turns(policy: MackeTablePolicy, seed: int, n_turns: int,
 # --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MackeCheck:
-    """One exact value beside its simulation: ``z`` in standard errors."""
-
-    what: str  # ev, p_positive, p_negative, p_zero
-    exact: float
-    simulated: float
-    ci95: float
-    n: int
-
-    @property
-    def z(self) -> float:
-        se = self.ci95 / Z95
-        return 0.0 if se == 0 else (self.simulated - self.exact) / se
-
-
 def validate_macke(sol: MackeSolution, turns: int, seed: int,
                    policy: MackeTablePolicy | None = None,
-                   progress: ProgressHook | None = None) -> list[MackeCheck]:
+                   progress: ProgressHook | None = None) -> list[ExactCheck]:
     """Simulate the optimal policy (its table, as a bot loads it) and compare
     EV, P(>0), P(<0), P(=0) with the solver's exact values."""
     policy = policy or MackeTablePolicy.from_solution(sol)
@@ -109,4 +92,4 @@ def validate_macke(sol: MackeSolution, turns: int, seed: int,
                                  "p_negative": res.p_negative(), "p_zero": res.p_zero()}
     exact = {"ev": sol.turn_ev, "p_positive": sol.p_positive, "p_negative": sol.p_negative,
              "p_zero": sol.p_zero}
-    return [MackeCheck(k, exact[k], e.mean, e.ci95, e.n) for k, e in sims.items()]
+    return [ExactCheck(k, exact[k], e.mean, e.ci95, e.n) for k, e in sims.items()]

@@ -166,11 +166,10 @@ def default_win_file(rules):
     win`` writes it by default and where ``winopt``, the report and the
     advisor look for it, ``results/GAME-win-TARGET-<run>.json``, ``<run>`` the run digest
     (``core.runs``) of the rule fields the table depends on."""
-    from tutto_sim.core.cli import RESULTS_DIR
     from tutto_sim.core.runs import win_table_file
     from tutto_sim.macke.bots import win_rules
 
-    return win_table_file(RESULTS_DIR, label(rules), win_rules(rules))
+    return win_table_file(label(rules), win_rules(rules))
 
 
 def solve_win(rules, as_json: bool, out_path) -> None:

@@ -22,16 +22,15 @@ decision that is not legal, or rules other than the ones the caller plays.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from tutto_sim import __version__
 from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
+from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.rules import MackeRules
@@ -192,18 +191,7 @@ class MackeTablePolicy:
         return out
 
     def write(self, path: Path, fmt: str = "json") -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if fmt == "json":
-            text = json.dumps(self.to_json_dict(), separators=(",", ":"))
-            tmp = path.with_suffix(path.suffix + ".partial")
-            tmp.write_text(text + "\n")
-            tmp.replace(path)  # never leave a half-written policy behind
-            return path
-        if fmt == "csv":
-            self.to_frame().to_csv(path, index=False)
-            return path
-        raise PolicyFileError(f"unknown format {fmt!r}; valid: json, csv")
+        return write_policy(path, fmt, self.to_json_dict, self.to_frame)
 
     def to_frame(self):
         """One row per decision state, long format.
@@ -292,15 +280,12 @@ HASHED_FIELDS = ("format", "version", "game", "rules", "rules_sha256", "point_un
 
 def content_hash(d: dict) -> str:
     """SHA-256 of the canonical JSON of the :data:`HASHED_FIELDS` of ``d``."""
-    body = {k: d.get(k) for k in HASHED_FIELDS}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fields_sha256(d, HASHED_FIELDS)
 
 
 def schema() -> dict:
     """The JSON Schema of the Macke policy file (also docs/macke-policy.schema.json)."""
-    text = resources.files(__package__).joinpath("schema/macke-policy.schema.json").read_text()
-    return json.loads(text)
+    return schema_of(__package__, "macke-policy.schema.json")
 
 
 def load_macke_policy(path: Path | str, rules: MackeRules | None = None,

@@ -546,10 +546,11 @@ class MackeSolution:
     turn_ev:
         Real points: ``V(0, nothing, L)``.
     p_positive, p_negative, p_zero:
-        Exact probabilities of the signed result's sign under the policy.
+        Exact probabilities of the signed result's sign under the policy
+        (``reach``'s).
     mean_throws, mean_returns:
         Expected throws, and expected number of throws before which units
-        are returned, per turn.
+        are returned, per turn (``reach``'s).
     bank_threshold:
         ``[tl', d]`` real points (``tl'`` = throws left after the throw 1..L-1,
         ``d`` = dice left 1..N-1): over the decision states the optimal policy
@@ -563,6 +564,8 @@ class MackeSolution:
     clear_bank_at, clear_exceptions:
         After a clear: bank iff total ``>= clear_bank_at`` (real points),
         except at the listed totals below it, which bank too.
+    reach:
+        :class:`MackeValue` of the optimal policy (forward pass).
     """
 
     rules: MackeRules
@@ -573,16 +576,17 @@ class MackeSolution:
     clear_value: np.ndarray
     decisions: MackeDecisions
     turn_ev: float
-    p_positive: float
-    p_negative: float
-    p_zero: float
-    mean_throws: float
-    mean_returns: float
     bank_threshold: np.ndarray
     bank_exceptions: tuple[tuple, ...]
     clear_bank_at: int
     clear_exceptions: tuple[int, ...]
     reach: MackeValue
+
+    p_positive = property(lambda self: self.reach.p_positive)
+    p_negative = property(lambda self: self.reach.p_negative)
+    p_zero = property(lambda self: self.reach.p_zero)
+    mean_throws = property(lambda self: self.reach.mean_throws)
+    mean_returns = property(lambda self: self.reach.mean_returns)
 
     @property
     def tables(self) -> MackeTables:
@@ -688,8 +692,6 @@ def solve_macke(rules: MackeRules = MackeRules(), cap_units: int = DEFAULT_CAP_U
         rules=rules, cap_units=cap, allow_returns=allow_returns, throw_value=vt,
         before_value=bt, clear_value=clear_v, decisions=dec,
         turn_ev=float(vt[0, rules.throws, m.empty]) * POINT_UNIT,
-        p_positive=reach.p_positive, p_negative=reach.p_negative, p_zero=reach.p_zero,
-        mean_throws=reach.mean_throws, mean_returns=reach.mean_returns,
         bank_threshold=bank_threshold, bank_exceptions=bank_exc,
         clear_bank_at=clear_at, clear_exceptions=clear_exc, reach=reach)
 

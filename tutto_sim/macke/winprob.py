@@ -97,6 +97,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke import win_kernel as wk
 from tutto_sim.macke.rules import MackeRules
@@ -382,61 +383,38 @@ class MackeWinTable:
 
 
 def _win_hash(d: dict) -> str:
-    from tutto_sim.core.policyfile import fields_sha256
-
     return fields_sha256(d, _WIN_HASHED)
+
+
+def write_win_table(sol: MackeWinSolution, path) -> None:
+    """Write the policy file (the caller makes the write atomic)."""
+    write_compact(path, win_table_dict(sol))
 
 
 def win_table_dict(sol: MackeWinSolution) -> dict:
     """The JSON document of the win policy file (schema/macke-win-policy.schema.json)."""
-    from tutto_sim.core.policyfile import win_table_header
-
     r = sol.rules
-    d = {
-        **win_table_header(r.GAME, r, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE),
+    return win_table_document(r.GAME, r, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE, {
         "point_unit": POINT_UNIT, "target_units": r.target // POINT_UNIT,
         "floor_units": sol.floor // POINT_UNIT, "cap_units": sol.cap_units,
         "W": np.clip(sol.W[0], 0.0, 1.0).tolist(),
         "last_turn": np.clip(sol.last_turn, 0.0, 1.0).tolist(),
         "summary": sol.summary(),
-    }
-    d["content_sha256"] = _win_hash(d)
-    return d
-
-
-def write_win_table(sol: MackeWinSolution, path) -> None:
-    """Write the policy file (the caller makes the write atomic)."""
-    from tutto_sim.core.policyfile import write_compact
-
-    write_compact(path, win_table_dict(sol))
+    }, _win_hash)
 
 
 def win_schema() -> dict:
     """The JSON Schema of the win policy file (``schema/macke-win-policy.schema.json``)."""
-    import json
-    from importlib import resources
-
-    text = resources.files(__package__).joinpath("schema/macke-win-policy.schema.json").read_text()
-    return json.loads(text)
+    return schema_of(__package__, "macke-win-policy.schema.json")
 
 
 def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
     """Read a Macke / Volle Lotte win policy file; :class:`PolicyFileError` (one
     line) for a damaged file, another version or kind, a floor or shapes that
     do not fit, or rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
-    import json
-    from pathlib import Path
+    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
-    from tutto_sim.core.policyfile import PolicyFileError, read_policy_file
-
-    kind = None
-    try:
-        kind = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        pass  # read_policy_file says what is wrong
-    if kind is not None and kind != WIN_TABLE_KIND:
-        raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; write one with: "
-                              "tutto-sim solve --objective win --game macke)")
+    check_win_kind(path, WIN_TABLE_KIND, "write one with: tutto-sim solve --objective win --game macke")
     d, file_rules, path = read_policy_file(path, MackeRules.GAME, win_schema(), MackeRules,
                                            _win_hash, asked=rules)
     floor = d["floor_units"] * POINT_UNIT

@@ -28,6 +28,7 @@ import operator
 import re
 from typing import Callable
 
+from tutto_sim.core.api import checked_act
 from tutto_sim.core.bots import BotSpecError, python_bot
 
 from .reference import BOT_NAMES, BOTS, Bot, Observation
@@ -166,16 +167,10 @@ def engine_of(bot, report: Callable[[str], None] | None = None) -> Bot:
         return engine
 
     def choose(obs: Observation) -> int:
-        try:
-            answer = bot.act(obs)
-        except Exception as e:  # a crashing bot must not crash the tournament
-            problem = f"bot {bot.name} raised {type(e).__name__}: {e}"
-        else:
-            i = move_index(obs, answer)
-            if i is not None:
-                return i
-            problem = (f"bot {bot.name} returned an illegal move {answer!r} (legal: an index "
-                       f"0..{len(obs.moves) - 1} of obs.moves or one of its moves)")
+        i, problem = checked_act(bot, obs, lambda answer: move_index(obs, answer), lambda answer: (
+            f"move {answer!r} (legal: an index 0..{len(obs.moves) - 1} of obs.moves or one of its moves)"))
+        if problem is None:
+            return i
         if report is not None:
             report(f"{problem} at a throw of {obs.die}")
         return 0

@@ -12,12 +12,11 @@ from typing import Annotated
 
 import typer
 
-from tutto_sim.core.cli import UserError
+from tutto_sim.core.cli import on_off
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
 PANEL = "Rutsmieter rules"
-ON_OFF = ("on", "off")
 
 MustLeaveHouse = Annotated[str, typer.Option("--must-leave-house", help="Rutsmieter: on | off. A 6 must bring a piece out; a piece on the own start square moves first while pieces wait in the house.", rich_help_panel=PANEL)]
 MustCapture = Annotated[str, typer.Option("--must-capture", help="Rutsmieter: on | off. If a move captures, a capturing move must be made.", rich_help_panel=PANEL)]
@@ -35,13 +34,7 @@ RULE_FLAGS = (
 def rutsmieter_rules(game: str, values: dict) -> RutsmieterRules:
     """RutsmieterRules from the flag values (``on``/``off``); the table size is
     the default until the command sets it (``hooks.table_rules``)."""
-    flags = {}
-    for name, value in values.items():
-        text = str(value).strip().lower()
-        if text not in ON_OFF:
-            raise UserError(f"--{name.replace('_', '-')} must be on or off, not {value!r}")
-        flags[name] = text == "on"
-    return RutsmieterRules(**flags)
+    return RutsmieterRules(**{name: on_off(name, value) for name, value in values.items()})
 
 
 ENTRY = GameEntry(

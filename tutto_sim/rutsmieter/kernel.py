@@ -57,6 +57,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from tutto_sim.core import bots as core_bots
 from tutto_sim.core.streams import below, mix64, stream_start
 
 from .reference import BOT_NAMES, MAX_THROWS, STAT_NAMES
@@ -298,6 +299,33 @@ def _fast_move(pos, board, mask, aux, p, off, die, must_leave, must_capture, no_
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _threats(pos, n, offs, p, square, victim):
+    """``reference.threats`` to ring ``square`` of player p: opponent pieces
+    1-6 squares behind it, plus an opponent's house on its start square, with
+    ``victim`` (or -1) gone home, without touching the board."""
+    total = 0
+    for o in range(n):
+        if o == p:
+            continue
+        target = square - offs[o]
+        if target < 0:
+            target += _RING
+        home = False
+        for kk in range(4):
+            jj = 4 * o + kk
+            q = _HOUSE if jj == victim else pos[jj]
+            if q == _HOUSE:
+                home = True
+            elif q < _RING:
+                dq = target - q
+                if 1 <= dq <= 6:
+                    total += 1
+        if target == 0 and home:
+            total += 1
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _exposure(pos, n, offs, p, moved, new_x, victim):
     """``reference.exposure`` of player p after ``moved`` went to ``new_x``
     and ``victim`` (or -1) went home, without touching the board."""
@@ -307,25 +335,7 @@ def _exposure(pos, n, offs, p, moved, new_x, victim):
         x = new_x if j == moved else pos[j]
         if x < 0 or x >= _RING:
             continue
-        square = _square(x, offs[p])
-        for o in range(n):
-            if o == p:
-                continue
-            target = square - offs[o]
-            if target < 0:
-                target += _RING
-            home = False
-            for kk in range(4):
-                jj = 4 * o + kk
-                q = -1 if jj == victim else pos[jj]
-                if q == _HOUSE:
-                    home = True
-                elif q < _RING:
-                    dq = target - q
-                    if 1 <= dq <= 6:
-                        total += 1
-            if target == 0 and home:
-                total += 1
+        total += _threats(pos, n, offs, p, _square(x, offs[p]), victim)
     return total
 
 
@@ -347,25 +357,7 @@ def _weights_choice(w, cnt, pos, board, mask, n, offs, p, mv_start, mv_victim, m
         behind = 0
         ahead = 0
         if end < _RING:
-            square = _square(end, off)
-            for o in range(n):
-                if o == p:
-                    continue
-                target = square - offs[o]
-                if target < 0:
-                    target += _RING
-                home = False
-                for kk in range(4):
-                    jj = 4 * o + kk
-                    q = _HOUSE if jj == vic else pos[jj]
-                    if q == _HOUSE:
-                        home = True
-                    elif q < _RING:
-                        dq = target - q
-                        if 1 <= dq <= 6:
-                            behind += 1
-                if target == 0 and home:
-                    behind += 1
+            behind = _threats(pos, n, offs, p, _square(end, off), vic)
             for d in range(1, 7):
                 if end + d >= _RING:
                     break
@@ -931,14 +923,7 @@ class RunResult:
 
 def bot_ids(bots) -> np.ndarray:
     """Bot names (or ids) as an int64 lineup row."""
-    ids = []
-    for b in bots:
-        if isinstance(b, str):
-            if b not in BOT_NAMES:
-                raise ValueError(f"unknown Rutsmieter bot {b!r}; valid: {', '.join(BOT_NAMES)}")
-            b = BOT_NAMES.index(b)
-        ids.append(int(b))
-    return np.array(ids, dtype=np.int64)
+    return core_bots.bot_ids(bots, BOT_NAMES, "Rutsmieter")
 
 
 def simulate(bots, rules: RutsmieterRules = RutsmieterRules(), seed: int = 0, n_games: int = 1000,
@@ -1020,21 +1005,12 @@ def check_position(pieces, rules: RutsmieterRules) -> np.ndarray:
     return arr.reshape(-1)
 
 
-def _lineups(bots, n: int) -> np.ndarray:
-    lineups = np.asarray(bots)
-    lineups = (bot_ids(bots)[None, :] if lineups.ndim == 1 else
-               np.array([bot_ids(row) for row in lineups], dtype=np.int64))
-    if lineups.shape[1] != n:
-        raise ValueError(f"{n} players need {n} bots per lineup, not {lineups.shape[1]}")
-    return lineups
-
-
 def _simulate(bots, params, inits, firsts, seed, n_games, start, block, weights,
               parallel=True, experts=None) -> list[RunResult]:
     """The games of :func:`simulate` from each row of ``inits``, one
     :class:`RunResult` per position."""
     n = int(params[P_PLAYERS])
-    lineups = _lineups(bots, n)
+    lineups = core_bots.lineup_rows(bots, n, BOT_NAMES, "Rutsmieter")
     wtab = _wtab(weights)
     n_weights = 0 if weights is None else len(wtab)
     experts = _experts(experts)

@@ -31,16 +31,14 @@ the same features, summed in the same order.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 
-from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, fields_sha256, read_policy_file, schema_of
 
-from .reference import Board, Bot, Move, Observation, apply_move
+from .reference import Board, Bot, Move, Observation, apply_move, threats
 from .rules import FIRST_GOAL, HOUSE, RING, RutsmieterRules
 
 GAME = "rutsmieter"
@@ -50,20 +48,6 @@ FEATURES = ("progress", "capture", "danger_behind", "danger_ahead", "leave_house
 #: The fields ``content_sha256`` covers: everything a decision depends on.
 HASHED_FIELDS = ("format", "version", "game", "rules", "rules_sha256", "evaluator", "features",
                  "weights")
-
-
-def threats(board: Board, player: int, square: int) -> int:
-    """Opponent pieces that could land on ring ``square`` with one throw (and
-    opponents whose start square it is, with a piece in the house)."""
-    total = 0
-    for o in range(len(board.seats)):
-        if o == player:
-            continue
-        target = board.own_position(o, square)
-        total += sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
-        if target == 0 and HOUSE in board.pieces[o]:
-            total += 1
-    return total
 
 
 def move_features(board: Board, player: int, move: Move) -> tuple[int, ...]:
@@ -144,15 +128,12 @@ class WeightsPolicy:
 
 def content_hash(d: dict) -> str:
     """SHA-256 of the canonical JSON of the :data:`HASHED_FIELDS` of ``d``."""
-    body = {k: d.get(k) for k in HASHED_FIELDS}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fields_sha256(d, HASHED_FIELDS)
 
 
 def schema() -> dict:
     """The JSON Schema of the Rutsmieter policy file."""
-    text = resources.files(__package__).joinpath("schema/rutsmieter-policy.schema.json").read_text()
-    return json.loads(text)
+    return schema_of(__package__, "rutsmieter-policy.schema.json")
 
 
 #: The shipped tuned policy (bot ``tuned``), written by ``optimize --game rutsmieter``.

@@ -233,18 +233,21 @@ def _furthest(moves: Sequence[Move]) -> int:
 def exposure(board: Board, player: int) -> int:
     """Threats to the player's ring pieces: opponent pieces 1-6 squares behind
     along the opponent's own walk, plus an opponent's house on its start square."""
+    return sum(threats(board, player, board.ring_square(player, x))
+               for x in board.pieces[player] if 0 <= x < RING)
+
+
+def threats(board: Board, player: int, square: int) -> int:
+    """Opponent pieces that could land on ring ``square`` with one throw (and
+    opponents whose start square it is, with a piece in the house)."""
     total = 0
-    for x in board.pieces[player]:
-        if not 0 <= x < RING:
+    for o in range(len(board.seats)):
+        if o == player:
             continue
-        square = board.ring_square(player, x)
-        for o in range(len(board.seats)):
-            if o == player:
-                continue
-            target = board.own_position(o, square)
-            total += sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
-            if target == 0 and HOUSE in board.pieces[o]:
-                total += 1
+        target = board.own_position(o, square)
+        total += sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
+        if target == 0 and HOUSE in board.pieces[o]:
+            total += 1
     return total
 
 

@@ -13,12 +13,11 @@ from typing import Annotated
 
 import typer
 
-from tutto_sim.core.cli import UserError
+from tutto_sim.core.cli import UserError, on_off
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.tutti.rules import HANDS_CHOICES, TUTE_WINS_CHOICES, TuttiRules
 
 PANEL = "Tutti rules"
-ON_OFF = ("on", "off")
 
 Pairs = Annotated[str, typer.Option("--pairs", help="Tutti: on | off. Four players in two pairs, partners opposite (needs --players 4).", rich_help_panel=PANEL)]
 MustAnswerTrump = Annotated[str, typer.Option("--must-answer-trump", help="Tutti: on | off. Two players, stock not empty: a trump led must be answered with a trump.", rich_help_panel=PANEL)]
@@ -38,12 +37,7 @@ RULE_FLAGS = (
 def tutti_rules(game: str, values: dict) -> TuttiRules:
     """TuttiRules from the flag values; the table size is the default (2, or 4
     with ``--pairs on``) until the command sets it (``hooks.table_rules``)."""
-    flags = {}
-    for name in ("pairs", "must_answer_trump", "allow_tute"):
-        text = str(values[name]).strip().lower()
-        if text not in ON_OFF:
-            raise UserError(f"--{name.replace('_', '-')} must be on or off, not {values[name]!r}")
-        flags[name] = text == "on"
+    flags = {name: on_off(name, values[name]) for name in ("pairs", "must_answer_trump", "allow_tute")}
     tute_wins = str(values["tute_wins"]).strip().lower()
     if tute_wins not in TUTE_WINS_CHOICES:
         raise UserError(f"--tute-wins must be one of {', '.join(TUTE_WINS_CHOICES)}, "

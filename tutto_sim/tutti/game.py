@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from tutto_sim.core.api import checked_act
 from tutto_sim.core.blocks import SHARE
 from tutto_sim.core.stats import Estimate
 from tutto_sim.core.tournament import SeatingsKernel, TableConfig, TournamentRecord, check_table
@@ -61,14 +62,10 @@ class _Checked:
         self.report = report
 
     def act(self, obs):
-        try:
-            answer = self.bot.act(obs)
-        except Exception as e:  # a crashing bot must not crash the tournament
-            problem = f"bot {self.name} raised {type(e).__name__}: {e}"
-        else:
-            if answer in obs.legal:
-                return answer
-            problem = f"bot {self.name} returned an illegal action {answer!r}"
+        answer, problem = checked_act(self.bot, obs, lambda a: a if a in obs.legal else None,
+                                      lambda a: f"action {a!r}")
+        if problem is None:
+            return answer
         self.report(f"{problem} (legal: {', '.join(map(str, obs.legal[:6]))})")
         return obs.legal[0]
 

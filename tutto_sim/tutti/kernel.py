@@ -49,6 +49,7 @@ import numpy as np
 from numba import njit, prange
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
+from tutto_sim.core import bots as core_bots
 from tutto_sim.core.streams import below, stream_start
 
 from .bots import BOT_NAMES
@@ -244,6 +245,14 @@ def _heuristic_card(sa, seat, cards, n, pairs, trump, stock_size, tlen):
     best_seat, best, on_table = _trick_best(sa, tlen, trump)
     if pairs and (best_seat & 1) == (seat & 1):
         return discard
+    return answer_card(cards, trump, best, on_table, discard)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def answer_card(cards, trump, best, on_table, discard):
+    """The heuristic's answer to a trick whose best card is ``best``: the
+    cheapest non-trump that wins, else the weakest trump that wins when the
+    trick holds 10 points or more (or only trumps are left), else ``discard``."""
     bs = best // 10
     wins = cards & _stronger(bs, best % 10)
     if bs != trump:
@@ -583,22 +592,11 @@ class RunResult:
 
 def bot_ids(bots) -> np.ndarray:
     """Bot names (or ids) as an int64 lineup row."""
-    ids = []
-    for b in bots:
-        if isinstance(b, str):
-            if b not in BOT_NAMES:
-                raise ValueError(f"unknown Tutti bot {b!r}; valid: {', '.join(BOT_NAMES)}")
-            b = BOT_NAMES.index(b)
-        ids.append(int(b))
-    return np.array(ids, dtype=np.int64)
+    return core_bots.bot_ids(bots, BOT_NAMES, "Tutti")
 
 
 def _lineups(bots, n: int) -> np.ndarray:
-    arr = np.asarray(bots)
-    lineups = (bot_ids(bots)[None, :] if arr.ndim == 1 else
-               np.array([bot_ids(row) for row in arr], dtype=np.int64))
-    if lineups.shape[1] != n:
-        raise ValueError(f"{n} players need {n} bots per lineup, not {lineups.shape[1]}")
+    lineups = core_bots.lineup_rows(bots, n, BOT_NAMES, "Tutti")
     if lineups.min() < 0 or lineups.max() >= len(BOT_NAMES):
         raise ValueError(f"bot ids must be 0..{len(BOT_NAMES) - 1}")
     return lineups

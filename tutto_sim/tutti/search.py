@@ -51,12 +51,12 @@ import threading
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from tutto_sim.core.streams import mix64
 
 from .cards import POINTS
-from .kernel import _beats, _cheapest, _declarable_masks, _legal_cards, _stronger, _suit_mask
+from .kernel import _beats, _cheapest, _declarable_masks, _legal_cards, answer_card
 from .reference import DECLARE, OVER, PLAY, Observation, encode
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
@@ -383,16 +383,7 @@ def heuristic_card(s, cards):
     best_seat, best, on_table = _trick_best(s, tlen)
     if s[PAIRS] and (best_seat & 1) == (seat & 1):
         return discard
-    bs = best // 10
-    wins = cards & _stronger(bs, best % 10)
-    if bs != trump:
-        wins |= cards & _suit_mask(trump)
-    plain = wins & ~_suit_mask(trump)
-    if plain:
-        return _cheapest(plain, trump, 0)  # fewest points, then the weakest
-    if wins and (on_table >= 10 or (cards & ~_suit_mask(trump)) == 0):
-        return 63 - leading_zeros(wins)  # the weakest trump that wins
-    return discard
+    return answer_card(cards, trump, best, on_table, discard)
 
 
 # -- search ------------------------------------------------------------------------------------------

@@ -45,8 +45,8 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot  # noqa: F401
-from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, table_bot, threshold_parts  # noqa: F401
+from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
@@ -276,18 +276,14 @@ def win_table(rules: TuttoRules, path: str | None = None, phase=None):
     if path:
         return load_win_table(path, rules)
     cached = default_win_file(rules)[0]
-    if cached.exists():
-        try:
-            table = load_win_table(cached, rules)
-        except PolicyFileError:
-            pass  # another rule set's file: solve for these rules
-        else:
-            if cached.resolve() not in _told:
-                _told.add(cached.resolve())
-                err.print(f"winopt: win table for target {rules.target:,} read from {cached}",
-                          markup=False, highlight=False)
-            return table
-    return solve_and_save(win_rules(rules), phase)
+    table = saved_table(cached, load_win_table, rules)
+    if table is None:
+        return solve_and_save(win_rules(rules), phase)
+    if cached.resolve() not in _told:
+        _told.add(cached.resolve())
+        err.print(f"winopt: win table for target {rules.target:,} read from {cached}",
+                  markup=False, highlight=False)
+    return table
 
 
 #: Saved win tables already named on stderr in this process.
@@ -385,12 +381,8 @@ def threshold_policy(bank: int, after_tutto: int, keep: str) -> ThresholdPolicy:
 
 def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     """A Tutto bot from its spec (module docstring); :class:`BotSpecError` if unusable."""
-    text = spec.strip()
-    kind, _, arg = text.partition(":")
-    kind = kind.lower()
-    bot = table_bot(spec, kind, arg, VALID_BOTS, lambda: optimal_policy(rules),
-                    lambda path: _load_table(path, rules),
-                    lambda policy, endgame: TableBot(policy, text, endgame=endgame))
+    bot, text, kind, arg = table_bot(spec, VALID_BOTS, lambda: optimal_policy(rules),
+                                     lambda path: _load_table(path, rules), TableBot)
     if bot is not None:
         return bot
     if kind == "winopt":
@@ -408,9 +400,7 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
         except ValueError as e:
             raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     if kind == "threshold":
-        parts = arg.split(":") if arg else []
-        if len(parts) > 3:
-            raise BotSpecError(f"bot {spec!r}: threshold takes at most BANK:AFTER_TUTTO:KEEP; {VALID_BOTS}")
+        parts = threshold_parts(spec, arg, "BANK:AFTER_TUTTO:KEEP", VALID_BOTS)
         bank = _points(spec, "BANK", parts[0], VALID_BOTS) if parts else 300
         after = _points(spec, "AFTER_TUTTO", parts[1], VALID_BOTS) if len(parts) > 1 else bank
         keep = parts[2] if len(parts) > 2 else "all"
@@ -422,10 +412,6 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
         return ThresholdBot(threshold_policy(300, 300, "all"), rules, text)
     if kind == "reckless" and not arg:
         return ThresholdBot(threshold_policy(None, 0, "all"), rules, text)
-    if kind == "random" and not arg:
-        return RandomBot(text)
-    if kind == "py":
-        return python_bot(text, arg, VALID_BOTS)
     raise BotSpecError(f"unknown bot {spec!r}; {VALID_BOTS}")
 
 

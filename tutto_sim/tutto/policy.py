@@ -14,16 +14,15 @@ or rules other than the ones the caller plays.
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from tutto_sim import __version__
 from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file  # noqa: F401
+from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, ThrowTables, build_tables
 from tutto_sim.tutto.cards import N_CARDS, Card
@@ -120,27 +119,7 @@ class ExactPolicy:
         return d
 
     def write(self, path: Path, fmt: str = "json") -> Path:
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if fmt == "json":
-            text = json.dumps(self.to_json_dict(), separators=(",", ":"))
-            tmp = path.with_suffix(path.suffix + ".partial")
-            tmp.write_text(text + "\n")
-            tmp.replace(path)  # never leave a half-written policy behind
-            return path
-        if fmt in ("csv", "parquet"):
-            frame = self.to_frame()
-            if fmt == "csv":
-                frame.to_csv(path, index=False)
-            else:
-                try:
-                    frame.to_parquet(path, index=False)
-                except ImportError as e:
-                    raise PolicyFileError(
-                        "--format parquet needs pyarrow: pip install 'tutto-sim[parquet]'"
-                    ) from e
-            return path
-        raise PolicyFileError(f"unknown format {fmt!r}; valid: json, csv, parquet")
+        return write_policy(path, fmt, self.to_json_dict, self.to_frame, ("json", "csv", "parquet"))
 
     def to_frame(self):
         """One row per decision state: (kind, card, card_points, dice, turn_total, throw, action)."""
@@ -253,14 +232,12 @@ HASHED_FIELDS = ("format", "version", "game", "rules", "rules_sha256", "point_un
 
 def content_hash(d: dict) -> str:
     """SHA-256 of the canonical JSON of the :data:`HASHED_FIELDS` of ``d``."""
-    body = {k: d.get(k) for k in HASHED_FIELDS}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return fields_sha256(d, HASHED_FIELDS)
 
 
 def schema() -> dict:
     """The JSON Schema of the policy file (also shipped as docs/policy.schema.json)."""
-    return json.loads(resources.files(__package__).joinpath("schema/policy.schema.json").read_text())
+    return schema_of(__package__, "policy.schema.json")
 
 
 def load_policy(path: Path | str, rules: TuttoRules | None = None) -> ExactPolicy:

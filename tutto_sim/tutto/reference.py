@@ -39,6 +39,22 @@ def draw_card(stream: Stream) -> Card:
     return DECK[stream.below(len(DECK))]
 
 
+def throw_street(stream: Stream, take) -> tuple[bool, int]:
+    """The Straße: each throw sets aside new numbers (smallest first, at most
+    ``take(numbers set aside, new numbers)``); a throw with no new number is a
+    Niete. (completed, throws)."""
+    have: set[int] = set()
+    throws = 0
+    while len(have) < 6:
+        dice = throw_dice(stream, 6 - len(have))
+        throws += 1
+        new = sorted(set(dice) - have)
+        if not new:
+            return False, throws
+        have.update(new[: take(len(have), len(new))])
+    return True, throws
+
+
 def choose_keep(rule: str, dice: list[int], rules: TuttoRules) -> tuple[int, int]:
     """(dice set aside, points) under a named keep rule; (0, 0) is a bust."""
     keeps = legal_keeps(dice, rules.scoring)
@@ -97,19 +113,13 @@ def play_turn(rules: TuttoRules, policy: ThresholdPolicy, stream: Stream,
                         first_card_tuttos += 1
 
         if card is Card.STREET:
-            # Each throw set aside new numbers (smallest first, at most
-            # plan.street_take); a throw with no new number is a Niete.
-            have: set[int] = set()
-            while len(have) < 6:
-                dice = throw_dice(stream, 6 - len(have))
-                throws += 1
-                new = sorted(set(dice) - have)
-                if not new:
-                    return result(0)
-                have.update(new[: plan.street_take])
-            turn_total += 2000  # completing the Straße counts as a Tutto
-            if on_first_card:
-                first_card_tuttos += 1
+            done, n = throw_street(stream, lambda have, new: plan.street_take)
+            throws += n
+            if done:
+                turn_total += 2000  # completing the Straße counts as a Tutto
+                first_card_tuttos += on_first_card
+            else:
+                return result(0)
         else:
             # Bonus, x2, Plus/Minus, Kleeblatt: set aside by the keep rule.
             dice_left = 6
@@ -189,14 +199,10 @@ def play_turn_exact(rules: TuttoRules, policy, stream: Stream,
         if card is Card.STOP:
             return result(0)
         if card is Card.STREET:
-            have: set[int] = set()
-            while len(have) < 6:
-                dice = throw_dice(stream, 6 - len(have))
-                throws += 1
-                new = sorted(set(dice) - have)
-                if not new:
-                    return result(0)
-                have.update(new[: policy.street_take[len(have), len(new)]])
+            done, n = throw_street(stream, lambda have, new: policy.street_take[have, new])
+            throws += n
+            if not done:
+                return result(0)
             turn_total += 2000
         else:
             dice_left = 6

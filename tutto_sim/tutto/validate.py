@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tutto_sim.core.stats import Z95
+from tutto_sim.core.stats import ExactCheck
 from tutto_sim.tutto.cards import Card
 from tutto_sim.tutto.exact_sim import run_exact
 from tutto_sim.tutto.policy import ExactPolicy
@@ -26,18 +26,10 @@ from tutto_sim.tutto.turns import run_policies
 
 
 @dataclass(frozen=True)
-class Check:
-    what: str  # "optimal policy" or a threshold policy's name
-    card: str  # card name or "random"
-    exact: float
-    simulated: float
-    ci95: float
-    n: int
+class Check(ExactCheck):
+    """``what``: "optimal policy" or a threshold policy's name."""
 
-    @property
-    def z(self) -> float:
-        se = self.ci95 / Z95
-        return 0.0 if se == 0 else (self.simulated - self.exact) / se
+    card: str = "random"  # card name or "random"
 
 
 def validate(policy: ExactPolicy, exact_card_ev: dict[str, float], exact_turn_ev: float,
@@ -52,7 +44,7 @@ def validate(policy: ExactPolicy, exact_card_ev: dict[str, float], exact_turn_ev
         res = run_exact(policy, card, seed, turns, progress=hook(f"optimal policy, {name}", turns))
         ev = res.ev()
         exact = exact_turn_ev if card is None else exact_card_ev[name]
-        checks.append(Check("optimal policy (table)", name, exact, ev.mean, ev.ci95, ev.n))
+        checks.append(Check("optimal policy (table)", exact, ev.mean, ev.ci95, ev.n, card=name))
         if res.interrupted:
             return checks
     if threshold_checks:
@@ -64,7 +56,7 @@ def validate(policy: ExactPolicy, exact_card_ev: dict[str, float], exact_turn_ev
                                progress=hook(f"threshold policy: {what}", turns))
             ev = res.ev()
             exact = exact_policy_value(arr, None, policy.rules)
-            checks.append(Check(f"threshold: {what}", "random", exact, ev.mean, ev.ci95, ev.n))
+            checks.append(Check(f"threshold: {what}", exact, ev.mean, ev.ci95, ev.n))
             if res.interrupted:
                 break
     return checks

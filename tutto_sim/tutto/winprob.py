@@ -117,6 +117,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto import win_kernel as k
@@ -753,59 +754,36 @@ class WinTable:
 
 
 def _win_hash(d: dict) -> str:
-    from tutto_sim.core.policyfile import fields_sha256
-
     return fields_sha256(d, _WIN_HASHED)
 
 
 def win_table_dict(sol: WinSolution) -> dict:
     """The JSON document of the win policy file (schema/win-policy.schema.json)."""
-    from tutto_sim.core.policyfile import win_table_header
-
-    d = {
-        **win_table_header("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE),
+    return win_table_document("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE, {
         "point_unit": POINT_UNIT,
         "target_units": sol.rules.target // POINT_UNIT, "margin_cap_units": sol.margin_cap,
         "W": np.clip(sol.W, 0.0, 1.0).tolist(),
         "last_turn": np.clip(sol.last_turn_table, 0.0, 1.0).tolist(),
         "summary": sol.summary(),
-    }
-    d["content_sha256"] = _win_hash(d)
-    return d
+    }, _win_hash)
 
 
 def write_win_table(sol: WinSolution, path) -> None:
     """Write the policy file (the caller makes the write atomic)."""
-    from tutto_sim.core.policyfile import write_compact
-
     write_compact(path, win_table_dict(sol))
 
 
 def win_schema() -> dict:
-    import json
-    from importlib import resources
-
-    return json.loads(resources.files("tutto_sim.tutto").joinpath(
-        "schema/win-policy.schema.json").read_text())
+    return schema_of(__package__, "win-policy.schema.json")
 
 
 def load_win_table(path, rules: TuttoRules | None = None) -> WinTable:
     """Read a win policy file; :class:`PolicyFileError` (one line) for a damaged
     file, another version or kind, shapes that do not fit the target, or
     rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
-    from tutto_sim.core.policyfile import PolicyFileError, read_policy_file
+    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
-    kind = None
-    try:
-        import json
-        from pathlib import Path
-
-        kind = json.loads(Path(path).read_text(encoding="utf-8")).get("kind")
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        pass  # read_policy_file says what is wrong
-    if kind is not None and kind != WIN_TABLE_KIND:
-        raise PolicyFileError(f"{path} is not a win table (kind {kind!r}; "
-                              f"export one with: tutto-sim solve --objective win)")
+    check_win_kind(path, WIN_TABLE_KIND, "export one with: tutto-sim solve --objective win")
     d, file_rules, path = read_policy_file(path, "tutto", win_schema(), TuttoRules, _win_hash,
                                            asked=rules)
     n = file_rules.target // POINT_UNIT
