@@ -2,11 +2,12 @@
 
 :func:`build` writes ``tutti-report.pdf`` (a cover page and one page per
 figure), one PNG per figure and a ``README.md`` index with every caption into
-``out_dir``; docs/reports.md describes the pages. ``tournament`` adds a page
-of win rates from a tournament CSV. ``turns`` (the report command's
-``--turns``) means **matches per table** here: every kernel tournament plays
-that many matches at each table, and the other parts a fixed share or
-multiple of it (``report_data.sizes``; :data:`SIZE_WORDS`).
+``out_dir`` (``core.report.build_report``); docs/reports.md describes the
+pages. ``tournament`` adds a page of win rates from a tournament CSV.
+``games`` (the report command's ``--games``) is the number of **matches per
+table** (a match is a game of Tutti): every kernel tournament plays that many
+matches at each table, and the other parts a fixed share or multiple of it
+(``report_data.sizes``).
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from pathlib import Path
 
 from tutto_sim.core.report import (
     ReportFiles,
+    ReportPages,
+    ReportSize,
     Tournament,
+    build_report,
     count,
-    report_tournament,
     rules_label,
-    write_report,
 )
 
 from . import report_figures as figs
@@ -28,12 +30,7 @@ from .rules import TuttiRules
 
 #: Matches per table (each kernel tournament; the other parts scale with it):
 #: about a minute and a half for the whole report on 2 cores.
-DEFAULT_TURNS = 21_600
-
-STEM = "tutti-report"
-
-#: What ``--turns`` counts in this report (the report command says so).
-SIZE_WORDS = "matches per table"
+SIZE = ReportSize("--games", 21_600, "matches per table")
 
 
 def check_rules(rules: TuttiRules) -> None:
@@ -53,19 +50,21 @@ def check_rules(rules: TuttiRules) -> None:
 
 
 def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
-          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          games: int = SIZE.default, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None) -> ReportFiles:
-    """Compute and write the Tutti report; ``turns`` matches per table. The
+    """Compute and write the Tutti report; ``games`` matches per table. The
     options come from ``rules``; the tables are the report's own (2, 3, 4
     players and 4 in pairs). ``tournament`` (a CSV of ``tutto-sim tournament
     --game tutti``) adds its page of win rates; one of another game is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
-    if turns < 1:
-        raise ValueError(f"turns must be a positive number, not {turns}")
-    rules = report_rules(rules)
-    tournament = report_tournament(tournament, rules)
-    phase = phase or (lambda label, total: (lambda n: None))
-    data = compute(rules, seed, turns, phase)
+    return build_report(pages, SIZE, out_dir, report_rules(rules), seed, games, phase,
+                        tournament)
+
+
+def pages(rules: TuttiRules, seed: int, games: int, phase: PhaseHook,
+          tournament: Tournament | None) -> ReportPages:
+    """The Tutti report's numbers and pages (:func:`build`)."""
+    data = compute(rules, seed, games, phase)
     data.tournament = tournament
 
     makers = [figs.bot_win_rates, figs.lead_advantage, figs.options_value, figs.trump_rank,
@@ -74,10 +73,9 @@ def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
         makers.append(figs.tournament)
     intro = (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
              f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
-             f"a hand, simulated ({count(turns, 'match', 'matches')} per table, seed {seed}) "
+             f"a hand, simulated ({count(games, 'match', 'matches')} per table, seed {seed}) "
              f"and, for the Tutes, exact; {rules_label(rules)}. "
              "What each page shows: docs/reports.md.")
-    return write_report(out_dir, STEM, "Tutti: bots, lead, exchange, declaring",
-                        rules, seed, f"matches_per_table={turns}",
-                        [lambda n, m=m: m(data, n) for m in makers],
-                        lambda titles: figs.cover(data, titles), intro, phase)
+    return ReportPages("tutti-report", "Tutti: bots, lead, exchange, declaring",
+                       f"matches_per_table={games}", [lambda n, m=m: m(data, n) for m in makers],
+                       lambda titles: figs.cover(data, titles), intro)
