@@ -422,6 +422,14 @@ def new_figure(width: float, height: float, caption: str,
     return fig, band
 
 
+def landscape_page(title: str, caption: str) -> Figure:
+    """A landscape page (:data:`LANDSCAPE`): ``title`` on top, the ``caption``
+    along the bottom edge (:func:`new_figure`)."""
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    return fig
+
+
 def save_png(fig: Figure, path: Path, text: dict[str, str]) -> None:
     """``fig`` as a PNG of ``PNG_COLORS`` colours at ``PNG_DPI``, with ``text``
     as its text chunks and no time chunk.
@@ -862,8 +870,7 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
         "first-player advantage is seat 0's rate minus the fair share."
         + (" Right: row's win rate against the column in two-player games." if t.pairs else "")
         + f" {footer}")
-    fig, _ = new_figure(10.5, 7.0, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = landscape_page(title, caption)
     panels = 3 if t.pairs else 2
     axes = fig.subplots(1, panels, width_ratios=[1.3, 1.0, 1.3][:panels])
     for ax, rows, what in ((axes[0], t.bots, "bot"), (axes[1], t.seats, "seat")):

@@ -19,9 +19,7 @@ from matplotlib.patches import Patch, Rectangle
 
 from tutto_sim import __version__
 from tutto_sim.core import report as R
-from tutto_sim.core.report import (
-    BLUE, GREEN, GREY, HATCHES, INK, LANDSCAPE, LIGHT, ORANGE, PORTRAIT, Sheet,
-)
+from tutto_sim.core.report import BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, PORTRAIT, Sheet
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.report_data import BUSTS, MackeReportData, th
 from tutto_sim.macke.rules import VARIANTS
@@ -135,8 +133,7 @@ def min_score(data: MackeReportData, number: int) -> Sheet:
         f"throws all {data.rules.n_dice} dice again below it; dotted, triangles: with 1 throw "
         "and 1 die left it banks at or above this total. Vertical dotted line: this report's "
         f"minimum ({R.pts(m)}). Exact, no simulation. {R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     (a, b), (c, d) = fig.subplots(2, 2, sharex=True)
     for bust in BUSTS:
         s = df[df.bust == bust]
@@ -202,8 +199,7 @@ def variants(data: MackeReportData, number: int) -> Sheet:
         "play that never returns a unit. Right: the turn's outcome, P(result > 0) (dark), "
         "P(= 0) (dotted), P(< 0) (hatched). The arrow marks this report's rules. Exact, no "
         f"simulation. {R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     a, b = fig.subplots(1, 2)
     rows = data.variants
     n = len(VARIANTS)
@@ -347,8 +343,7 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
         + "). Exceptions: states that bank below "
         f"the threshold (which units lie aside matters, not only the total). "
         f"{R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(2, 2, height_ratios=[2.2, 1.0])
     for k, s in enumerate((sol, other)):
         ax = fig.add_subplot(gs[0, k])
@@ -407,8 +402,7 @@ def returns(data: MackeReportData, number: int) -> Sheet:
         "(optimal EV minus the best play that never returns), by minimum score and bust rule; "
         f"here {value:.2f} points, {rs.mean_returns:.2f} returns per turn. Exact, no "
         f"simulation. {R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(2, 2, width_ratios=[1.45, 1.0])
     a = fig.add_subplot(gs[:, 0])
     ex = list(rs.examples)
@@ -529,8 +523,7 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
         "where simulated (the optimal policy's table simulated on the same turns); "
         "first chance: bank as soon as the turn total reaches the minimum. "
         + R.source(data, f"{R.count(data.turns, 'turn')} per point"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(3, 2, height_ratios=[0.07, 1, 1])
     key = fig.add_subplot(gs[0, :])
     key.set_axis_off()

@@ -23,7 +23,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, Patch
 from tutto_sim import __version__
 from tutto_sim.core import report as R
 from tutto_sim.core.report import (
-    BLUE, GREEN, GREY, HATCHES, INK, LABEL_BOX, LANDSCAPE, LIGHT, ORANGE, PORTRAIT, Sheet,
+    BLUE, GREEN, GREY, HATCHES, INK, LABEL_BOX, LIGHT, ORANGE, PORTRAIT, Sheet,
 )
 
 from .policy import FEATURES
@@ -533,8 +533,7 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
         "bot." + expert_part + (" " + four_words if four_words else "") + " "
         + table_prints(data, TOURNAMENT_PLAYERS)
         + R.source(data, f"{_games(data.games)} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     if has_expert:
         grid = fig.add_gridspec(2, 3, height_ratios=[3, 1])
         a, b = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[:, 1])
@@ -605,8 +604,7 @@ def house_rules(data: RutsmieterReportData, number: int) -> Sheet:
            if any(_unchanged(r.throws_vs_defaults) or _unchanged(r.turns_vs_defaults)
                   for r in rows[1:]) else "")
         + "Bars: 95% CIs. " + R.source(data, f"{_games(h.games)} per rule set"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 3, sharey=True)
     y = np.arange(len(rows))[::-1]
     panels = (("throws", "throws_vs_defaults", "throws per game", "mean throws per game"),
@@ -684,8 +682,7 @@ def game_length(data: RutsmieterReportData, number: int) -> Sheet:
         + (f"{_games(capped)} reached the simulator's safety net of 100,000 throws. "
            if capped else "No game came near the simulator's safety net of 100,000 throws. ")
         + table_prints(data, TABLE_SIZES) + R.source(data, f"{_games(data.games)} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2)
     for ax, what, unit in ((axes[0], "throws", "throw"), (axes[1], "turns", "turn")):
         values = {p: getattr(t, what) for p, t in tables.items()}
@@ -735,8 +732,7 @@ def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
         "begins, play runs clockwise. Bars: 95% CIs; dotted: the fair share 1/players. The "
         "first player's advantage is the 1st seat's win rate minus the fair share. "
         + table_prints(data, TABLE_SIZES) + R.source(data, f"{_games(data.games)} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     ax = fig.subplots(1, 1)
     width = 0.2
     ticks, labels = [], []
@@ -817,8 +813,7 @@ def exact_checks(data: RutsmieterReportData, number: int) -> Sheet:
         f"{sci(ex.duel.residual)}), beside {_games(ref)} in "
         "the reference engine. Thick line: exact; circle and bars: simulated mean and 95% CI. "
         + R.source(data, f"{_games(data.games)} and {_games(ref)}"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     a, b, c = fig.subplots(1, 3, width_ratios=[2, 1.1, 1.1])
 
     _check_panel(a, [("furthest piece first", ex.solo.first, ex.solo_first),

@@ -14,9 +14,7 @@ from matplotlib.patches import Patch
 
 from tutto_sim import __version__
 from tutto_sim.core import report as R
-from tutto_sim.core.report import (
-    BLUE, GREY, HATCHES, INK, LABEL_BOX, LANDSCAPE, LIGHT, ORANGE, Sheet,
-)
+from tutto_sim.core.report import BLUE, GREY, HATCHES, INK, LABEL_BOX, LIGHT, ORANGE, Sheet
 from tutto_sim.core.stats import Estimate
 
 from .analysis import table_words
@@ -200,8 +198,7 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
         "dotted: the fair share (1/players, 1/2 in pairs). Under each table the points a "
         "bot's side scores per hand." + search_caption(data, groups) + " "
         + table_prints(data) + R.source(data, f"{_matches(data.matches)} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     ax = fig.subplots(1, 1)
     ticks, labels = [], []
     hatches = {"heuristic": "", "random": HATCHES[1]}
@@ -259,8 +256,7 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
         "under each table the leader's advantage, his win rate minus the fair share, in "
         "points of win rate. Bottom: the points each seat's side scored per hand dealt. "
         + table_prints(data) + R.source(data, f"{_matches(data.matches)} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     top, bottom = fig.subplots(2, 1, height_ratios=[1.6, 1])
     width = 0.22
     ticks, labels = [], []
@@ -335,8 +331,7 @@ def options_value(data: TuttiReportData, number: int) -> Sheet:
         "table for declaring (reference engine). " + table_prints(data)
         + R.source(data, f"{R.count(n['exchange'], 'deal')} and {R.count(n['declare'], 'deal')} "
                         "per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(rows))[::-1]
     for ax, what, scale, xlabel in ((axes[0], "points_value", 1, "points per hand"),
@@ -389,8 +384,7 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         "(the leader plays first, the dealer last). Each panel's title gives the share "
         "of hands the leader's side won over all ranks, with its 95% CI. " + table_prints(data)
         + R.source(data, f"{R.count(n['hands'], 'hand')} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(2, 2, sharex=True).ravel()
     for ax, table in zip(axes, TABLES):
         rows = sorted(by_table.get(table, []), key=lambda r: r.rank)
@@ -437,8 +431,7 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
         "the mean over the seats of a deal (its CI over the deals), at the table the share "
         "of deals. Thick line: exact; circle and bars: sampled mean and 95% CI. "
         + R.source(data, f"{R.count(n['deals'], 'deal')} per table size"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2)
     for ax, what, label in ((axes[0], "player", "a given player is dealt a Tute"),
                             (axes[1], "table", "some player at the table is dealt a Tute")):
@@ -494,8 +487,7 @@ def points_per_hand(data: TuttiReportData, number: int) -> Sheet:
         "ended left out). Right: the points of the side that won the hand (tied hands left "
         "out): what it takes to win, with its mean and median. " + table_prints(data)
         + R.source(data, f"{R.count(n['hands'], 'hand')} per table"))
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     left, right = fig.subplots(1, 2, sharey=True)
     hi = max(int(hp.points.max()) for hp in data.points.values())
     bins = np.arange(0, hi + 20, 10)

@@ -158,8 +158,7 @@ def threshold_sweeps(data: TuttoReportData, card: Card, number: int) -> Sheet:
         "Dotted: the solver's threshold. Star: best threshold on the grid (exact; of those "
         "within 0.01 points of the best, the one nearest the solver's). "
         f"{R.source(data, '')}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(2, 3).ravel()
     for ax, d in zip(axes, DICE_LEFT):
         sw = data.sweeps[card, d]
@@ -306,8 +305,7 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
         "Right: the gain of drawing, D(T) - T; hatched: where drawing is better. "
         f"Optimal rule: {rule}.{exc} {no_draw_choice_words(data.rules)} "
         f"{R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     ax1, ax2 = fig.subplots(1, 2)
     ax1.plot(t, d, "-", color=INK, lw=1.6, marker="o", ms=2.5, markevery=4,
              label="draw another card: D(T)")
@@ -355,8 +353,7 @@ def card_values(data: TuttoReportData, number: int) -> Sheet:
         + " In brackets: how many of the 56 cards. Whole turn (random card): "
         + "; ".join(f"{name} {turn[name]:.2f}" for name, _ in entries)
         + f". {R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     ax = fig.add_subplot()
     h = 0.81 / len(entries)
     styles = [dict(color="#333333", edgecolor=INK, hatch=HATCHES[0]),
@@ -408,8 +405,7 @@ def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
         f"50 points banked; the last point collects {R.pts(top)} and more. Means with 95% CI; "
         "the exact means are " + " and ".join(f"{exact[n]:.2f}" for _, n in entries)
         + f". {R.source(data, '')}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(1, 3)
     ax0 = fig.add_subplot(gs[0, 0])
     ax1 = fig.add_subplot(gs[0, 1:])
@@ -454,8 +450,7 @@ def street(data: TuttoReportData, number: int) -> Sheet:
         "set aside (smallest first), and with the best adaptive choice, which depends on how "
         "many numbers are already set aside and how many new ones the throw shows (the table "
         f"on the cheat sheet). A completed Straße is worth 2,000 points. {R.source(data)}")
-    fig, _ = R.new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     ax = fig.add_subplot()
     x = np.arange(len(vals))
     for i, v in enumerate(vals):
