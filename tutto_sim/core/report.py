@@ -430,6 +430,66 @@ def landscape_page(title: str, caption: str) -> Figure:
     return fig
 
 
+class SheetPage:
+    """An upright page set by hand from the top down (a cheat sheet): lines of
+    wrapped text, headings and tables; :attr:`cur` is how far down the page
+    (axes fraction, 1 at the top) they reach. ``char_width`` is a character's
+    width in font sizes for the wrap; ``indent_narrows``: an indented line
+    wraps shorter."""
+
+    LINE = 0.0175
+
+    def __init__(self, caption: str, char_width: float = 0.5, indent_narrows: bool = False):
+        fig, band = new_figure(*PORTRAIT, caption, caption_chars=125)
+        fig.set_layout_engine("none")  # tables placed by hand below
+        ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
+        ax.set_axis_off()
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        self.fig, self.ax, self.cur = fig, ax, 1.0
+        self.char_width, self.indent_narrows = char_width, indent_narrows
+
+    def text(self, s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw) -> None:
+        narrow = (1 - x) if self.indent_narrows else 1
+        chars = int(PORTRAIT[0] * 0.91 * narrow * 72 / (size * self.char_width))
+        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
+            self.ax.text(x, self.cur, line, fontsize=size, weight=weight, va="top", **kw)
+            self.cur -= self.LINE * gap * size / 9.5
+
+    def heading(self, s) -> None:
+        self.cur -= 0.006
+        self.text(s, size=12, weight="bold", gap=1.38)
+
+    def table(self, cells, col_labels, widths, row_h=0.0185, size=8.5, shade=None) -> None:
+        """A table of ``cells`` under bold ``col_labels``; ``shade(row, col)``: a cell
+        set off in grey and bold."""
+        h = row_h * (len(cells) + 1)
+        tab = self.ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
+                            bbox=[0, self.cur - h, sum(widths), h], cellLoc="center")
+        tab.auto_set_font_size(False)
+        tab.set_fontsize(size)
+        for (r, c), cell in tab.get_celld().items():
+            cell.set_linewidth(0.5)
+            if r == 0:
+                cell.set_text_props(weight="bold")
+                cell.set_facecolor("#E6E6E6")
+            elif shade is not None and shade(r - 1, c):
+                cell.set_facecolor("#CFCFCF")
+                cell.set_text_props(weight="bold")
+        self.cur -= h + 0.012
+
+
+def largest_fit(draw, counts) -> Sheet:
+    """``draw(n)`` -> (sheet, bottom) for each ``n`` of ``counts`` (largest
+    first) until the page's bottom is on the page (``bottom >= 0``): the
+    sheet with as many rows as fit (the last one tried if none does)."""
+    for n in counts:
+        sheet, bottom = draw(n)
+        if bottom >= 0:
+            break
+    return sheet
+
+
 def save_png(fig: Figure, path: Path, text: dict[str, str]) -> None:
     """``fig`` as a PNG of ``PNG_COLORS`` colours at ``PNG_DPI``, with ``text``
     as its text chunks and no time chunk.

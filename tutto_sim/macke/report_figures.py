@@ -19,7 +19,7 @@ from matplotlib.patches import Patch, Rectangle
 
 from tutto_sim import __version__
 from tutto_sim.core import report as R
-from tutto_sim.core.report import BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, PORTRAIT, Sheet
+from tutto_sim.core.report import BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, Sheet
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.report_data import BUSTS, MackeReportData, th
 from tutto_sim.macke.rules import VARIANTS
@@ -637,11 +637,7 @@ def start_returns(data: MackeReportData) -> list[str]:
 
 def cheat_sheet(data: MackeReportData, number: int) -> Sheet:
     """The cheat sheet, with as many keep-advice rows as fit on the page."""
-    for rows in (15, 12, 10, 8, 6, 4):
-        sheet, bottom = _cheat_sheet(data, number, rows)
-        if bottom >= 0:
-            break
-    return sheet
+    return R.largest_fit(lambda rows: _cheat_sheet(data, number, rows), (15, 12, 10, 8, 6, 4))
 
 
 def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sheet, float]:
@@ -655,38 +651,8 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
         "thresholds count the turn total of all series of the turn. Keep advice: the throws "
         "with nothing aside and nothing locked where setting aside less than every scoring "
         f"unit is better, grouped by what every unit would be. {R.source(data)}")
-    fig, band = R.new_figure(*PORTRAIT, caption, caption_chars=125)
-    fig.set_layout_engine("none")
-    ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
-    ax.set_axis_off()
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    cur = [1.0]
-    line_h = 0.0175
-    width_in = PORTRAIT[0] * 0.91
-
-    def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
-        chars = int(width_in * (1 - x) * 72 / (size * 0.53))
-        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
-            ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
-            cur[0] -= line_h * gap * size / 9.5
-
-    def heading(s):
-        cur[0] -= 0.006
-        text(s, size=12, weight="bold", gap=1.38)
-
-    def table(cells, col_labels, widths, row_h=0.0185, size=8.5):
-        h = row_h * (len(cells) + 1)
-        tab = ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
-                       bbox=[0, cur[0] - h, sum(widths), h], cellLoc="center")
-        tab.auto_set_font_size(False)
-        tab.set_fontsize(size)
-        for (row, _), cell in tab.get_celld().items():
-            cell.set_linewidth(0.5)
-            if row == 0:
-                cell.set_text_props(weight="bold")
-                cell.set_facecolor("#E6E6E6")
-        cur[0] -= h + 0.012
+    page = R.SheetPage(caption, char_width=0.53, indent_narrows=True)
+    text, heading, table = page.text, page.heading, page.table
 
     text(title, size=15, weight="bold", gap=1.4)
     text(f"{R.sentence(R.rules_label(r))}.  A turn is worth {sol.turn_ev:.2f} points "
@@ -783,4 +749,4 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
                       f"{row.value_of_returns:.1f}"])
     table(cells, ["minimum", "EV", "P(added)", "P(subtracted)", "P(zero)", "value of returns"],
           [0.22, 0.13, 0.13, 0.15, 0.13, 0.16], row_h=0.0158, size=7.8)
-    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]
+    return Sheet(page.fig, f"{number:02d}-cheat-sheet", title, caption), page.cur

@@ -11,17 +11,13 @@ colours (Okabe-Ito) only add to that; the policy map uses two grey levels.
 
 from __future__ import annotations
 
-import textwrap
-
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from tutto_sim import __version__
 from tutto_sim.core import report as R
-from tutto_sim.core.report import (
-    BLUE, GREY, HATCHES, INK, LANDSCAPE, LIGHT, ORANGE, PORTRAIT, Sheet,
-)
+from tutto_sim.core.report import BLUE, GREY, HATCHES, INK, LANDSCAPE, LIGHT, ORANGE, Sheet
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
@@ -520,11 +516,7 @@ def _keep_cells(rows, n_cards: int, per_state: int = 8, total: int = 15,
 
 def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
     """The cheat sheet, with as many keep-advice rows as fit on the page."""
-    for rows in (15, 13, 11, 9, 7, 5):
-        sheet, bottom = _cheat_sheet(data, number, rows)
-        if bottom >= 0:
-            break
-    return sheet
+    return R.largest_fit(lambda rows: _cheat_sheet(data, number, rows), (15, 13, 11, 9, 7, 5))
 
 
 def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[Sheet, float]:
@@ -536,41 +528,8 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
         "turn. Keep advice: the throws where setting aside fewer dice beats setting aside "
         "every scoring die, grouped by the throw's scoring dice, with their probability and "
         f"the cards they hold for. {R.source(data)}")
-    fig, band = R.new_figure(*PORTRAIT, caption, caption_chars=125)
-    fig.set_layout_engine("none")  # tables placed by hand below
-    ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
-    ax.set_axis_off()
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    cur = [1.0]
-    line_h = 0.0175
-    width_in = PORTRAIT[0] * 0.91
-
-    def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
-        chars = int(width_in * 72 / (size * 0.5))
-        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
-            ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
-            cur[0] -= line_h * gap * size / 9.5
-
-    def heading(s):
-        cur[0] -= 0.006
-        text(s, size=12, weight="bold", gap=1.38)
-
-    def table(cells, col_labels, widths, row_h=0.0185, size=8.5, shade=None):
-        h = row_h * (len(cells) + 1)
-        tab = ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
-                       bbox=[0, cur[0] - h, sum(widths), h], cellLoc="center")
-        tab.auto_set_font_size(False)
-        tab.set_fontsize(size)
-        for (r, c), cell in tab.get_celld().items():
-            cell.set_linewidth(0.5)
-            if r == 0:
-                cell.set_text_props(weight="bold")
-                cell.set_facecolor("#E6E6E6")
-            elif shade is not None and shade(r - 1, c):
-                cell.set_facecolor("#CFCFCF")
-                cell.set_text_props(weight="bold")
-        cur[0] -= h + 0.012
+    page = R.SheetPage(caption, char_width=0.5)
+    text, heading, table = page.text, page.heading, page.table
 
     text(title, size=15, weight="bold", gap=1.4)
     text(f"{R.sentence(R.rules_label(data.rules))}.  A turn is worth {sol.turn_ev:.2f} "
@@ -634,4 +593,4 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
     text(";  ".join(f"{card_name(c)} {sol.card_ev[c]:.1f}" for c in others)
          + f"  (a Kleeblatt success wins the game; this turn analysis counts it as "
          f"{R.pts(data.rules.cloverleaf_value)} points).", size=9)
-    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]
+    return Sheet(page.fig, f"{number:02d}-cheat-sheet", title, caption), page.cur
