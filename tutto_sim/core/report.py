@@ -287,6 +287,16 @@ def source(data, sample: str | None = None) -> str:
     return f"{tail}; tutto-sim {__version__}."
 
 
+def turns_cover_caption(data, solver_doc: str, simulator: str = "") -> str:
+    """The cover's caption of a report of exact and simulated turns: the
+    version, where the exact figures (the solver of ``solver_doc``) and the
+    simulated ones (``data.turns`` per point) come from, the rules."""
+    return (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
+            f"solver ({solver_doc}); simulated ones from the turn simulator{simulator}, "
+            f"{count(data.turns, 'turn')} per point, seed {data.seed}. "
+            f"{sentence(rules_label(data.rules))}.")
+
+
 def report_footer(rules, game: str = "") -> str:
     """The end of a page's caption that speaks of the report rather than of
     its own sample (the tournament page): ``game``, the rules, the version."""
@@ -653,6 +663,25 @@ class ReportPages:
 #: A report's progress hook: ``phase(label, total)`` starts a phase of
 #: ``total`` steps and returns ``advance(n)``.
 PhaseHook = Callable[[str, int], Callable[[int], None]]
+
+
+def figure_report(compute, figures, stem: str, keyword: str):
+    """The ``pages`` (:func:`build_report`) of a report whose numbers
+    ``compute(rules, seed, n, phase)`` returns (an object with ``rules``,
+    ``seed`` and ``tournament``) and whose module ``figures`` draws it: its
+    ``TITLE``, ``intro(data)``, ``cover(data, titles)``, ``PAGES`` (each
+    ``page(data, number)``) and, after them when a tournament is given,
+    ``tournament(data, number)``. ``keyword``: the name of ``n`` in the PDF's
+    keywords."""
+    def pages(rules, seed: int, n: int, phase, tournament) -> ReportPages:
+        data = compute(rules, seed, n, phase)
+        data.tournament = tournament
+        drawn = list(figures.PAGES) + ([figures.tournament] if tournament is not None else [])
+        return ReportPages(stem, figures.TITLE, f"{keyword}={n}",
+                           [lambda number, f=f: f(data, number) for f in drawn],
+                           lambda titles: figures.cover(data, titles), figures.intro(data))
+
+    return pages
 
 
 def no_phase(label: str, total: int):

@@ -13,15 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    ReportPages,
-    ReportSize,
-    Tournament,
-    build_report,
-    count,
-    rules_label,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.macke import report_figures as figs
 from tutto_sim.macke import report_win
 from tutto_sim.macke.report_data import PhaseHook, compute, game_name
@@ -54,8 +47,8 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
 
     A ``tournament`` of another game (or variant) is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`)."""
-    return build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
-                        win_target=win_target)
+    return R.build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
+                          win_target=win_target)
 
 
 def pages(rules: MackeRules, seed: int, turns: int, phase: PhaseHook,
@@ -71,8 +64,8 @@ def pages(rules: MackeRules, seed: int, turns: int, phase: PhaseHook,
     if tournament is not None:
         makers.append(lambda n: figs.tournament(data, n))
     intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
-             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"simulated ({R.count(turns, 'turn')} per point, seed {seed}); "
+             f"{R.rules_label(rules)}. Playing to win, two players: the exact win table "
              f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
     return ReportPages(f"{rules.game}-report", f"{game_name(rules)}: optimal turn strategy",

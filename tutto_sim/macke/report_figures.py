@@ -17,7 +17,6 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from tutto_sim import __version__
 from tutto_sim.core import report as R
 from tutto_sim.core.report import BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, Sheet
 from tutto_sim.dice.scoring import POINT_UNIT
@@ -90,10 +89,7 @@ def never_returning_is_optimal(data: MackeReportData) -> bool:
 
 def cover(data: MackeReportData, contents: list[str]) -> Sheet:
     sol = data.sol
-    caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/macke-solver.md); simulated ones from the turn simulator "
-               f"(docs/macke.md), {R.count(data.turns, 'turn')} per point, seed {data.seed}. "
-               f"{R.sentence(R.rules_label(data.rules))}.")
+    caption = R.turns_cover_caption(data, "docs/macke-solver.md", " (docs/macke.md)")
     m = data.rules.min_score
     best = simple_words(data.sweep_k.best, data.sweep_clear.best)
     if first_chance_is_best_simple(data):

@@ -14,15 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    ReportPages,
-    ReportSize,
-    Tournament,
-    build_report,
-    count,
-    rules_label,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportSize, Tournament
 
 from . import report_figures as figs
 from .report_data import PhaseHook, at_table, compute
@@ -42,25 +35,9 @@ def build(out_dir: Path, rules: RutsmieterRules = RutsmieterRules(), seed: int =
     ``tournament`` (a CSV of ``tutto-sim tournament --game rutsmieter``) adds
     its page of win rates; one of another game is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
-    return build_report(pages, SIZE, out_dir, at_table(rules, 4), seed, games, phase,
-                        tournament)
+    return R.build_report(pages, SIZE, out_dir, at_table(rules, 4), seed, games, phase,
+                          tournament)
 
 
-def pages(rules: RutsmieterRules, seed: int, games: int, phase: PhaseHook,
-          tournament: Tournament | None) -> ReportPages:
-    """The Rutsmieter report's numbers and pages (:func:`build`)."""
-    data = compute(rules, seed, games, phase)
-    data.tournament = tournament
-
-    makers = [figs.cheat_sheet, figs.bot_win_rates, figs.house_rules, figs.game_length,
-              figs.seat_advantage, figs.exact_checks]
-    if tournament is not None:
-        makers.append(figs.tournament)
-    intro = (f"Rutsmieter (docs/rutsmieter.md): the built-in bots and the tuned policy in "
-             f"tournaments, the house rules, game length and seats, simulated "
-             f"({count(games, 'game')} per table, seed {seed}), and the exact figures "
-             f"beside their simulation checks; {rules_label(rules)}. "
-             "What each page shows: docs/reports.md.")
-    return ReportPages("rutsmieter-report", "Rutsmieter: bots, house rules and how to move",
-                       f"games_per_table={games}", [lambda n, m=m: m(data, n) for m in makers],
-                       lambda titles: figs.cover(data, titles), intro)
+#: The report's numbers (``report_data``) and pages (``report_figures``).
+pages = R.figure_report(compute, figs, "rutsmieter-report", "games_per_table")

@@ -76,6 +76,18 @@ def _games(n: int, what: str = "game") -> str:
     return R.count(n, what)
 
 
+TITLE = "Rutsmieter: bots, house rules and how to move"
+
+
+def intro(data: RutsmieterReportData) -> str:
+    """The index page's first paragraph."""
+    return (f"Rutsmieter (docs/rutsmieter.md): the built-in bots and the tuned policy in "
+            f"tournaments, the house rules, game length and seats, simulated "
+            f"({R.count(data.games, 'game')} per table, seed {data.seed}), and the exact figures "
+            f"beside their simulation checks; {R.rules_label(data.rules)}. "
+            "What each page shows: docs/reports.md.")
+
+
 # --------------------------------------------------------------------------
 # the cover (PDF only)
 # --------------------------------------------------------------------------
@@ -95,7 +107,7 @@ def cover(data: RutsmieterReportData, contents: list[str]) -> Sheet:
                f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
                "fewest-throws play (exact).")
     command = R.reproduce_command("rutsmieter", data, f"--games {data.games}", data.tournament)
-    return R.cover_sheet("Rutsmieter: bots, house rules and how to move", summary, contents,
+    return R.cover_sheet(TITLE, summary, contents,
                          data.rules, "docs/rutsmieter.md", command, caption, "Rutsmieter report")
 
 
@@ -845,3 +857,7 @@ def tournament(data: RutsmieterReportData, number: int) -> Sheet:
     t = data.tournament
     rules = at_table(data.rules, t.players) if t.players in TABLE_SIZES else data.rules
     return R.tournament_sheet(t, rules, number, R.report_footer(data.rules))
+
+
+#: The report's pages in order (the tournament page follows when given).
+PAGES = (cheat_sheet, bot_win_rates, house_rules, game_length, seat_advantage, exact_checks)

@@ -14,15 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    ReportPages,
-    ReportSize,
-    Tournament,
-    build_report,
-    count,
-    rules_label,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportSize, Tournament
 
 from . import report_figures as figs
 from .report_data import PhaseHook, compute, report_rules
@@ -57,25 +50,9 @@ def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
     players and 4 in pairs). ``tournament`` (a CSV of ``tutto-sim tournament
     --game tutti``) adds its page of win rates; one of another game is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
-    return build_report(pages, SIZE, out_dir, report_rules(rules), seed, games, phase,
-                        tournament)
+    return R.build_report(pages, SIZE, out_dir, report_rules(rules), seed, games, phase,
+                          tournament)
 
 
-def pages(rules: TuttiRules, seed: int, games: int, phase: PhaseHook,
-          tournament: Tournament | None) -> ReportPages:
-    """The Tutti report's numbers and pages (:func:`build`)."""
-    data = compute(rules, seed, games, phase)
-    data.tournament = tournament
-
-    makers = [figs.bot_win_rates, figs.lead_advantage, figs.options_value, figs.trump_rank,
-              figs.dealt_tute, figs.points_per_hand]
-    if tournament is not None:
-        makers.append(figs.tournament)
-    intro = (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
-             f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
-             f"a hand, simulated ({count(games, 'match', 'matches')} per table, seed {seed}) "
-             f"and, for the Tutes, exact; {rules_label(rules)}. "
-             "What each page shows: docs/reports.md.")
-    return ReportPages("tutti-report", "Tutti: bots, lead, exchange, declaring",
-                       f"matches_per_table={games}", [lambda n, m=m: m(data, n) for m in makers],
-                       lambda titles: figs.cover(data, titles), intro)
+#: The report's numbers (``report_data``) and pages (``report_figures``).
+pages = R.figure_report(compute, figs, "tutti-report", "matches_per_table")

@@ -45,6 +45,12 @@ def table_prints(data: TuttiReportData, tables=TABLES) -> str:
         else ""
 
 
+def _hands_end(data: TuttiReportData) -> str:
+    """The end of the captions of the pages of single hands."""
+    hands = R.count(data.sizes["hands"], "hand")
+    return table_prints(data) + R.source(data, f"{hands} per table")
+
+
 def _matches(n: int) -> str:
     return R.count(n, "match", "matches")
 
@@ -70,6 +76,18 @@ def side_word(table: str, s: int) -> str:
     if table == "4p":
         return "the leader's pair" if s == 0 else "the dealer's pair"
     return seat_word(table, s)
+
+
+TITLE = "Tutti: bots, lead, exchange, declaring"
+
+
+def intro(data: TuttiReportData) -> str:
+    """The index page's first paragraph."""
+    size = f"{_matches(data.matches)} per table, seed {data.seed}"
+    return (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
+            f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
+            f"a hand, simulated ({size}) and, for the Tutes, exact; "
+            f"{R.rules_label(data.rules)}. What each page shows: docs/reports.md.")
 
 
 # --------------------------------------------------------------------------
@@ -98,7 +116,7 @@ def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
                f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
                "players (exact).")
     command = R.reproduce_command("tutti", data, f"--games {data.matches}", data.tournament)
-    return R.cover_sheet("Tutti: bots, lead, exchange, declaring", summary, contents,
+    return R.cover_sheet(TITLE, summary, contents,
                          data.rules, "docs/tutti.md", command, caption, "Tutti report")
 
 
@@ -382,8 +400,7 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         "players the dealer's last card, which he shows and keeps. Each side's mean points "
         "per hand, with 95% CIs as bars; the sides are named by their part in the hand "
         "(the leader plays first, the dealer last). Each panel's title gives the share "
-        "of hands the leader's side won over all ranks, with its 95% CI. " + table_prints(data)
-        + R.source(data, f"{R.count(n['hands'], 'hand')} per table"))
+        "of hands the leader's side won over all ranks, with its 95% CI. " + _hands_end(data))
     fig = R.landscape_page(title, caption)
     axes = fig.subplots(2, 2, sharex=True).ravel()
     for ax, table in zip(axes, TABLES):
@@ -485,8 +502,7 @@ def points_per_hand(data: TuttiReportData, number: int) -> Sheet:
         "points; the legend gives each table's mean with its 95% CI (over the hands, of the "
         "mean over the sides), the median, and the points declared per hand (hands a Tute "
         "ended left out). Right: the points of the side that won the hand (tied hands left "
-        "out): what it takes to win, with its mean and median. " + table_prints(data)
-        + R.source(data, f"{R.count(n['hands'], 'hand')} per table"))
+        "out): what it takes to win, with its mean and median. " + _hands_end(data))
     fig = R.landscape_page(title, caption)
     left, right = fig.subplots(1, 2, sharey=True)
     hi = max(int(hp.points.max()) for hp in data.points.values())
@@ -528,3 +544,7 @@ def tournament(data: TuttiReportData, number: int) -> Sheet:
     t = data.tournament
     rules = data.at({3: "3", 4: "4"}.get(t.players, "2"))
     return R.tournament_sheet(t, rules, number, R.report_footer(data.rules))
+
+
+#: The report's pages in order (the tournament page follows when given).
+PAGES = (bot_win_rates, lead_advantage, options_value, trump_rank, dealt_tute, points_per_hand)

@@ -10,17 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    ReportPages,
-    ReportSize,
-    Tournament,
-    build_report,
-    count,
-    report_footer,
-    rules_label,
-    tournament_sheet,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.tutto import report_figures as figs
 from tutto_sim.tutto import report_win
 from tutto_sim.tutto.report_data import SWEEP_CARDS, PhaseHook, compute
@@ -50,8 +41,8 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
     adds a page of win rates with 95% CIs; a tournament of another game is
     refused (:class:`~tutto_sim.core.report.TournamentFileError`)."""
-    return build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
-                        win_target=win_target)
+    return R.build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
+                          win_target=win_target)
 
 
 def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
@@ -71,11 +62,11 @@ def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
                lambda n: report_win.heatmap(win, n),
                lambda n: report_win.thresholds(win, n)]
     if tournament is not None:
-        makers.append(lambda n: tournament_sheet(tournament, rules, n,
-                                                 report_footer(rules, "Tutto")))
+        makers.append(lambda n: R.tournament_sheet(tournament, rules, n,
+                                                   R.report_footer(rules, "Tutto")))
     intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
-             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"simulated ({R.count(turns, 'turn')} per point, seed {seed}); "
+             f"{R.rules_label(rules)}. Playing to win, two players: the exact win table "
              f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
     return ReportPages("tutto-report", "Tutto: optimal single-turn strategy",

@@ -15,7 +15,6 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from tutto_sim import __version__
 from tutto_sim.core import report as R
 from tutto_sim.core.report import BLUE, GREY, HATCHES, INK, LANDSCAPE, LIGHT, ORANGE, Sheet
 from tutto_sim.core.stats import Estimate
@@ -105,10 +104,7 @@ def policy_values(data: TuttoReportData) -> list[tuple[str, np.ndarray]]:
 
 def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
     sol = data.sol
-    caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/solver.md); simulated ones from the turn simulator, "
-               f"{R.count(data.turns, 'turn')} per point, seed {data.seed}. "
-               f"{R.sentence(R.rules_label(data.rules))}.")
+    caption = R.turns_cover_caption(data, "docs/solver.md")
     simple = ("the same" if _same(sol.turn_ev, data.turn_values[BANK_300]) else
               f"{data.turn_values[BANK_300]:.2f}")
     summary = (f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact); "
