@@ -665,21 +665,29 @@ class ReportPages:
 PhaseHook = Callable[[str, int], Callable[[int], None]]
 
 
-def figure_report(compute, figures, stem: str, keyword: str):
-    """The ``pages`` (:func:`build_report`) of a report whose numbers
-    ``compute(rules, seed, n, phase)`` returns (an object with ``rules``,
-    ``seed`` and ``tournament``) and whose module ``figures`` draws it: its
-    ``TITLE``, ``intro(data)``, ``cover(data, titles)``, ``PAGES`` (each
-    ``page(data, number)``) and, after them when a tournament is given,
-    ``tournament(data, number)``. ``keyword``: the name of ``n`` in the PDF's
-    keywords."""
+def figure_report(game: str, compute, figures, size: ReportSize, keyword: str):
+    """The ``pages`` (:func:`build_report`) of the report of ``game`` whose
+    numbers ``compute(rules, seed, n, phase)`` returns (an object with
+    ``rules``, ``seed`` and ``tournament``) and whose module ``figures`` draws
+    it: its ``TITLE``, ``intro(data)``, ``PAGES`` (each ``page(data,
+    number)``) and, after them when a tournament is given,
+    ``tournament(data, number)``; the cover (:func:`cover_sheet`) with its
+    ``summary(data)``, ``cover_caption(data)`` and the rules' page ``DOC``.
+    ``keyword``: the name of ``n`` (``size``) in the PDF's keywords."""
     def pages(rules, seed: int, n: int, phase, tournament) -> ReportPages:
         data = compute(rules, seed, n, phase)
         data.tournament = tournament
         drawn = list(figures.PAGES) + ([figures.tournament] if tournament is not None else [])
-        return ReportPages(stem, figures.TITLE, f"{keyword}={n}",
-                           [lambda number, f=f: f(data, number) for f in drawn],
-                           lambda titles: figures.cover(data, titles), figures.intro(data))
+        command = reproduce_command(game, data, f"{size.option} {n}", tournament)
+        name = figures.TITLE.split(":")[0] + " report"
+
+        def cover(titles):
+            return cover_sheet(figures.TITLE, figures.summary(data), titles, data.rules,
+                               figures.DOC, command, figures.cover_caption(data), name)
+
+        return ReportPages(f"{game}-report", figures.TITLE, f"{keyword}={n}",
+                           [lambda number, f=f: f(data, number) for f in drawn], cover,
+                           figures.intro(data))
 
     return pages
 

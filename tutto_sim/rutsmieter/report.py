@@ -40,4 +40,4 @@ def build(out_dir: Path, rules: RutsmieterRules = RutsmieterRules(), seed: int =
 
 
 #: The report's numbers (``report_data``) and pages (``report_figures``).
-pages = R.figure_report(compute, figs, "rutsmieter-report", "games_per_table")
+pages = R.figure_report("rutsmieter", compute, figs, SIZE, "games_per_table")

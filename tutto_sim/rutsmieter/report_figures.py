@@ -76,6 +76,7 @@ def _games(n: int, what: str = "game") -> str:
     return R.count(n, what)
 
 
+DOC = "docs/rutsmieter.md"
 TITLE = "Rutsmieter: bots, house rules and how to move"
 
 
@@ -93,22 +94,24 @@ def intro(data: RutsmieterReportData) -> str:
 # --------------------------------------------------------------------------
 
 
-def cover(data: RutsmieterReportData, contents: list[str]) -> Sheet:
-    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
-               f"({_games(data.games)} per table, seed {data.seed}) and the reference engine "
-               "(the exact checks and the cheat sheet's sample); exact figures from the Markov "
-               f"chains of docs/rutsmieter.md. {R.sentence(R.rules_label(data.rules))}.")
+def cover_caption(data: RutsmieterReportData) -> str:
+    """The cover's caption: where the figures come from."""
+    return (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+            f"({_games(data.games)} per table, seed {data.seed}) and the reference engine "
+            "(the exact checks and the cheat sheet's sample); exact figures from the Markov "
+            f"chains of docs/rutsmieter.md. {R.sentence(R.rules_label(data.rules))}.")
+
+
+def summary(data: RutsmieterReportData) -> str:
+    """The cover's summary: the report's main findings in a few sentences."""
     two = data.bots[2].bot_stats()[0]
     four = data.bots[4].bot_stats()[0]
-    summary = (f"Best bot at 2 players: {two.name}, winning {R.estimate_text(two.win, True)} "
-               f"of its games; at 4 players: {four.name}, {R.estimate_text(four.win, True)} "
-               f"(fair share 25%). With one piece each, the first of two players wins "
-               f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
-               f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
-               "fewest-throws play (exact).")
-    command = R.reproduce_command("rutsmieter", data, f"--games {data.games}", data.tournament)
-    return R.cover_sheet(TITLE, summary, contents,
-                         data.rules, "docs/rutsmieter.md", command, caption, "Rutsmieter report")
+    return (f"Best bot at 2 players: {two.name}, winning {R.estimate_text(two.win, True)} "
+            f"of its games; at 4 players: {four.name}, {R.estimate_text(four.win, True)} "
+            f"(fair share 25%). With one piece each, the first of two players wins "
+            f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
+            f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
+            "fewest-throws play (exact).")
 
 
 # --------------------------------------------------------------------------

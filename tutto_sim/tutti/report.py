@@ -55,4 +55,4 @@ def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
 
 
 #: The report's numbers (``report_data``) and pages (``report_figures``).
-pages = R.figure_report(compute, figs, "tutti-report", "matches_per_table")
+pages = R.figure_report("tutti", compute, figs, SIZE, "matches_per_table")

@@ -78,6 +78,7 @@ def side_word(table: str, s: int) -> str:
     return seat_word(table, s)
 
 
+DOC = "docs/tutti.md"
 TITLE = "Tutti: bots, lead, exchange, declaring"
 
 
@@ -95,29 +96,31 @@ def intro(data: TuttiReportData) -> str:
 # --------------------------------------------------------------------------
 
 
-def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
-    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
-               f"({_matches(data.matches)} per table, seed {data.seed}) and the reference "
-               "engine (the search bots, the exchange and declaring); the chance of a dealt "
-               f"Tute is also exact, by counting. {R.sentence(R.rules_label(data.rules))}.")
+def cover_caption(data: TuttiReportData) -> str:
+    """The cover's caption: where the figures come from."""
+    return (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+            f"({_matches(data.matches)} per table, seed {data.seed}) and the reference "
+            "engine (the search bots, the exchange and declaring); the chance of a dealt "
+            f"Tute is also exact, by counting. {R.sentence(R.rules_label(data.rules))}.")
+
+
+def summary(data: TuttiReportData) -> str:
+    """The cover's summary: the report's main findings in a few sentences."""
     two = {b.name: b for b in data.bots["2"].bot_stats()}["heuristic"]
     lead = {r.table: r for r in data.lead.rows}
     ex = data.exchange.rows[0]
     de = {r.table: r for r in data.declare.rows}["2"]
     tute = {r.players: r for r in data.tute.rows}[2]
-    summary = (f"At 2 players the heuristic bot wins {R.estimate_text(two.win, True)} of "
-               f"its matches against random. The player who leads the first hand wins "
-               f"{R.estimate_text(lead['2'].seats[0], True)} at 2 players and "
-               f"{R.estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
-               f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
-               f"shows trumps, does best. The trump exchange is worth "
-               f"{R.signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
-               f"{R.signed(de.points_value.mean, de.points_value.ci95)} at 2 players. A given "
-               f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
-               "players (exact).")
-    command = R.reproduce_command("tutti", data, f"--games {data.matches}", data.tournament)
-    return R.cover_sheet(TITLE, summary, contents,
-                         data.rules, "docs/tutti.md", command, caption, "Tutti report")
+    return (f"At 2 players the heuristic bot wins {R.estimate_text(two.win, True)} of "
+            f"its matches against random. The player who leads the first hand wins "
+            f"{R.estimate_text(lead['2'].seats[0], True)} at 2 players and "
+            f"{R.estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
+            f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
+            f"shows trumps, does best. The trump exchange is worth "
+            f"{R.signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
+            f"{R.signed(de.points_value.mean, de.points_value.ci95)} at 2 players. A given "
+            f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
+            "players (exact).")
 
 
 # --------------------------------------------------------------------------
