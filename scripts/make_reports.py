@@ -4,14 +4,14 @@ One directory per game (``reports/tutto/``, ``reports/macke/``,
 ``reports/rutsmieter/``, ``reports/tutti/``): the multi-page PDF, one PNG per
 figure (150 dpi) and a README.md index with every caption, under the game's
 default rules (docs/rules.md, docs/macke.md, docs/rutsmieter.md,
-docs/tutti.md), seed 1 and the report's default Monte Carlo size (for
-Rutsmieter: games per table; for Tutti: matches per table): what ``tutto-sim
-report --game GAME --out reports/GAME`` writes. This script is the one that writes into
+docs/tutti.md), seed 1 and the report's default size (turns per point for
+the dice games, games per table for Rutsmieter, matches per table for
+Tutti): what ``tutto-sim report --game GAME --out reports/GAME`` writes. This script is the one that writes into
 ``reports/`` (always into ``--out-root``/GAME, named explicitly); ``tutto-sim
 report`` writes elsewhere unless told ``--out reports/GAME``.
 Usage::
 
-    python scripts/make_reports.py [--game tutto|macke|volle-lotte|rutsmieter|tutti] [--seed 1] [--turns N] [--out-root reports]
+    python scripts/make_reports.py [--game tutto|macke|volle-lotte|rutsmieter|tutti] [--seed 1] [--turns N] [--games N] [--out-root reports]
 
 Without ``--game`` it regenerates the committed ones (``core.report.sample_games()``);
 ``--game volle-lotte`` writes ``reports/volle-lotte/`` on request.
@@ -47,24 +47,33 @@ def main() -> None:
                          f"{', '.join(sample_games())})")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--turns", type=int, default=None,
-                    help="Monte Carlo turns per point, for Rutsmieter games per table, "
-                         "for Tutti matches per table "
-                         "(default: the report's default)")
+                    help="Tutto, Macke, Volle Lotte: turns simulated for each point of a curve "
+                         "(default: the report's own)")
+    ap.add_argument("--games", type=int, default=None,
+                    help="Rutsmieter, Tutti: games (Tutti: matches) at each table "
+                         "(default: the report's own)")
     ap.add_argument("--out-root", type=Path, default=ROOT / "reports")
     args = ap.parse_args()
-    for game in args.game or list(sample_games()):
+    games = args.game or list(sample_games())
+    sizes = {"--turns": args.turns, "--games": args.games}
+    for option, value in sizes.items():
+        takes = [g for g in games if report_module(g).SIZE.option == option]
+        if value is not None and not takes:
+            other = report_module(games[0]).SIZE
+            ap.error(f"{option} does not apply to {', '.join(games)}: give {other.option} "
+                     f"({other.words})")
+    for game in games:
         module = report_module(game)
-        turns = args.turns or module.DEFAULT_TURNS
+        turns = sizes[module.SIZE.option] or module.SIZE.default
         rules = {"rules": module.default_rules(game)} if hasattr(module, "default_rules") else {}
         if hasattr(module, "sample_win_target"):  # the pages on playing to win: a fixed target
             rules["win_target"] = module.sample_win_target(rules.get("rules"))
         t0 = time.perf_counter()
         out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
-        files = module.build(out_dir, seed=args.seed, turns=turns, **rules)
+        files = module.build(out_dir, seed=args.seed, **{module.SIZE.keyword: turns}, **rules)
         size = sum(p.stat().st_size for p in [files.pdf, *files.pngs])
-        words = getattr(module, "SIZE_WORDS", "turns per point")
         print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs)} PNGs, "
-              f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} {words}, "
+              f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} {module.SIZE.words}, "
               f"{time.perf_counter() - t0:.1f} s")
 
 

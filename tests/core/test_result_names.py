@@ -206,7 +206,7 @@ def test_a_reports_files_get_the_usual_mode(capsys, tmp_path, monkeypatch):
     import tutto_sim.tutti.report as tutti_report
     from tutto_sim.core.report import Sheet, new_figure, write_report
 
-    def build(out_dir, rules, seed=1, turns=1, phase=None, **kw):
+    def build(out_dir, rules, seed=1, games=1, phase=None, **kw):
         def page(number):
             fig, _ = new_figure(4, 3, "a caption")
             fig.add_subplot().plot([0, 1], [0, 1])
@@ -222,7 +222,7 @@ def test_a_reports_files_get_the_usual_mode(capsys, tmp_path, monkeypatch):
     monkeypatch.setattr(tutti_report, "build", build)
     monkeypatch.chdir(tmp_path)
     with umask(0o022):
-        code, out, err = run_cli(capsys, "report", "--game", "tutti", "--turns", "10")
+        code, out, err = run_cli(capsys, "report", "--game", "tutti", "--games", "10")
     assert code == 0, err
     (folder,) = (tmp_path / "results").iterdir()
     assert re.fullmatch(r"report-tutti-[0-9a-f]{10}", folder.name), folder.name
@@ -232,7 +232,7 @@ def test_a_reports_files_get_the_usual_mode(capsys, tmp_path, monkeypatch):
         assert _mode(p) == 0o644, p
     # another seed: another folder; the first one stays as it was
     with umask(0o022):
-        code, out, err = run_cli(capsys, "report", "--game", "tutti", "--turns", "10",
+        code, out, err = run_cli(capsys, "report", "--game", "tutti", "--games", "10",
                                  "--seed", "2")
     assert code == 0, err
     assert len(list((tmp_path / "results").iterdir())) == 2

@@ -206,7 +206,7 @@ def test_tournament_csv_without_ci_uses_games(tmp_path):
 
 def test_volle_lotte_is_the_macke_report_with_its_preset():
     module = report_module("volle-lotte")
-    assert module is report_module("macke") and module.DEFAULT_TURNS >= 100_000
+    assert module is report_module("macke") and module.SIZE.default >= 100_000
     assert module.default_rules("volle-lotte") == MackeRules.preset("volle-lotte")
     assert module.default_rules("macke") == MackeRules()
     rules = rules_from_flags("volle-lotte", variant="standard", min_score=300, throws=3,

@@ -48,7 +48,7 @@ RULES = RutsmieterRules()
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """The same report twice: (in-process, all threads), (child process, 1 thread)."""
-    return build_twice(tmp_path_factory, ["report", "--game", "rutsmieter", "--turns",
+    return build_twice(tmp_path_factory, ["report", "--game", "rutsmieter", "--games",
                                           str(GAMES), "--seed", str(SEED)], "rutsmieter")
 
 
@@ -114,7 +114,7 @@ def test_same_seed_same_bytes(reports):
 def test_pages_speak_the_players_language(report_dir, texts):
     index = (report_dir / "README.md").read_text(encoding="utf-8")
     assert sorted(texts) == sorted(["cover", *PNGS])
-    command = f"tutto-sim report --game rutsmieter --seed {SEED} --turns {GAMES} --out DIR"
+    command = f"tutto-sim report --game rutsmieter --seed {SEED} --games {GAMES} --out DIR"
     assert command in texts["cover"]
     for name, found in [("README.md", [index])] + sorted(texts.items()):
         for t in found:
@@ -242,7 +242,7 @@ def test_house_rule_effects_are_paired_kernel_games(texts):
     from tutto_sim.core.tournament import run_tournament
     from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
     from tutto_sim.rutsmieter.game import RutsmieterConfig
-    from tutto_sim.rutsmieter.report_figures import _signed
+    from tutto_sim.core.report import signed
 
     page = texts["03-house-rules"]
     base = _kernel_tuned(RULES, GAMES, SEED)
@@ -252,7 +252,7 @@ def test_house_rule_effects_are_paired_kernel_games(texts):
                             GAMES, SEED)
         for what in ("throws", "turns"):
             d = getattr(run, what).astype(np.int64) - getattr(base, what)
-            note = "0 in every game" if not d.any() else _signed(*_mean_ci(d))
+            note = "0 in every game" if not d.any() else signed(*_mean_ci(d))
             assert note in page, (name, what)
     two = dataclasses.replace(RULES, players=2)
     spread = []
@@ -419,13 +419,15 @@ def test_sampled_choices_are_the_tuned_bots_moves():
 
 def test_rutsmieter_is_a_sample_report_with_games_per_table():
     module = report_module("rutsmieter")
-    assert module.STEM == "rutsmieter-report" and module.SIZE_WORDS == "games per table"
+    assert module.SIZE.option == "--games" and module.SIZE.words == "games per table"
     assert "rutsmieter" in sample_games()
     assert not hasattr(module, "default_rules")  # make_reports.py builds the defaults
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--turns", "0"), "--turns"),
+    (("--games", "0"), "--games"),
+    (("--turns", "100"), "--turns does not apply to report --game rutsmieter: give --games "
+                         "(games per table)"),
     (("--must-capture", "maybe"), "--must-capture must be on or off"),
     (("--x2-scope", "card"), "--x2-scope does not apply"),
     (("--tournament", "/nonexistent.csv"), "--tournament: no such file"),

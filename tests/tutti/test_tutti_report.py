@@ -33,7 +33,7 @@ from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.bots import HeuristicBot
 from tutto_sim.tutti.cards import HORSE, KING, card
 from tutto_sim.tutti.reference import play_hand
-from tutto_sim.tutti.report_figures import _signed
+from tutto_sim.core.report import signed
 from tutto_sim.tutti.rules import TuttiRules
 
 MATCHES = 288
@@ -50,7 +50,7 @@ WORDS = {"2": "2 players", "3": "3 players", "4": "4 players", "4p": "4 in pairs
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory):
     """The same report twice: (in-process, all threads), (child process, 1 thread)."""
-    return build_twice(tmp_path_factory, ["report", "--game", "tutti", "--turns",
+    return build_twice(tmp_path_factory, ["report", "--game", "tutti", "--games",
                                           str(MATCHES), "--seed", str(SEED)], "tutti")
 
 
@@ -107,7 +107,7 @@ def test_same_seed_same_bytes(reports):
 def test_pages_speak_the_players_language(report_dir, texts):
     index = (report_dir / "README.md").read_text(encoding="utf-8")
     assert sorted(texts) == sorted(["cover", *PNGS])
-    command = f"tutto-sim report --game tutti --seed {SEED} --turns {MATCHES} --out DIR"
+    command = f"tutto-sim report --game tutti --seed {SEED} --games {MATCHES} --out DIR"
     assert command in texts["cover"]
     for name, found in [("README.md", [index])] + sorted(texts.items()):
         for t in found:
@@ -261,9 +261,9 @@ def test_exchange_and_declaring_are_paired_reference_hands(texts):
     checks += [(rules, ("declare", "tute"), MATCHES // 100) for rules in TABLES.values()]
     for rules, kinds, deals in checks:
         points, wins = _option_values(rules, kinds, deals)
-        assert _signed(*_mean_ci(points)) in page, (rules, kinds)
+        assert signed(*_mean_ci(points)) in page, (rules, kinds)
         m, c = _mean_ci(wins)
-        assert _signed(100 * m, 100 * c) in page, (rules, kinds)
+        assert signed(100 * m, 100 * c) in page, (rules, kinds)
 
 
 def test_trump_rank_titles_are_the_kernels_hands(texts):
@@ -349,13 +349,15 @@ def test_declared_points_are_what_the_hands_declare():
 
 def test_tutti_is_a_sample_report_with_matches_per_table():
     module = report_module("tutti")
-    assert module.STEM == "tutti-report" and module.SIZE_WORDS == "matches per table"
-    assert module.DEFAULT_TURNS % 72 == 0  # every seating equally often at every table
+    assert module.SIZE.option == "--games" and module.SIZE.words == "matches per table"
+    assert module.SIZE.default % 72 == 0  # every seating equally often at every table
     assert "tutti" in sample_games()
 
 
 @pytest.mark.parametrize("args, needle", [
-    (("--turns", "0"), "--turns"),
+    (("--games", "0"), "--games"),
+    (("--turns", "100"), "--turns does not apply to report --game tutti: give --games "
+                         "(matches per table)"),
     (("--pairs", "on"), "--pairs does not apply to report --game tutti"),
     (("--must-answer-trump", "on"), "--must-answer-trump on is a rule of the 2-player game"),
     (("--hands", "9"), "--hands must be 1..5"),

@@ -151,7 +151,7 @@ def test_same_seed_same_bytes(reports):
 
 def test_games_are_registered_by_name():
     module = report_module("Tutto")
-    assert module.STEM == "tutto-report" and module.DEFAULT_TURNS >= 100_000
+    assert module.SIZE.option == "--turns" and module.SIZE.default >= 100_000
     with pytest.raises(ValueError, match="valid: tutto, macke, volle-lotte"):
         report_module("kniffel")
 
@@ -159,6 +159,8 @@ def test_games_are_registered_by_name():
 @pytest.mark.parametrize("args, needle", [
     (("--game", "kniffel"), "--game must be one of tutto, macke, volle-lotte"),
     (("--game", "tutto", "--turns", "0"), "--turns"),
+    (("--game", "tutto", "--games", "10"), "--games does not apply to report --game tutto: "
+                                           "give --turns (turns per point)"),
     (("--x2-scope", "half"), "turn, card"),
     (("--seed", "-1"), "--seed"),
 ])

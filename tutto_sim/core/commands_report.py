@@ -39,7 +39,8 @@ from tutto_sim.core.runs import file_digest, run_digest, run_file
 def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME-<run>, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
-    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report; for Tutti: matches per table, the other parts scale with it).")] = None,
+    turns: Annotated[Optional[int], typer.Option("--turns", help="Tutto, Berliner Macke, Volle Lotte: turns simulated for each point of a curve (default: the game's own, see docs/reports.md).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Rutsmieter, Tutti: games played at each table (for Tutti, matches; default: the game's own, see docs/reports.md).")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
     win_target: Annotated[Optional[int], typer.Option("--win-target", help="Tutto, Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: the table solve --objective win saved in results/ for the game's target when present, else 1,000; Volle Lotte 500). Solved unless that file is in results/.")] = None,
@@ -55,7 +56,14 @@ def report(
     key = game_label(rules) if game_label(rules) in report_games() else \
         getattr(rules, "game", None) or registry.for_rules(rules).name
     module = report_module(key)
-    n_turns = module.DEFAULT_TURNS if turns is None else positive("--turns", turns)
+    size = module.SIZE
+    given = {"--turns": turns, "--games": games}
+    for option, value in given.items():
+        if value is not None and option != size.option:
+            raise UserError(f"{option} does not apply to report --game {key}: give "
+                            f"{size.option} ({size.words})")
+    n = given[size.option]
+    n = size.default if n is None else positive(size.option, n)
     _seed(seed)
     check = getattr(module, "check_rules", None)  # a rule the report cannot take: one line
     if check is not None:
@@ -77,7 +85,7 @@ def report(
         except TournamentFileError as e:
             raise UserError(str(e)) from None
     n_threads = use_threads(threads)
-    digest = run_digest("report", game=key, rules=rules, seed=seed, turns=n_turns,
+    digest = run_digest("report", game=key, rules=rules, seed=seed, turns=n,
                         win_target=win_target, tournament=file_digest(tournament))
     target_dir = out_dir if out_dir is not None else run_file(RESULTS_DIR, f"report-{key}", digest, "")
     if target_dir.exists() and not target_dir.is_dir():
@@ -87,7 +95,8 @@ def report(
     staging = Path(tempfile.mkdtemp(dir=target_dir, prefix=".report-partial-"))
     try:
         with progress_phases(True) as phase:
-            files = module.build(staging, rules, seed=seed, turns=n_turns, phase=phase, **extra)
+            files = module.build(staging, rules, seed=seed, phase=phase, **{size.keyword: n},
+                                 **extra)
         moved = _move_into(staging, target_dir)
     except KeyboardInterrupt:
         raise UserInterrupt(f"report not written; {target_dir} is unchanged") from None
@@ -98,8 +107,7 @@ def report(
     seconds = time.perf_counter() - t0
     out.print(f"wrote {moved[files.pdf.name]} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
               f"{moved[files.index.name]} in {target_dir}", soft_wrap=True)
-    size = getattr(module, "SIZE_WORDS", "turns per point")
-    out.print(f"seed {seed}; {n_turns:,} {size}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
+    out.print(f"seed {seed}; {n:,} {size.words}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
 
 
 def _move_into(staging: Path, target: Path) -> dict[str, Path]:

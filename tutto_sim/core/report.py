@@ -19,6 +19,7 @@ import csv
 import math
 import re
 import textwrap
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,9 @@ from tutto_sim.core.stats import wilson
 
 from tutto_sim import __version__
 
+#: Page sizes (inches): a landscape page and A4 upright.
+LANDSCAPE = (10.5, 7.0)
+PORTRAIT = (8.27, 11.69)
 #: PNG resolution and palette size (files kept small; see :func:`save_png`).
 PNG_DPI = 150
 PNG_COLORS = 128
@@ -226,6 +230,91 @@ def threshold_words(points, lowest: int = 0, never: int | None = None) -> str:
     return f"bank at ≥ {pts(points)}"
 
 
+def threshold_cell(points, lowest: int = 0, never: int | None = None) -> str:
+    """A bank threshold in a table cell: "1,250", "never bank", "always bank"
+    (:func:`threshold_words` without "bank at ≥").
+
+    >>> threshold_cell(1250), threshold_cell(None), threshold_cell(100, lowest=100)
+    ('1,250', 'never bank', 'always bank')
+    """
+    words = threshold_words(points, lowest, never)
+    return pts(points) if words.startswith("bank at") else words
+
+
+def lowest_total(n_dice: int, dice_left: int, unit: int) -> int:
+    """The smallest turn total with ``dice_left`` of ``n_dice`` dice left, each
+    die set aside worth at least ``unit`` points.
+
+    >>> lowest_total(6, 2, 50)
+    200
+    """
+    return (n_dice - dice_left) * unit
+
+
+def dice(n: int) -> str:
+    """A number of dice: "1 die", "3 dice"."""
+    return count(n, "die")
+
+
+def signed(mean: float, ci: float) -> str:
+    """A difference with its sign: "+12.3 ± 0.9", "−4 ± 2", and "0 ± 2" where
+    the mean rounds to zero (never "−0").
+
+    >>> signed(12.34, 0.9), signed(-4.2, 2), signed(-0.2, 2)
+    ('+12.3 ± 0.9', '−4 ± 2', '0 ± 2')
+    """
+    text = pm(abs(mean), ci)
+    if float(text.split(" ± ")[0].replace(",", "")) == 0:
+        return text
+    return ("+" if mean > 0 else "−") + text
+
+
+def evenly(games: int, tournaments, what: str = "games") -> str:
+    """How evenly ``games`` per tournament cover the seatings of each of
+    ``tournaments`` (results with ``lineups`` and ``players``)."""
+    if all(games % (len(r.lineups) * r.players) == 0 for r in tournaments):
+        return "equally often"
+    return f"as evenly as the number of {what} allows"
+
+
+def source(data, sample: str | None = None) -> str:
+    """The end of a caption: the rules of ``data`` (a report's data, with
+    ``rules`` and ``seed``); for a simulation (``sample``: its size in words,
+    empty if the caption says it already) the seed; the software version."""
+    tail = sentence(rules_label(data.rules))
+    if sample is not None:
+        tail = f"{tail}; seed {data.seed}" + (f", {sample}" if sample else "")
+    return f"{tail}; tutto-sim {__version__}."
+
+
+def turns_cover_caption(data, solver_doc: str, simulator: str = "") -> str:
+    """The cover's caption of a report of exact and simulated turns: the
+    version, where the exact figures (the solver of ``solver_doc``) and the
+    simulated ones (``data.turns`` per point) come from, the rules."""
+    return (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
+            f"solver ({solver_doc}); simulated ones from the turn simulator{simulator}, "
+            f"{count(data.turns, 'turn')} per point, seed {data.seed}. "
+            f"{sentence(rules_label(data.rules))}.")
+
+
+def report_footer(rules, game: str = "") -> str:
+    """The end of a page's caption that speaks of the report rather than of
+    its own sample (the tournament page): ``game``, the rules, the version."""
+    return f"Report: {game + ', ' if game else ''}{rules_label(rules)}; tutto-sim {__version__}."
+
+
+def reproduce_command(game: str, data, size: str, tournament=None) -> str:
+    """The command that writes the report of ``data`` again (the cover):
+    ``size`` the report's sample-size option with its value (``--turns
+    200000``), ``tournament`` the :class:`Tournament` of ``--tournament``. A
+    rule flag that ``--game game`` implies (``--variant volle-lotte``) is left out."""
+    flags = "".join(" " + f for f in rules_flags(data.rules) if f != f"--variant {game}")
+    cmd = f"tutto-sim report --game {game} --seed {data.seed} {size}{flags}"
+    if tournament is not None:
+        cmd += f" --tournament {tournament.file}"
+    return cmd + " --out DIR"
+
+
 def join_words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -343,6 +432,74 @@ def new_figure(width: float, height: float, caption: str,
     return fig, band
 
 
+def landscape_page(title: str, caption: str) -> Figure:
+    """A landscape page (:data:`LANDSCAPE`): ``title`` on top, the ``caption``
+    along the bottom edge (:func:`new_figure`)."""
+    fig, _ = new_figure(*LANDSCAPE, caption)
+    fig.suptitle(title, fontsize=13, weight="bold")
+    return fig
+
+
+class SheetPage:
+    """An upright page set by hand from the top down (a cheat sheet): lines of
+    wrapped text, headings and tables; :attr:`cur` is how far down the page
+    (axes fraction, 1 at the top) they reach. ``char_width`` is a character's
+    width in font sizes for the wrap; ``indent_narrows``: an indented line
+    wraps shorter."""
+
+    LINE = 0.0175
+
+    def __init__(self, caption: str, char_width: float = 0.5, indent_narrows: bool = False):
+        fig, band = new_figure(*PORTRAIT, caption, caption_chars=125)
+        fig.set_layout_engine("none")  # tables placed by hand below
+        ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
+        ax.set_axis_off()
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        self.fig, self.ax, self.cur = fig, ax, 1.0
+        self.char_width, self.indent_narrows = char_width, indent_narrows
+
+    def text(self, s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw) -> None:
+        narrow = (1 - x) if self.indent_narrows else 1
+        chars = int(PORTRAIT[0] * 0.91 * narrow * 72 / (size * self.char_width))
+        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
+            self.ax.text(x, self.cur, line, fontsize=size, weight=weight, va="top", **kw)
+            self.cur -= self.LINE * gap * size / 9.5
+
+    def heading(self, s) -> None:
+        self.cur -= 0.006
+        self.text(s, size=12, weight="bold", gap=1.38)
+
+    def table(self, cells, col_labels, widths, row_h=0.0185, size=8.5, shade=None) -> None:
+        """A table of ``cells`` under bold ``col_labels``; ``shade(row, col)``: a cell
+        set off in grey and bold."""
+        h = row_h * (len(cells) + 1)
+        tab = self.ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
+                            bbox=[0, self.cur - h, sum(widths), h], cellLoc="center")
+        tab.auto_set_font_size(False)
+        tab.set_fontsize(size)
+        for (r, c), cell in tab.get_celld().items():
+            cell.set_linewidth(0.5)
+            if r == 0:
+                cell.set_text_props(weight="bold")
+                cell.set_facecolor("#E6E6E6")
+            elif shade is not None and shade(r - 1, c):
+                cell.set_facecolor("#CFCFCF")
+                cell.set_text_props(weight="bold")
+        self.cur -= h + 0.012
+
+
+def largest_fit(draw, counts) -> Sheet:
+    """``draw(n)`` -> (sheet, bottom) for each ``n`` of ``counts`` (largest
+    first) until the page's bottom is on the page (``bottom >= 0``): the
+    sheet with as many rows as fit (the last one tried if none does)."""
+    for n in counts:
+        sheet, bottom = draw(n)
+        if bottom >= 0:
+            break
+    return sheet
+
+
 def save_png(fig: Figure, path: Path, text: dict[str, str]) -> None:
     """``fig`` as a PNG of ``PNG_COLORS`` colours at ``PNG_DPI``, with ``text``
     as its text chunks and no time chunk.
@@ -437,12 +594,13 @@ class ReportWriter:
 
 
 def cover_sheet(title: str, summary: str, contents: list[str], rules, rules_doc: str,
-                command: str, caption: str, name: str) -> Sheet:
+                command: str, caption: str, name: str, gap: float = 0.03) -> Sheet:
     """A report's cover page (A4, PDF only): ``title``, the ``summary``, the
     contents (the other pages' titles, numbered from 2), every rule of
     ``rules`` in words (:func:`rules_lines`) with the full fingerprint, and
-    the ``command`` that reproduces the report. ``name`` is the sheet's title."""
-    fig, band = new_figure(8.27, 11.69, caption)
+    the ``command`` that reproduces the report. ``name`` is the sheet's title;
+    ``gap`` the space below the summary."""
+    fig, band = new_figure(*PORTRAIT, caption)
     fig.set_layout_engine("none")
     ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
     ax.set_axis_off()
@@ -456,7 +614,7 @@ def cover_sheet(title: str, summary: str, contents: list[str], rules, rules_doc:
     line(title, size=20, x=0, weight="bold", dy=0.05)
     for s in textwrap.wrap(summary, 90):
         line(s, size=11, x=0, dy=0.024)
-    y -= 0.03
+    y -= gap
     line("Contents", size=13, x=0, weight="bold", dy=0.035)
     for i, c in enumerate(contents, 2):
         line(f"{i:>2}.  {c}")
@@ -471,6 +629,89 @@ def cover_sheet(title: str, summary: str, contents: list[str], rules, rules_doc:
     for s in textwrap.wrap(command, 85):
         line(s, size=9.5, family="DejaVu Sans Mono", dy=0.022)
     return Sheet(fig, None, name, caption)
+
+
+@dataclass(frozen=True)
+class ReportSize:
+    """What a report's one sample-size number counts: the report command's
+    option for it (``--turns``, ``--games``; the keyword of the report's
+    ``build`` without the dashes), its default and what it counts in words."""
+
+    option: str
+    default: int
+    words: str  # "turns per point", "games per table"
+
+    @property
+    def keyword(self) -> str:
+        return self.option.removeprefix("--")
+
+
+@dataclass
+class ReportPages:
+    """A report as its game lays it out: the file stem, the title, the PDF's
+    keywords, ``makers[i](number)`` drawing page ``number``, ``cover(titles)``
+    and the index's intro (:func:`write_report`)."""
+
+    stem: str
+    title: str
+    keywords: str
+    makers: list
+    cover: object
+    intro: str
+
+
+#: A report's progress hook: ``phase(label, total)`` starts a phase of
+#: ``total`` steps and returns ``advance(n)``.
+PhaseHook = Callable[[str, int], Callable[[int], None]]
+
+
+def figure_report(game: str, compute, figures, size: ReportSize, keyword: str):
+    """The ``pages`` (:func:`build_report`) of the report of ``game`` whose
+    numbers ``compute(rules, seed, n, phase)`` returns (an object with
+    ``rules``, ``seed`` and ``tournament``) and whose module ``figures`` draws
+    it: its ``TITLE``, ``intro(data)``, ``PAGES`` (each ``page(data,
+    number)``) and, after them when a tournament is given,
+    ``tournament(data, number)``; the cover (:func:`cover_sheet`) with its
+    ``summary(data)``, ``cover_caption(data)`` and the rules' page ``DOC``.
+    ``keyword``: the name of ``n`` (``size``) in the PDF's keywords."""
+    def pages(rules, seed: int, n: int, phase, tournament) -> ReportPages:
+        data = compute(rules, seed, n, phase)
+        data.tournament = tournament
+        drawn = list(figures.PAGES) + ([figures.tournament] if tournament is not None else [])
+        command = reproduce_command(game, data, f"{size.option} {n}", tournament)
+        name = figures.TITLE.split(":")[0] + " report"
+
+        def cover(titles):
+            return cover_sheet(figures.TITLE, figures.summary(data), titles, data.rules,
+                               figures.DOC, command, figures.cover_caption(data), name)
+
+        return ReportPages(f"{game}-report", figures.TITLE, f"{keyword}={n}",
+                           [lambda number, f=f: f(data, number) for f in drawn], cover,
+                           figures.intro(data))
+
+    return pages
+
+
+def no_phase(label: str, total: int):
+    """The progress hook that shows nothing."""
+    return lambda n: None
+
+
+def build_report(pages, size: ReportSize, out_dir: Path, rules, seed: int, n: int,
+                 phase=None, tournament=None, **extra) -> ReportFiles:
+    """Compute and write a report: ``n`` (``size``) must be positive; the
+    ``tournament`` (None, a :class:`Tournament` or the path of its CSV) is read
+    and checked to be of the game of ``rules`` before anything is computed
+    (:func:`report_tournament`); ``pages(rules, seed, n, phase, tournament,
+    **extra)`` computes the game's numbers and lays out its
+    :class:`ReportPages`, which :func:`write_report` draws and writes."""
+    if n < 1:
+        raise ValueError(f"{size.keyword} must be a positive number, not {n}")
+    tournament = report_tournament(tournament, rules)
+    phase = phase or no_phase
+    p = pages(rules, seed, n, phase, tournament, **extra)
+    return write_report(out_dir, p.stem, p.title, rules, seed, p.keywords, p.makers, p.cover,
+                        p.intro, phase)
 
 
 def write_report(out_dir: Path, stem: str, title: str, rules, seed: int, keywords: str,
@@ -726,8 +967,7 @@ def tournament_sheet(t: Tournament, report_rules, number: int, footer: str) -> S
         "first-player advantage is seat 0's rate minus the fair share."
         + (" Right: row's win rate against the column in two-player games." if t.pairs else "")
         + f" {footer}")
-    fig, _ = new_figure(10.5, 7.0, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = landscape_page(title, caption)
     panels = 3 if t.pairs else 2
     axes = fig.subplots(1, panels, width_ratios=[1.3, 1.0, 1.3][:panels])
     for ax, rows, what in ((axes[0], t.bots, "bot"), (axes[1], t.seats, "seat")):
@@ -795,12 +1035,13 @@ def sample_games() -> tuple[str, ...]:
 
 def report_module(game: str):
     """The module that builds the report of ``--game`` ``game`` (the game's
-    ``report_module`` hook): ``build(out_dir, rules, seed, turns, phase)``,
-    ``DEFAULT_TURNS`` and, where one module serves several names (Volle
+    ``report_module`` hook): its :class:`ReportSize` ``SIZE``,
+    ``build(out_dir, rules, seed, <SIZE.keyword>, phase, tournament)`` (on
+    :func:`build_report`) and, where one module serves several names (Volle
     Lotte is Berliner Macke's preset), ``default_rules(game)``.
 
-    >>> report_module("tutto").STEM
-    'tutto-report'
+    >>> report_module("tutto").SIZE.option, report_module("tutti").SIZE.option
+    ('--turns', '--games')
     >>> report_module("Volle-Lotte").default_rules("volle-lotte").n_dice
     6
     >>> report_module("kniffel")

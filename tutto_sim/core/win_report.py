@@ -15,9 +15,8 @@ from dataclasses import dataclass, field
 import matplotlib
 import numpy as np
 
-from tutto_sim.core.report import BLUE, GREEN, GREY, INK, ORANGE, Sheet, new_figure
+from tutto_sim.core.report import BLUE, GREEN, GREY, INK, ORANGE, Sheet, landscape_page
 
-LANDSCAPE = (10.5, 7.0)
 _CURVE_STYLES = (dict(color=INK, marker="o"), dict(color=BLUE, marker="s"),
                  dict(color=ORANGE, marker="^"), dict(color=GREEN, marker="D"),
                  dict(color=GREY, marker="v"))
@@ -65,8 +64,7 @@ def threshold(totals, banks) -> float:
 def heatmap_sheet(maps: list[WinMap], title: str, caption: str, number: int,
                   name: str) -> Sheet:
     """One heat map per :class:`WinMap`, side by side, with the 50% line."""
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = landscape_page(title, caption)
     axes = fig.subplots(1, len(maps), squeeze=False)[0]
     im = None
     for ax, m in zip(axes, maps):
@@ -101,8 +99,7 @@ def thresholds_sheet(panels: list[BankCurves], title: str, caption: str, number:
                      name: str) -> Sheet:
     """Per :class:`BankCurves` a panel: threshold against your score minus the
     opponent's, one line per opponent score, the points-optimal threshold dashed."""
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = landscape_page(title, caption)
     axes = fig.subplots(1, len(panels), squeeze=False)[0]
     for ax, p in zip(axes, panels):
         finite = [float(np.nanmax(th)) for _, th in p.curves.values() if np.isfinite(th).any()]

@@ -1,26 +1,20 @@
-"""The Berliner Macke / Volle Lotte report: compute (``macke_data``), draw
-(``macke_figures``), write.
+"""The Berliner Macke / Volle Lotte report: compute (``report_data``), draw
+(``report_figures``), write.
 
 Part of the report layer. :func:`build` writes ``macke-report.pdf``
 (``volle-lotte-report.pdf`` for Volle Lotte: a cover page and one page per
 figure), one PNG per figure and a ``README.md`` index with every caption into
-``out_dir``; docs/reports.md describes the figures. ``tournament`` (a
-:class:`~tutto_sim.core.report.Tournament` or the path of a CSV written by
-``tutto-sim tournament``) adds a page of win rates.
+``out_dir`` (``core.report.build_report``); docs/reports.md describes the
+figures. ``tournament`` (a :class:`~tutto_sim.core.report.Tournament` or the
+path of a CSV written by ``tutto-sim tournament``) adds a page of win rates.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    Tournament,
-    count,
-    report_tournament,
-    rules_label,
-    write_report,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.macke import report_figures as figs
 from tutto_sim.macke import report_win
 from tutto_sim.macke.report_data import PhaseHook, compute, game_name
@@ -28,9 +22,7 @@ from tutto_sim.macke.rules import MackeRules
 
 #: Monte Carlo turns per point of a threshold sweep (and for the optimal
 #: policy): about 15 s for the whole report on 2 cores.
-DEFAULT_TURNS = 1_000_000
-
-STEM = "macke-report"
+SIZE = ReportSize("--turns", 1_000_000, "turns per point")
 
 
 def default_rules(game: str = "macke") -> MackeRules:
@@ -44,7 +36,7 @@ def sample_win_target(rules: MackeRules | None = None) -> int:
 
 
 def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
-          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          turns: int = SIZE.default, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None,
           win_target: int | None = None) -> ReportFiles:
     """Compute and write the Macke report; returns the files written.
@@ -55,10 +47,13 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
 
     A ``tournament`` of another game (or variant) is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`)."""
-    if turns < 1:
-        raise ValueError(f"turns must be a positive number, not {turns}")
-    tournament = report_tournament(tournament, rules)
-    phase = phase or (lambda label, total: (lambda n: None))
+    return R.build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
+                          win_target=win_target)
+
+
+def pages(rules: MackeRules, seed: int, turns: int, phase: PhaseHook,
+          tournament: Tournament | None, win_target: int | None = None) -> ReportPages:
+    """The Macke report's numbers and pages (:func:`build`)."""
     data = compute(rules, seed, turns, phase, tournament)
     win = report_win.compute(rules, win_target, phase)
 
@@ -69,11 +64,10 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
     if tournament is not None:
         makers.append(lambda n: figs.tournament(data, n))
     intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "
-             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"simulated ({R.count(turns, 'turn')} per point, seed {seed}); "
+             f"{R.rules_label(rules)}. Playing to win, two players: the exact win table "
              f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
-    return write_report(out_dir, f"{rules.game}-report",
-                        f"{game_name(rules)}: optimal turn strategy", rules, seed,
-                        f"turns={turns} win_target={win.rules.target}", makers,
-                        lambda titles: figs.cover(data, titles), intro, phase)
+    return ReportPages(f"{rules.game}-report", f"{game_name(rules)}: optimal turn strategy",
+                       f"turns={turns} win_target={win.rules.target}", makers,
+                       lambda titles: figs.cover(data, titles), intro)

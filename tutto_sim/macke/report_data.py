@@ -21,10 +21,10 @@ turns (common random numbers) and valued exactly.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 
+from tutto_sim.core.report import PhaseHook
 from tutto_sim.core.stats import Estimate
 from tutto_sim.macke.analysis import explore_macke
 from tutto_sim.macke.exact_sim import run_macke_exact
@@ -43,7 +43,6 @@ from tutto_sim.macke.solver import (
 from tutto_sim.macke.tables import build_macke_tables
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 
-PhaseHook = Callable[[str, int], Callable[[int], None]]
 
 #: Minimum scores of the "300-point rule" figure (points).
 MIN_SCORES = tuple(range(0, 601, 50))

@@ -17,36 +17,13 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from tutto_sim import __version__
-from tutto_sim.core.report import (
-    BLUE,
-    GREEN,
-    GREY,
-    HATCHES,
-    INK,
-    LIGHT,
-    ORANGE,
-    Sheet,
-    count,
-    cover_sheet,
-    merge_same,
-    new_figure,
-    pct,
-    pm,
-    pts,
-    rules_flags,
-    rules_label,
-    sentence,
-    threshold_words,
-    tournament_sheet,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import BLUE, GREEN, GREY, HATCHES, INK, LIGHT, ORANGE, Sheet
+from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.report_data import BUSTS, MackeReportData, th
 from tutto_sim.macke.rules import VARIANTS
 from tutto_sim.macke.tables import build_macke_tables
 from tutto_sim.macke.words import BUST_WORDS
-
-LANDSCAPE = (10.5, 7.0)
-PORTRAIT = (8.27, 11.69)  # A4
 
 #: Line styles per bust rule (black and white readable).
 BUST_STYLE = {"subtract": dict(color=INK, ls="-", marker="o", mfc="white"),
@@ -59,21 +36,14 @@ VARIANT_SHORT = {"standard": "standard", "instant-win": "instant win", "jackpot"
                  "ones-and-fives": "only 1s and 5s", "volle-lotte": "Volle Lotte"}
 
 
-def _dice(n: int) -> str:
-    return count(n, "die")
-
-
 def _lowest(rules, dice_left: int) -> int:
     """The smallest turn total (points) with ``dice_left`` dice left: 50 a die set aside."""
-    return (rules.n_dice - dice_left) * 50
+    return R.lowest_total(rules.n_dice, dice_left, POINT_UNIT)
 
 
 def _th(points, lowest: int = 0) -> str:
     """A bank threshold in a table cell: "1,250", "never bank", "always bank"."""
-    t = th(points)
-    if t is None:
-        return "never bank"
-    return "always bank" if t <= lowest else pts(t)
+    return R.threshold_cell(th(points), lowest)
 
 
 def unit_words(state: str) -> str:
@@ -89,32 +59,14 @@ def simple_words(k, k_clear) -> str:
     k = th(k)
     k_clear = th(k_clear)
     if k == k_clear:
-        return threshold_words(k) + ("" if k is None else " (after a clear too)")
+        return R.threshold_words(k) + ("" if k is None else " (after a clear too)")
     if k_clear is None:
         clear = "never after a clear"
     elif k_clear <= 0:
         clear = "always after a clear"
     else:
-        clear = f"after a clear at ≥ {pts(k_clear)}"
-    return f"{threshold_words(k)}, {clear}"
-
-
-def _source(data: MackeReportData, simulated: bool) -> str:
-    """The end of every caption: game, rules, and for simulations the seed and size."""
-    tail = sentence(rules_label(data.rules))
-    if simulated:
-        tail = f"{tail}; seed {data.seed}, {count(data.turns, 'turn')} per point"
-    return f"{tail}; tutto-sim {__version__}."
-
-
-def reproduce_command(data: MackeReportData, tournament_file: str | None = None) -> str:
-    r = data.rules
-    game = "volle-lotte" if r.variant == "volle-lotte" else "macke"
-    flags = "".join(" " + f for f in rules_flags(r) if f != "--variant volle-lotte")
-    cmd = f"tutto-sim report --game {game} --seed {data.seed} --turns {data.turns}{flags}"
-    if tournament_file:
-        cmd += f" --tournament {tournament_file}"
-    return cmd + " --out DIR"
+        clear = f"after a clear at ≥ {R.pts(k_clear)}"
+    return f"{R.threshold_words(k)}, {clear}"
 
 
 def first_chance_is_best_simple(data: MackeReportData) -> bool:
@@ -137,10 +89,7 @@ def never_returning_is_optimal(data: MackeReportData) -> bool:
 
 def cover(data: MackeReportData, contents: list[str]) -> Sheet:
     sol = data.sol
-    caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/macke-solver.md); simulated ones from the turn simulator "
-               f"(docs/macke.md), {count(data.turns, 'turn')} per point, seed {data.seed}. "
-               f"{sentence(rules_label(data.rules))}.")
+    caption = R.turns_cover_caption(data, "docs/macke-solver.md", " (docs/macke.md)")
     m = data.rules.min_score
     best = simple_words(data.sweep_k.best, data.sweep_clear.best)
     if first_chance_is_best_simple(data):
@@ -153,9 +102,11 @@ def cover(data: MackeReportData, contents: list[str]) -> Sheet:
     summary = (f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact expected "
                f"signed result); {simple}.")
     t = data.tournament
-    return cover_sheet(f"{data.name}: optimal turn strategy", summary, contents, data.rules,
-                       "docs/macke.md", reproduce_command(data, t.file if t else None),
-                       caption, f"{data.name} report")
+    game = "volle-lotte" if data.rules.variant == "volle-lotte" else "macke"
+    return R.cover_sheet(f"{data.name}: optimal turn strategy", summary, contents, data.rules,
+                         "docs/macke.md",
+                         R.reproduce_command(game, data, f"--turns {data.turns}", t),
+                         caption, f"{data.name} report")
 
 
 # --------------------------------------------------------------------------
@@ -177,9 +128,8 @@ def min_score(data: MackeReportData, number: int) -> Sheet:
         "every Macke). (d) After a clear the optimal policy banks at or above this total and "
         f"throws all {data.rules.n_dice} dice again below it; dotted, triangles: with 1 throw "
         "and 1 die left it banks at or above this total. Vertical dotted line: this report's "
-        f"minimum ({pts(m)}). Exact, no simulation. {_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"minimum ({R.pts(m)}). Exact, no simulation. {R.source(data)}")
+    fig = R.landscape_page(title, caption)
     (a, b), (c, d) = fig.subplots(2, 2, sharex=True)
     for bust in BUSTS:
         s = df[df.bust == bust]
@@ -239,14 +189,13 @@ def variants(data: MackeReportData, number: int) -> Sheet:
         "five 1s in one throw win; jackpot: five 5s = 5,000, five 1s = 10,000; only 1s and 5s "
         "score; Volle Lotte: 6 dice) under both bust rules (a Macke after the first throw "
         "subtracts the turn total, or scores 0), with this report's minimum "
-        f"({pts(r.min_score)}), {count(r.throws, 'throw')} per series and an instant win "
-        f"counted as {pts(r.win_value)} points. Left: expected signed result of a turn (plain "
+        f"({R.pts(r.min_score)}), {R.count(r.throws, 'throw')} per series and an instant win "
+        f"counted as {R.pts(r.win_value)} points. Left: expected signed result of a turn (plain "
         "bars: a Macke subtracts, hatched: a Macke scores 0); the tick on each bar is the best "
         "play that never returns a unit. Right: the turn's outcome, P(result > 0) (dark), "
         "P(= 0) (dotted), P(< 0) (hatched). The arrow marks this report's rules. Exact, no "
-        f"simulation. {_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"simulation. {R.source(data)}")
+    fig = R.landscape_page(title, caption)
     a, b = fig.subplots(1, 2)
     rows = data.variants
     n = len(VARIANTS)
@@ -356,7 +305,7 @@ def clear_words(sol) -> str:
         return f"after a clear: never bank, always throw all {n} dice again"
     if t <= _lowest(sol.rules, 0):
         return "after a clear: always bank"
-    return f"after a clear: bank at ≥ {pts(t)}, else throw all {n} dice again"
+    return f"after a clear: bank at ≥ {R.pts(t)}, else throw all {n} dice again"
 
 
 def _exceptions_lines(sol) -> list[str]:
@@ -367,10 +316,10 @@ def _exceptions_lines(sol) -> list[str]:
     groups: dict[tuple[int, int], list[str]] = {}
     for tl, d, u, lo, hi in exc:
         groups.setdefault((tl, d), []).append(
-            f"{unit_words(u)} at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}"))
-    lines = [f"{count(len(exc), 'exception')} (bank below the threshold):"]
+            f"{unit_words(u)} at {R.pts(lo)}" + ("" if hi == lo else f"–{R.pts(hi)}"))
+    lines = [f"{R.count(len(exc), 'exception')} (bank below the threshold):"]
     for (tl, d), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
-        lines.append(f"{count(tl, 'throw')} and {_dice(d)} left: " + "; ".join(items))
+        lines.append(f"{R.count(tl, 'throw')} and {R.dice(d)} left: " + "; ".join(items))
     return lines
 
 
@@ -389,9 +338,8 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
         "right: the same rules with the other bust rule (" + BUST_WORDS[other.rules.bust]
         + "). Exceptions: states that bank below "
         f"the threshold (which units lie aside matters, not only the total). "
-        f"{_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"{R.source(data)}")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(2, 2, height_ratios=[2.2, 1.0])
     for k, s in enumerate((sol, other)):
         ax = fig.add_subplot(gs[0, k])
@@ -402,7 +350,7 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
         lines = [clear_words(s)]
         if s.clear_exceptions:
             lines.append("  also bank a clear at "
-                         + ", ".join(pts(x) for x in s.clear_exceptions[:6]))
+                         + ", ".join(R.pts(x) for x in s.clear_exceptions[:6]))
         lines += _exceptions_lines(s)
         text = "\n".join(textwrap.fill(x, 66, subsequent_indent="    ", break_on_hyphens=False)
                           for x in lines)
@@ -449,9 +397,8 @@ def returns(data: MackeReportData, number: int) -> Sheet:
         f"costs. {free_return_words(data.rules)} Right: what returns are worth per turn "
         "(optimal EV minus the best play that never returns), by minimum score and bust rule; "
         f"here {value:.2f} points, {rs.mean_returns:.2f} returns per turn. Exact, no "
-        f"simulation. {_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"simulation. {R.source(data)}")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(2, 2, width_ratios=[1.45, 1.0])
     a = fig.add_subplot(gs[:, 0])
     ex = list(rs.examples)
@@ -461,9 +408,9 @@ def returns(data: MackeReportData, number: int) -> Sheet:
         a.barh(y, gains, height=0.62, color=[LIGHT if e.locked == 0 else "white" for e in ex],
                edgecolor=INK, hatch=["" if e.locked == 0 else HATCHES[1] for e in ex], lw=0.7)
         for yi, e in zip(y, ex):
-            a.text(e.gain + max(gains) * 0.015, yi, f"+{e.gain:.0f}, {pct(e.reach)} of turns",
+            a.text(e.gain + max(gains) * 0.015, yi, f"+{e.gain:.0f}, {R.pct(e.reach)} of turns",
                    va="center", fontsize=7.5)
-        labels = [f"before throw {e.throw}" + (f", {pts(e.locked)} locked" if e.locked else "")
+        labels = [f"before throw {e.throw}" + (f", {R.pts(e.locked)} locked" if e.locked else "")
                   + f": {unit_words(e.aside)} → return "
                   + ("it" if e.kept == "nothing" else
                      f"{unit_words(e.returned)}, keep {unit_words(e.kept)}")
@@ -547,8 +494,8 @@ def policy_bars(data: MackeReportData) -> list[tuple[str, float, object]]:
         k = entry[1]
         return "optimal" if k == "no-returns" and same_policy else k
 
-    merged = merge_same([(label, (values, k)) for label, values, k in bars],
-                        lambda x, y: policy(x) == policy(y))
+    merged = R.merge_same([(label, (values, k)) for label, values, k in bars],
+                          lambda x, y: policy(x) == policy(y))
     return [(label, values[0], values[1]) for label, (values, _) in merged]
 
 
@@ -561,7 +508,8 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
         "turn total reaches K (after a clear: reaches C, else throw all dice again in a new "
         "series). (a) K swept with C = K; (b) the same around its best (the optimum lies "
         "above); (c) C swept with K at its best "
-        f"({pts(sk.best)}). Circles: Monte Carlo, {count(data.turns, 'turn')} per point, 95% CI "
+        f"({R.pts(sk.best)}). Circles: Monte Carlo, {R.count(data.turns, 'turn')} per point, "
+        "95% CI "
         "as bars and grey band, every point of a panel on the same turns (common random "
         "numbers). Solid line: exact value of the same rule. Star: the best K (exact). "
         "Dash-dot: the exact optimum (every keep, return and bank decision free); dashed: the "
@@ -570,9 +518,8 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
         + ". (d) The policies side by side, exact, with the Monte Carlo estimate (MC, 95% CI) "
         "where simulated (the optimal policy's table simulated on the same turns); "
         "first chance: bank as soon as the turn total reaches the minimum. "
-        f"{_source(data, True)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + R.source(data, f"{R.count(data.turns, 'turn')} per point"))
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(3, 2, height_ratios=[0.07, 1, 1])
     key = fig.add_subplot(gs[0, :])
     key.set_axis_off()
@@ -586,7 +533,7 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
     window = sk.exact[(sk.exact_x >= lo) & (sk.exact_x <= lo + 700)]
     b.set_ylim(window.min() - 10, sk.best_ev + 15)
     _sweep_panel(c, sc, data)
-    c.set_title(f"(c) after a clear, bank at ≥ C (K = {pts(sk.best)})", loc="left")
+    c.set_title(f"(c) after a clear, bank at ≥ C (K = {R.pts(sk.best)})", loc="left")
     cl = sc.exact[sc.exact_x <= sc.mc_x[-1]]
     c.set_ylim(cl.min() - 20, sol.turn_ev + 25)
     for ax in (a, b):
@@ -620,7 +567,7 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
             right = max(right, est.mean + est.ci95)
             d.errorbar([est.mean], [yi], xerr=[est.ci95], fmt="o", color=BLUE, mfc="white",
                        ms=4, capsize=3, zorder=4)
-            txt += f"  (MC {pm(est.mean, est.ci95)})"
+            txt += f"  (MC {R.pm(est.mean, est.ci95)})"
         d.text(right + 12, yi, txt, va="center", fontsize=8)
     d.set_yticks(y, ["\n".join(textwrap.wrap(b[0], 28)) for b in bars], fontsize=8)
     d.set_xlim(min(0, min(b[1] for b in bars)), max(b[1] for b in bars) * 1.6)
@@ -636,8 +583,7 @@ def simple_vs_optimal(data: MackeReportData, number: int) -> Sheet:
 
 
 def tournament(data: MackeReportData, number: int) -> Sheet:
-    return tournament_sheet(data.tournament, data.rules, number,
-                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
+    return R.tournament_sheet(data.tournament, data.rules, number, R.report_footer(data.rules))
 
 
 # --------------------------------------------------------------------------
@@ -658,7 +604,7 @@ def _locked_returns(data: MackeReportData) -> list[str]:
     out = sorted(groups.items(), key=lambda kv: -kv[1][2])
     return [f"before throw {j}, {unit_words(aside)} aside"
             + ("" if ret == aside else f" (return {unit_words(ret)})")
-            + f" at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}") + " locked"
+            + f" at {R.pts(lo)}" + ("" if hi == lo else f"–{R.pts(hi)}") + " locked"
             for (j, aside, ret), (lo, hi, _) in out]
 
 
@@ -687,11 +633,7 @@ def start_returns(data: MackeReportData) -> list[str]:
 
 def cheat_sheet(data: MackeReportData, number: int) -> Sheet:
     """The cheat sheet, with as many keep-advice rows as fit on the page."""
-    for rows in (15, 12, 10, 8, 6, 4):
-        sheet, bottom = _cheat_sheet(data, number, rows)
-        if bottom >= 0:
-            break
-    return sheet
+    return R.largest_fit(lambda rows: _cheat_sheet(data, number, rows), (15, 12, 10, 8, 6, 4))
 
 
 def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sheet, float]:
@@ -704,57 +646,28 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
         "after the first throw subtracts the total or scores 0 by the bust rule). Bank "
         "thresholds count the turn total of all series of the turn. Keep advice: the throws "
         "with nothing aside and nothing locked where setting aside less than every scoring "
-        f"unit is better, grouped by what every unit would be. {_source(data, False)}")
-    fig, band = new_figure(*PORTRAIT, caption, caption_chars=125)
-    fig.set_layout_engine("none")
-    ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
-    ax.set_axis_off()
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    cur = [1.0]
-    line_h = 0.0175
-    width_in = PORTRAIT[0] * 0.91
-
-    def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
-        chars = int(width_in * (1 - x) * 72 / (size * 0.53))
-        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
-            ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
-            cur[0] -= line_h * gap * size / 9.5
-
-    def heading(s):
-        cur[0] -= 0.006
-        text(s, size=12, weight="bold", gap=1.38)
-
-    def table(cells, col_labels, widths, row_h=0.0185, size=8.5):
-        h = row_h * (len(cells) + 1)
-        tab = ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
-                       bbox=[0, cur[0] - h, sum(widths), h], cellLoc="center")
-        tab.auto_set_font_size(False)
-        tab.set_fontsize(size)
-        for (row, _), cell in tab.get_celld().items():
-            cell.set_linewidth(0.5)
-            if row == 0:
-                cell.set_text_props(weight="bold")
-                cell.set_facecolor("#E6E6E6")
-        cur[0] -= h + 0.012
+        f"unit is better, grouped by what every unit would be. {R.source(data)}")
+    page = R.SheetPage(caption, char_width=0.53, indent_narrows=True)
+    text, heading, table = page.text, page.heading, page.table
 
     text(title, size=15, weight="bold", gap=1.4)
-    text(f"{sentence(rules_label(r))}.  A turn is worth {sol.turn_ev:.2f} points with this play: "
+    text(f"{R.sentence(R.rules_label(r))}.  A turn is worth {sol.turn_ev:.2f} points "
+         "with this play: "
          f"P(added) {100 * sol.p_positive:.1f}%, P(subtracted) {100 * sol.p_negative:.1f}%, "
          f"P(zero) {100 * sol.p_zero:.1f}%; {sol.mean_throws:.2f} throws and "
          f"{sol.mean_returns:.2f} returns per turn.", size=8.5, color="#333333", gap=1.3)
 
     heading("1. After setting aside: bank as soon as the turn total reaches")
     if L >= 2:
-        cells = [[f"after throw {L - tl} ({count(tl, 'throw')} left)"]
+        cells = [[f"after throw {L - tl} ({R.count(tl, 'throw')} left)"]
                  + [_th(sol.bank_threshold[tl, d], _lowest(r, d)) for d in range(1, n)]
                  for tl in range(L - 1, 0, -1)]
-        table(cells, ["", *[_dice(d) + " left" for d in range(1, n)]],
+        table(cells, ["", *[R.dice(d) + " left" for d in range(1, n)]],
               [0.3] + [0.7 / (n - 1)] * (n - 1), row_h=0.0185)
     clear = clear_words(sol).replace("after a clear: ", "")
-    text(f"After throw {L} the turn ends by itself: a total of {pts(r.min_score)} or more is "
+    text(f"After throw {L} the turn ends by itself: a total of {R.pts(r.min_score)} or more is "
          f"added, less is subtracted. After a clear (all {n} dice aside): {clear} (a fresh "
-         f"series of {count(L, 'throw')}; earlier points stay locked).", size=9)
+         f"series of {R.count(L, 'throw')}; earlier points stay locked).", size=9)
     if sol.bank_exceptions:
         lines = _exceptions_lines(sol)
         text(lines[0].replace(":", ", by throws and dice left:"), size=8)
@@ -787,14 +700,14 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
              size=9)
         cells = [[unit_words(x.every_unit), "-".join(x.example)]
                  + [unit_words(k) if k else "every unit" for k in x.keeps]
-                 + [pct(x.probability)]
+                 + [R.pct(x.probability)]
                  for x in rows[:keep_rows]]
         table(cells, ["every scoring unit", "e.g.", *[f"throw {j}: set aside"
                                                       for j in range(1, L + 1)], "P(throw)"],
               [0.22, 0.14] + [0.52 / L] * L + [0.1], row_h=0.0158, size=7.8)
         if len(rows) > keep_rows:
             rest = sum(x.probability for x in rows[keep_rows:])
-            text(f"… and {count(len(rows) - keep_rows, 'rarer group')} ({pct(rest)} of "
+            text(f"… and {R.count(len(rows) - keep_rows, 'rarer group')} ({R.pct(rest)} of "
                  "throws).", size=8)
     else:
         text("Set aside every scoring unit: no throw rewards less.", size=9)
@@ -818,7 +731,7 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
     heading("5. Scoring, and the minimum score")
     units = build_macke_tables(r).types
     text("Units (within one throw): " + ", ".join(
-        f"{unit_words(u.name)} = {pts(u.points * 50)}" for u in units) + "."
+        f"{unit_words(u.name)} = {R.pts(u.points * 50)}" for u in units) + "."
          + (" Five 1s in one throw win at once." if r.variant == "instant-win" else ""),
          size=8.5)
     df = data.explore[data.explore.bust == r.bust]
@@ -826,10 +739,10 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
     cells = []
     for k in mins:
         row = df[df.min_score == k].iloc[0]
-        cells.append([pts(k) + ("  (these rules)" if k == r.min_score else ""),
+        cells.append([R.pts(k) + ("  (these rules)" if k == r.min_score else ""),
                       f"{row.ev:.1f}", f"{100 * row.p_positive:.1f}%",
                       f"{100 * row.p_negative:.1f}%", f"{100 * row.p_zero:.1f}%",
                       f"{row.value_of_returns:.1f}"])
     table(cells, ["minimum", "EV", "P(added)", "P(subtracted)", "P(zero)", "value of returns"],
           [0.22, 0.13, 0.13, 0.15, 0.13, 0.16], row_h=0.0158, size=7.8)
-    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]
+    return Sheet(page.fig, f"{number:02d}-cheat-sheet", title, caption), page.cur

@@ -42,18 +42,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from tutto_sim.core.report import PhaseHook, no_phase
 from tutto_sim.core.stats import Estimate
 
 from .policy import FEATURES, WeightsPolicy, default_policy, move_features
 from .reference import BOT_NAMES, Board, Bot, Observation, play_game
 from .rules import RutsmieterRules
 
-PhaseHook = Callable[[str, int], Callable[[int], None]]
 
 #: The bots of the tournaments: the built-in ones and the tuned policy.
 TOURNAMENT_BOTS = (*BOT_NAMES, "tuned")
@@ -70,10 +69,6 @@ EXPERT_SHARE = 360
 EXPERT_ROLLOUTS = 50
 #: Worked examples on the cheat sheet, at most.
 MAX_EXAMPLES = 4
-
-
-def _no_phase(label: str, total: int):
-    return lambda n: None
 
 
 def at_table(rules: RutsmieterRules, players: int) -> RutsmieterRules:
@@ -106,7 +101,7 @@ def _parse(spec: str, rules: RutsmieterRules):
 
 
 def bot_tournament(rules: RutsmieterRules, players: int, games: int, seed: int,
-                   phase: PhaseHook = _no_phase, on_batch=None, names=TOURNAMENT_BOTS,
+                   phase: PhaseHook = no_phase, on_batch=None, names=TOURNAMENT_BOTS,
                    engine: str = "kernel", label: str | None = None):
     """A tournament of ``names`` at ``players``, every seating (``core.tournament``)."""
     from tutto_sim.core.tournament import run_tournament
@@ -154,7 +149,7 @@ class TableGames:
 
 
 def table_games(rules: RutsmieterRules, players: int, games: int, seed: int,
-                phase: PhaseHook = _no_phase) -> TableGames:
+                phase: PhaseHook = no_phase) -> TableGames:
     throws, turns = [], []
 
     def keep(batch, seats):
@@ -180,7 +175,7 @@ class ExactChecks:
 
 
 def exact_checks(rules: RutsmieterRules, games: int, seed: int,
-                 phase: PhaseHook = _no_phase) -> ExactChecks:
+                 phase: PhaseHook = no_phase) -> ExactChecks:
     from . import kernel as K
     from .duel import solve_duel
     from .solo import optimal_solo_bot, solo_expected_throws
@@ -267,7 +262,7 @@ class Choices:
 
 
 def sample_choices(policy: WeightsPolicy, rules: RutsmieterRules, games: int, seed: int,
-                   phase: PhaseHook = _no_phase) -> Choices:
+                   phase: PhaseHook = no_phase) -> Choices:
     """Reference games ``0 .. games-1`` with the tuned policy in every seat at
     ``rules.players``, recording every choice (module docstring)."""
     variants = [without_weight(policy, f) for f in FEATURES]
@@ -377,7 +372,7 @@ def saved_expert(rules: RutsmieterRules, folder=None):
 
 
 def compute(rules: RutsmieterRules, seed: int, games: int,
-            phase: PhaseHook = _no_phase, measured_dir=None) -> RutsmieterReportData:
+            phase: PhaseHook = no_phase, measured_dir=None) -> RutsmieterReportData:
     """Every number of the report (module docstring). Ctrl-C raises
     KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
     the saved measurements are (default ``data/measured``)."""

@@ -21,28 +21,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyArrowPatch, Patch
 
 from tutto_sim import __version__
+from tutto_sim.core import report as R
 from tutto_sim.core.report import (
-    beside_exact,
-    estimate_text,
-    BLUE,
-    GREEN,
-    GREY,
-    HATCHES,
-    INK,
-    LABEL_BOX,
-    LIGHT,
-    ORANGE,
-    Sheet,
-    count,
-    cover_sheet,
-    new_figure,
-    pct,
-    pm,
-    rules_flags,
-    rules_label,
-    rules_lines,
-    sentence,
-    tournament_sheet,
+    BLUE, GREEN, GREY, HATCHES, INK, LABEL_BOX, LIGHT, ORANGE, PORTRAIT, Sheet,
 )
 
 from .policy import FEATURES
@@ -58,8 +39,6 @@ from .report_data import (
 from .rules import FIRST_GOAL, HOUSE, RING, SEAT_SPACING
 from .words import RULE_WORDS, rule_words
 
-LANDSCAPE = (10.5, 7.0)
-PORTRAIT = (8.27, 11.69)  # A4
 
 #: The bots in a few words, for captions.
 BOT_WORDS = {
@@ -84,14 +63,6 @@ def _fmt_weight(w: float) -> str:
     return f"{w:+.3g}".replace("-", "−")
 
 
-def _source(data: RutsmieterReportData, games: str | None = None) -> str:
-    """The end of a caption: rules, and for simulations the seed and sample size."""
-    tail = sentence(rules_label(data.rules))
-    if games:
-        tail = f"{tail}; seed {data.seed}, {games}"
-    return f"{tail}; tutto-sim {__version__}."
-
-
 def table_prints(data: RutsmieterReportData, sizes) -> str:
     """The fingerprints of the same house rules at the smaller tables of ``sizes``."""
     other = [p for p in sizes if p != data.rules.players]
@@ -102,15 +73,20 @@ def table_prints(data: RutsmieterReportData, sizes) -> str:
 
 
 def _games(n: int, what: str = "game") -> str:
-    return count(n, what)
+    return R.count(n, what)
 
 
-def reproduce_command(data: RutsmieterReportData) -> str:
-    flags = "".join(" " + f for f in rules_flags(data.rules))
-    if data.tournament is not None:
-        flags += f" --tournament {data.tournament.file}"
-    return (f"tutto-sim report --game rutsmieter --seed {data.seed} --turns {data.games}"
-            f"{flags} --out DIR")
+DOC = "docs/rutsmieter.md"
+TITLE = "Rutsmieter: bots, house rules and how to move"
+
+
+def intro(data: RutsmieterReportData) -> str:
+    """The index page's first paragraph."""
+    return (f"Rutsmieter (docs/rutsmieter.md): the built-in bots and the tuned policy in "
+            f"tournaments, the house rules, game length and seats, simulated "
+            f"({R.count(data.games, 'game')} per table, seed {data.seed}), and the exact figures "
+            f"beside their simulation checks; {R.rules_label(data.rules)}. "
+            "What each page shows: docs/reports.md.")
 
 
 # --------------------------------------------------------------------------
@@ -118,22 +94,24 @@ def reproduce_command(data: RutsmieterReportData) -> str:
 # --------------------------------------------------------------------------
 
 
-def cover(data: RutsmieterReportData, contents: list[str]) -> Sheet:
-    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
-               f"({_games(data.games)} per table, seed {data.seed}) and the reference engine "
-               "(the exact checks and the cheat sheet's sample); exact figures from the Markov "
-               f"chains of docs/rutsmieter.md. {sentence(rules_label(data.rules))}.")
+def cover_caption(data: RutsmieterReportData) -> str:
+    """The cover's caption: where the figures come from."""
+    return (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+            f"({_games(data.games)} per table, seed {data.seed}) and the reference engine "
+            "(the exact checks and the cheat sheet's sample); exact figures from the Markov "
+            f"chains of docs/rutsmieter.md. {R.sentence(R.rules_label(data.rules))}.")
+
+
+def summary(data: RutsmieterReportData) -> str:
+    """The cover's summary: the report's main findings in a few sentences."""
     two = data.bots[2].bot_stats()[0]
     four = data.bots[4].bot_stats()[0]
-    summary = (f"Best bot at 2 players: {two.name}, winning {estimate_text(two.win, True)} "
-               f"of its games; at 4 players: {four.name}, {estimate_text(four.win, True)} "
-               f"(fair share 25%). With one piece each, the first of two players wins "
-               f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
-               f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
-               "fewest-throws play (exact).")
-    return cover_sheet("Rutsmieter: bots, house rules and how to move", summary, contents,
-                       data.rules, "docs/rutsmieter.md", reproduce_command(data), caption,
-                       "Rutsmieter report")
+    return (f"Best bot at 2 players: {two.name}, winning {R.estimate_text(two.win, True)} "
+            f"of its games; at 4 players: {four.name}, {R.estimate_text(four.win, True)} "
+            f"(fair share 25%). With one piece each, the first of two players wins "
+            f"{data.exact.duel.p_first_wins:.4%} (exact). Alone, bringing all four pieces "
+            f"home takes {data.exact.solo.optimal:.2f} throws on average with the "
+            "fewest-throws play (exact).")
 
 
 # --------------------------------------------------------------------------
@@ -176,7 +154,7 @@ def weight_sentence(feature: str, w: float, progress: float, rules=None) -> str:
     what, unit = FEATURE_WORDS[feature]
     if w == 0:
         if rules is not None and idle_reason(feature, rules):
-            return f"{sentence(what)}: no weight, as the house rules leave no choice about it."
+            return f"{R.sentence(what)}: no weight, as the house rules leave no choice about it."
         return f"Ignores {what}."
     verb = "Prefers" if w > 0 else "Avoids"
     text = f"{verb} {what}: {_fmt_weight(w)} {unit}"
@@ -207,7 +185,7 @@ def decided_words(data: RutsmieterReportData, feature: str) -> str:
     if k == 0:
         why = idle_reason(feature, data.rules)
         return "decided no choice" + (f": {why}" if why else "")
-    return f"decided {k:,} of {n:,} choices ({pct(k / n)})"
+    return f"decided {k:,} of {n:,} choices ({R.pct(k / n)})"
 
 
 def move_words(move, die: int) -> str:
@@ -226,18 +204,18 @@ def move_words(move, die: int) -> str:
 
 def _threats(n: int) -> str:
     return "no opponent can reach it" if n == 0 else \
-        f"{count(n, 'opponent piece')} can reach it"
+        f"{R.count(n, 'opponent piece')} can reach it"
 
 
 def _targets(n: int) -> str:
     return "no opponent piece just ahead" if n == 0 else \
-        f"{count(n, 'opponent piece')} within reach ahead"
+        f"{R.count(n, 'opponent piece')} within reach ahead"
 
 
 def feature_phrase(feature: str, value: int, w: float) -> str:
     """What a move's feature value means, with its points: "2 opponent pieces can reach it (−8)"."""
     if feature == "progress":
-        text = f"walks {count(value, 'square')}"
+        text = f"walks {R.count(value, 'square')}"
     elif feature == "capture":
         text = "captures" if value else "captures nothing"
     elif feature == "danger_behind":
@@ -396,8 +374,8 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
         "opponents in the order they throw after you; grey: goal lanes; dotted: houses; "
         "solid arrow: the tuned bot's move, dashed: the others. "
         + (four_words + " " if four_words else "")
-        + _source(data, "game 0" if ch.games == 1 else f"games 0–{ch.games - 1:,}"))
-    fig, band = new_figure(*PORTRAIT, caption)
+        + R.source(data, "game 0" if ch.games == 1 else f"games 0–{ch.games - 1:,}"))
+    fig, band = R.new_figure(*PORTRAIT, caption)
     fig.set_layout_engine("none")
     width, height = PORTRAIT
     fig.suptitle(title, fontsize=14, weight="bold", y=0.988)
@@ -417,7 +395,7 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
         y -= max(8.4 * len(text), 7.6 * len(decided)) * line + 0.008
     ties = ch.ties()
     fig.text(0.05, y, f"Equal scores: the piece furthest along moves ({ties:,} of "
-             f"{len(ch.choices):,} choices, {pct(ties / max(len(ch.choices), 1))}).",
+             f"{len(ch.choices):,} choices, {R.pct(ties / max(len(ch.choices), 1))}).",
              fontsize=8.4, va="top")
     y -= 10 * line + 0.012
     if four_words:  # the sheet teaches a 2-player policy: say where it is weaker
@@ -472,7 +450,7 @@ def _rate_bars(ax, rows, order, fair: float | None, hatch: str = "") -> None:
     ax.errorbar(rate, y, xerr=[rate - np.array([e.low for e in est]), high - rate], fmt="o",
                 color=INK, ms=3.5, capsize=3, lw=1.0)
     for yi, e in zip(y, est):
-        ax.text(e.high + 0.012, yi, estimate_text(e, True), va="center", fontsize=8,
+        ax.text(e.high + 0.012, yi, R.estimate_text(e, True), va="center", fontsize=8,
                 bbox=LABEL_BOX)  # on white: the fair-share line stops at the label
     ax.set_yticks(y, names)
     if fair is not None:
@@ -484,13 +462,6 @@ def _rate_bars(ax, rows, order, fair: float | None, hatch: str = "") -> None:
     ax.set_xlabel("win rate (share of games won per seat held)")
     ax.grid(axis="y", visible=False)
     ax.set_axisbelow(True)
-
-
-def _evenly(data: RutsmieterReportData) -> str:
-    """How evenly the tournaments' games cover the seatings."""
-    if all(data.games % (len(r.lineups) * r.players) == 0 for r in data.bots.values()):
-        return "equally often"
-    return "as evenly as the number of games allows"
 
 
 @dataclass(frozen=True)
@@ -553,7 +524,7 @@ def four_player_words(data: RutsmieterReportData) -> str:
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     lo, hi = min(b.win.mean for b in ahead), max(b.win.mean for b in ahead)
     span = f"{100 * lo:.1f}%" if len(ahead) == 1 else f"{100 * lo:.1f}–{100 * hi:.1f}%"
-    return (f"At 4 players tuned ({estimate_text(tuned, True)}) finishes behind "
+    return (f"At 4 players tuned ({R.estimate_text(tuned, True)}) finishes behind "
             f"{listed} ({span}): its weights were tuned at 2 players, and no stronger "
             "four-player policy exists yet.")
 
@@ -570,15 +541,14 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
     caption = (
         f"Tournaments of the built-in bots and tuned ({bots_words}), "
         f"{_games(data.games)} at each table size in the numba kernel, every lineup of bots "
-        f"in every seating {_evenly(data)}. Win rate: the share of "
+        f"in every seating {R.evenly(data.games, data.bots.values())}. Win rate: the share of "
         "the games a bot won per seat it held, with its 95% CI as bars; dotted: the fair "
         "share (1/players). Left: 2 players (every pair of bots); middle: 4 players (every "
         "four of the six bots); right: 2 players, the row bot's win rate against the column "
         "bot." + expert_part + (" " + four_words if four_words else "") + " "
         + table_prints(data, TOURNAMENT_PLAYERS)
-        + _source(data, f"{_games(data.games)} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + R.source(data, f"{_games(data.games)} per table"))
+    fig = R.landscape_page(title, caption)
     if has_expert:
         grid = fig.add_gridspec(2, 3, height_ratios=[3, 1])
         a, b = fig.add_subplot(grid[:, 0]), fig.add_subplot(grid[:, 1])
@@ -648,9 +618,8 @@ def house_rules(data: RutsmieterReportData, number: int) -> Sheet:
            "report's rules; tuned's own choices already follow that rule. "
            if any(_unchanged(r.throws_vs_defaults) or _unchanged(r.turns_vs_defaults)
                   for r in rows[1:]) else "")
-        + "Bars: 95% CIs. " + _source(data, f"{_games(h.games)} per rule set"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + "Bars: 95% CIs. " + R.source(data, f"{_games(h.games)} per rule set"))
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 3, sharey=True)
     y = np.arange(len(rows))[::-1]
     panels = (("throws", "throws_vs_defaults", "throws per game", "mean throws per game"),
@@ -669,14 +638,14 @@ def house_rules(data: RutsmieterReportData, number: int) -> Sheet:
         top = max(mean + ci)
         for yi, m, c, r in zip(y, mean, ci, rows):
             if r.name == "defaults":
-                note = pm(m, c)
+                note = R.pm(m, c)
             elif r.same_games and what == "spread":
                 note = "same games"
             elif _unchanged(getattr(r, diff)):
                 note = "0 in every game"
             else:
                 d = getattr(r, diff)
-                note = _signed(d.mean * scale, d.ci95 * scale)
+                note = R.signed(d.mean * scale, d.ci95 * scale)
             ax.text(top * 1.03, yi, note, va="center", fontsize=7.5)
         ax.set_xlim(0, top * 1.55)
         ax.set_xlabel(xlabel)
@@ -695,15 +664,6 @@ def house_rules(data: RutsmieterReportData, number: int) -> Sheet:
 def _unchanged(e) -> bool:
     """A paired difference that is 0 in every game."""
     return e is not None and e.mean == 0 and e.ci95 == 0
-
-
-def _signed(mean: float, ci: float) -> str:
-    """A difference with its sign: "+12.3 ± 0.9", "−4 ± 2", and "0 ± 2" where
-    the mean rounds to zero (never "−0")."""
-    text = pm(abs(mean), ci)
-    if float(text.split(" ± ")[0].replace(",", "")) == 0:
-        return text
-    return ("+" if mean > 0 else "−") + text
 
 
 def sci(x: float) -> str:
@@ -736,9 +696,8 @@ def game_length(data: RutsmieterReportData, number: int) -> Sheet:
         "mean with its 95% CI and the median. "
         + (f"{_games(capped)} reached the simulator's safety net of 100,000 throws. "
            if capped else "No game came near the simulator's safety net of 100,000 throws. ")
-        + table_prints(data, TABLE_SIZES) + _source(data, f"{_games(data.games)} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + table_prints(data, TABLE_SIZES) + R.source(data, f"{_games(data.games)} per table"))
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2)
     for ax, what, unit in ((axes[0], "throws", "throw"), (axes[1], "turns", "turn")):
         values = {p: getattr(t, what) for p, t in tables.items()}
@@ -753,7 +712,7 @@ def game_length(data: RutsmieterReportData, number: int) -> Sheet:
             e = _mean(v)
             ax.plot(mid, share, ls=st["ls"], marker=st["marker"], color=st["color"],
                     ms=3.5, mfc="white", markevery=max(1, len(mid) // 15), lw=1.4,
-                    label=f"{p} players: mean {pm(e.mean, e.ci95)}, median "
+                    label=f"{p} players: mean {R.pm(e.mean, e.ci95)}, median "
                           f"{np.median(v):,.0f}")
         ax.set_xlim(0, hi)
         ax.set_ylim(bottom=0)
@@ -787,9 +746,8 @@ def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
         "(numba kernel; the same games as the game-length page). The player in the 1st seat "
         "begins, play runs clockwise. Bars: 95% CIs; dotted: the fair share 1/players. The "
         "first player's advantage is the 1st seat's win rate minus the fair share. "
-        + table_prints(data, TABLE_SIZES) + _source(data, f"{_games(data.games)} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + table_prints(data, TABLE_SIZES) + R.source(data, f"{_games(data.games)} per table"))
+    fig = R.landscape_page(title, caption)
     ax = fig.subplots(1, 1)
     width = 0.2
     ticks, labels = [], []
@@ -802,14 +760,14 @@ def seat_advantage(data: RutsmieterReportData, number: int) -> Sheet:
                    edgecolor=INK, hatch=HATCHES[j % len(HATCHES)], lw=0.7)
             ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
                         fmt="none", color=INK, capsize=3, lw=1.0)
-            ax.text(x, 100 * e.high + 0.6, estimate_text(e, True, stacked=True),
+            ax.text(x, 100 * e.high + 0.6, R.estimate_text(e, True, stacked=True),
                     ha="center", va="bottom", fontsize=6.8)
         ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":",
                 color=GREY, lw=1.6)
         adv = t.result.first_player_advantage()
         ticks.append(g)
         labels.append(f"{p} players\nfirst player's advantage\n"
-                      f"{estimate_text(adv, True, True, unit=' points')}")
+                      f"{R.estimate_text(adv, True, True, unit=' points')}")
     ax.set_xticks(ticks, labels)
     ax.set_ylabel("win rate (%)")
     ax.set_ylim(0, 68)
@@ -837,7 +795,7 @@ def _check_panel(ax, rows, ylabel: str, exact_decimals: int, percent: bool = Fal
         ax.errorbar(i, est.mean, yerr=[[est.mean - est.low], [est.high - est.mean]], fmt="o",
                     color=BLUE, mfc="white", ms=6, capsize=5, lw=1.3)
         ax.annotate(f"exact {exact * scale:.{exact_decimals}f}{unit}\n"
-                    f"simulated {beside_exact(est, exact, exact_decimals, percent)}\n"
+                    f"simulated {R.beside_exact(est, exact, exact_decimals, percent)}\n"
                     f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
                     (i, est.high), xytext=(0, 8), textcoords="offset points",
                     ha="center", va="bottom", fontsize=7.5)
@@ -866,12 +824,11 @@ def exact_checks(data: RutsmieterReportData, number: int) -> Sheet:
         "(docs/rutsmieter.md, 'Exact: two players, one piece each'; no house rule plays "
         "a part): the first player's chance to win and "
         f"the throws of a game, exact by value iteration over {ex.duel.states:,} states "
-        f"({count(ex.duel.iterations, 'sweep')}, the last changing no value by more than "
+        f"({R.count(ex.duel.iterations, 'sweep')}, the last changing no value by more than "
         f"{sci(ex.duel.residual)}), beside {_games(ref)} in "
         "the reference engine. Thick line: exact; circle and bars: simulated mean and 95% CI. "
-        + _source(data, f"{_games(data.games)} and {_games(ref)}"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + R.source(data, f"{_games(data.games)} and {_games(ref)}"))
+    fig = R.landscape_page(title, caption)
     a, b, c = fig.subplots(1, 3, width_ratios=[2, 1.1, 1.1])
 
     _check_panel(a, [("furthest piece first", ex.solo.first, ex.solo_first),
@@ -902,5 +859,8 @@ def tournament(data: RutsmieterReportData, number: int) -> Sheet:
     house rules at the tournament's table size."""
     t = data.tournament
     rules = at_table(data.rules, t.players) if t.players in TABLE_SIZES else data.rules
-    return tournament_sheet(t, rules, number,
-                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
+    return R.tournament_sheet(t, rules, number, R.report_footer(data.rules))
+
+
+#: The report's pages in order (the tournament page follows when given).
+PAGES = (cheat_sheet, bot_win_rates, house_rules, game_length, seat_advantage, exact_checks)

@@ -2,25 +2,20 @@
 
 :func:`build` writes ``tutti-report.pdf`` (a cover page and one page per
 figure), one PNG per figure and a ``README.md`` index with every caption into
-``out_dir``; docs/reports.md describes the pages. ``tournament`` adds a page
-of win rates from a tournament CSV. ``turns`` (the report command's
-``--turns``) means **matches per table** here: every kernel tournament plays
-that many matches at each table, and the other parts a fixed share or
-multiple of it (``report_data.sizes``; :data:`SIZE_WORDS`).
+``out_dir`` (``core.report.build_report``); docs/reports.md describes the
+pages. ``tournament`` adds a page of win rates from a tournament CSV.
+``games`` (the report command's ``--games``) is the number of **matches per
+table** (a match is a game of Tutti): every kernel tournament plays that many
+matches at each table, and the other parts a fixed share or multiple of it
+(``report_data.sizes``).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim.core.report import (
-    ReportFiles,
-    Tournament,
-    count,
-    report_tournament,
-    rules_label,
-    write_report,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportSize, Tournament
 
 from . import report_figures as figs
 from .report_data import PhaseHook, compute, report_rules
@@ -28,12 +23,7 @@ from .rules import TuttiRules
 
 #: Matches per table (each kernel tournament; the other parts scale with it):
 #: about a minute and a half for the whole report on 2 cores.
-DEFAULT_TURNS = 21_600
-
-STEM = "tutti-report"
-
-#: What ``--turns`` counts in this report (the report command says so).
-SIZE_WORDS = "matches per table"
+SIZE = ReportSize("--games", 21_600, "matches per table")
 
 
 def check_rules(rules: TuttiRules) -> None:
@@ -53,31 +43,16 @@ def check_rules(rules: TuttiRules) -> None:
 
 
 def build(out_dir: Path, rules: TuttiRules = TuttiRules(), seed: int = 1,
-          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          games: int = SIZE.default, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None) -> ReportFiles:
-    """Compute and write the Tutti report; ``turns`` matches per table. The
+    """Compute and write the Tutti report; ``games`` matches per table. The
     options come from ``rules``; the tables are the report's own (2, 3, 4
     players and 4 in pairs). ``tournament`` (a CSV of ``tutto-sim tournament
     --game tutti``) adds its page of win rates; one of another game is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
-    if turns < 1:
-        raise ValueError(f"turns must be a positive number, not {turns}")
-    rules = report_rules(rules)
-    tournament = report_tournament(tournament, rules)
-    phase = phase or (lambda label, total: (lambda n: None))
-    data = compute(rules, seed, turns, phase)
-    data.tournament = tournament
+    return R.build_report(pages, SIZE, out_dir, report_rules(rules), seed, games, phase,
+                          tournament)
 
-    makers = [figs.bot_win_rates, figs.lead_advantage, figs.options_value, figs.trump_rank,
-              figs.dealt_tute, figs.points_per_hand]
-    if tournament is not None:
-        makers.append(figs.tournament)
-    intro = (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
-             f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
-             f"a hand, simulated ({count(turns, 'match', 'matches')} per table, seed {seed}) "
-             f"and, for the Tutes, exact; {rules_label(rules)}. "
-             "What each page shows: docs/reports.md.")
-    return write_report(out_dir, STEM, "Tutti: bots, lead, exchange, declaring",
-                        rules, seed, f"matches_per_table={turns}",
-                        [lambda n, m=m: m(data, n) for m in makers],
-                        lambda titles: figs.cover(data, titles), intro, phase)
+
+#: The report's numbers (``report_data``) and pages (``report_figures``).
+pages = R.figure_report("tutti", compute, figs, SIZE, "matches_per_table")

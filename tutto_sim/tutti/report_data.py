@@ -34,15 +34,15 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from tutto_sim.core.report import PhaseHook, no_phase
+
 from . import analysis as A
 from .rules import TuttiRules
 
-PhaseHook = Callable[[str, int], Callable[[int], None]]
 
 #: The tables of the report, as ``tutti.analysis`` names them.
 TABLES = A.TABLES
@@ -62,10 +62,6 @@ EXCHANGE_SHARE = 50
 DECLARE_SHARE = 100
 #: Matches of each search bot against heuristic: matches // share (even, at least 2).
 SEARCH_SHARE = 100
-
-
-def _no_phase(label: str, total: int):
-    return lambda n: None
 
 
 def report_rules(rules: TuttiRules) -> TuttiRules:
@@ -114,7 +110,7 @@ def saved_search(rules: TuttiRules, folder=None) -> dict:
 
 
 def tournament(rules: TuttiRules, table: str, names, matches: int, seed: int,
-               phase: PhaseHook = _no_phase, engine: str = "kernel", label: str | None = None):
+               phase: PhaseHook = no_phase, engine: str = "kernel", label: str | None = None):
     """``names`` at ``table``, every seating (``core.tournament``)."""
     from tutto_sim.core.tournament import run_tournament
 
@@ -145,7 +141,7 @@ class HandPoints:
 
 
 def hand_points(rules: TuttiRules, table: str, hands: int, seed: int,
-                phase: PhaseHook = _no_phase) -> HandPoints:
+                phase: PhaseHook = no_phase) -> HandPoints:
     from . import kernel as K
 
     table_rules = A.table_rules(rules, table)
@@ -191,7 +187,7 @@ class TuttiReportData:
 
 
 def compute(rules: TuttiRules, seed: int, matches: int,
-            phase: PhaseHook = _no_phase, measured_dir=None) -> TuttiReportData:
+            phase: PhaseHook = no_phase, measured_dir=None) -> TuttiReportData:
     """Every number of the report (module docstring). Ctrl-C raises
     KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
     the saved measurements are (default ``data/measured``)."""

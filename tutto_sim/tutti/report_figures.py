@@ -13,34 +13,14 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
 from tutto_sim import __version__
-from tutto_sim.core.report import (
-    BLUE,
-    GREY,
-    HATCHES,
-    INK,
-    LABEL_BOX,
-    LIGHT,
-    ORANGE,
-    Sheet,
-    count,
-    cover_sheet,
-    estimate_text,
-    exact_and_estimate,
-    new_figure,
-    pct,
-    pm,
-    rules_flags,
-    rules_label,
-    sentence,
-    tournament_sheet,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import BLUE, GREY, HATCHES, INK, LABEL_BOX, LIGHT, ORANGE, Sheet
 from tutto_sim.core.stats import Estimate
 
 from .analysis import table_words
 from .cards import RANK_NAMES
 from .report_data import KERNEL_BOTS, SEARCH_OPPONENT, TABLES, TuttiReportData
 
-LANDSCAPE = (10.5, 7.0)
 #: The bots in a few words, for captions.
 BOT_WORDS = {
     "random": "any allowed action at random",
@@ -58,14 +38,6 @@ TABLE_STYLE = dict(zip(TABLES, SIDE_STYLE))
 DEALER_HATCH = HATCHES[3]
 
 
-def _source(data: TuttiReportData, sample: str | None = None) -> str:
-    """The end of a caption: rules, and for simulations the seed and sample size."""
-    tail = sentence(rules_label(data.rules))
-    if sample:
-        tail = f"{tail}; seed {data.seed}, {sample}"
-    return f"{tail}; tutto-sim {__version__}."
-
-
 def table_prints(data: TuttiReportData, tables=TABLES) -> str:
     """The fingerprints of the report's options at the other tables."""
     items = [f"{table_words(t)} {data.at(t).digest()[:12]}" for t in tables if t != "2"]
@@ -73,15 +45,21 @@ def table_prints(data: TuttiReportData, tables=TABLES) -> str:
         else ""
 
 
+def _hands_end(data: TuttiReportData) -> str:
+    """The end of the captions of the pages of single hands."""
+    hands = R.count(data.sizes["hands"], "hand")
+    return table_prints(data) + R.source(data, f"{hands} per table")
+
+
 def _matches(n: int) -> str:
-    return count(n, "match", "matches")
+    return R.count(n, "match", "matches")
 
 
 def spec_words(spec: str) -> str:
     """A search bot with its budget: "pimc with 10 deals per decision"."""
     kind, _, n = spec.partition(":")
     what = {"pimc": "deal", "ismcts": "iteration"}[kind]
-    return f"{kind} with {count(int(n), what)} per decision"
+    return f"{kind} with {R.count(int(n), what)} per decision"
 
 
 def seat_word(table: str, j: int) -> str:
@@ -100,20 +78,17 @@ def side_word(table: str, s: int) -> str:
     return seat_word(table, s)
 
 
-def _signed(mean: float, ci: float, scale: float = 1.0) -> str:
-    """A difference with its sign: "+12.7 ± 1.2", never "−0"."""
-    text = pm(abs(mean) * scale, ci * scale)
-    if float(text.split(" ± ")[0].replace(",", "")) == 0:
-        return text
-    return ("+" if mean > 0 else "−") + text
+DOC = "docs/tutti.md"
+TITLE = "Tutti: bots, lead, exchange, declaring"
 
 
-def reproduce_command(data: TuttiReportData) -> str:
-    flags = "".join(" " + f for f in rules_flags(data.rules))
-    if data.tournament is not None:
-        flags += f" --tournament {data.tournament.file}"
-    return (f"tutto-sim report --game tutti --seed {data.seed} --turns {data.matches}"
-            f"{flags} --out DIR")
+def intro(data: TuttiReportData) -> str:
+    """The index page's first paragraph."""
+    size = f"{_matches(data.matches)} per table, seed {data.seed}"
+    return (f"Tutti (docs/tutti.md): the bots, the lead, what the trump exchange and "
+            f"declaring are worth, the card that shows trumps, dealt Tutes and the points of "
+            f"a hand, simulated ({size}) and, for the Tutes, exact; "
+            f"{R.rules_label(data.rules)}. What each page shows: docs/reports.md.")
 
 
 # --------------------------------------------------------------------------
@@ -121,29 +96,31 @@ def reproduce_command(data: TuttiReportData) -> str:
 # --------------------------------------------------------------------------
 
 
-def cover(data: TuttiReportData, contents: list[str]) -> Sheet:
-    caption = (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
-               f"({_matches(data.matches)} per table, seed {data.seed}) and the reference "
-               "engine (the search bots, the exchange and declaring); the chance of a dealt "
-               f"Tute is also exact, by counting. {sentence(rules_label(data.rules))}.")
+def cover_caption(data: TuttiReportData) -> str:
+    """The cover's caption: where the figures come from."""
+    return (f"tutto-sim {__version__}. Simulated figures come from the numba kernel "
+            f"({_matches(data.matches)} per table, seed {data.seed}) and the reference "
+            "engine (the search bots, the exchange and declaring); the chance of a dealt "
+            f"Tute is also exact, by counting. {R.sentence(R.rules_label(data.rules))}.")
+
+
+def summary(data: TuttiReportData) -> str:
+    """The cover's summary: the report's main findings in a few sentences."""
     two = {b.name: b for b in data.bots["2"].bot_stats()}["heuristic"]
     lead = {r.table: r for r in data.lead.rows}
     ex = data.exchange.rows[0]
     de = {r.table: r for r in data.declare.rows}["2"]
     tute = {r.players: r for r in data.tute.rows}[2]
-    summary = (f"At 2 players the heuristic bot wins {estimate_text(two.win, True)} of "
-               f"its matches against random. The player who leads the first hand wins "
-               f"{estimate_text(lead['2'].seats[0], True)} at 2 players and "
-               f"{estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
-               f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
-               f"shows trumps, does best. The trump exchange is worth "
-               f"{_signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
-               f"{_signed(de.points_value.mean, de.points_value.ci95)} at 2 players. A given "
-               f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
-               "players (exact).")
-    return cover_sheet("Tutti: bots, lead, exchange, declaring", summary, contents,
-                       data.rules, "docs/tutti.md", reproduce_command(data), caption,
-                       "Tutti report")
+    return (f"At 2 players the heuristic bot wins {R.estimate_text(two.win, True)} of "
+            f"its matches against random. The player who leads the first hand wins "
+            f"{R.estimate_text(lead['2'].seats[0], True)} at 2 players and "
+            f"{R.estimate_text(lead['4'].seats[0], True)} at 4 (fair share "
+            f"25%): at 3 and 4 players the dealer, who plays last and keeps the card that "
+            f"shows trumps, does best. The trump exchange is worth "
+            f"{R.signed(ex.points_value.mean, ex.points_value.ci95)} points a hand, declaring "
+            f"{R.signed(de.points_value.mean, de.points_value.ci95)} at 2 players. A given "
+            f"player is dealt a Tute in one hand of {1 / float(tute.exact_player):,.0f} at 2 "
+            "players (exact).")
 
 
 # --------------------------------------------------------------------------
@@ -161,17 +138,10 @@ def _bar_group(ax, x0: float, entries, fair: float, width: float = 0.36) -> None
                edgecolor=INK, hatch=hatch, lw=0.7)
         ax.errorbar(x, 100 * e.mean, yerr=[[100 * (e.mean - e.low)], [100 * (e.high - e.mean)]],
                     fmt="none", color=INK, capsize=3, lw=1.0)  # Wilson: inside 0..100%
-        ax.text(x, 100 * e.high + 1.2, f"{label}\n" + estimate_text(e, True, stacked=True),
+        ax.text(x, 100 * e.high + 1.2, f"{label}\n" + R.estimate_text(e, True, stacked=True),
                 ha="center", va="bottom", fontsize=6.8, bbox=LABEL_BOX)
     ax.plot([xs[0] - width / 2, xs[-1] + width / 2], [100 * fair] * 2, ls=":", color=GREY,
             lw=1.6)
-
-
-def _evenly(data: TuttiReportData) -> str:
-    """How evenly the tournaments' matches cover the seatings."""
-    if all(data.matches % (len(r.lineups) * r.players) == 0 for r in data.bots.values()):
-        return "equally often"
-    return "as evenly as the number of matches allows"
 
 
 def search_groups(data: TuttiReportData) -> list[tuple[str, str, object, object, str]]:
@@ -187,8 +157,8 @@ def search_groups(data: TuttiReportData) -> list[tuple[str, str, object, object,
             spec = f"{kind}:{m.budget}"
             tick = (f"{kind} at its own budget,\n"
                     + spec_words(spec).split(" with ", 1)[1]
-                    + f",\n2 players,\n{count(m.n, m.unit)} (saved)")
-            words = (f"{spec_words(spec)} (its own budget): {count(m.n, 'single ' + m.unit)}, "
+                    + f",\n2 players,\n{R.count(m.n, m.unit)} (saved)")
+            words = (f"{spec_words(spec)} (its own budget): {R.count(m.n, 'single ' + m.unit)}, "
                      f"the deals of seed {m.seed} each played in both seatings, a tied hand "
                      f"counting one half, saved in data/measured/{m.path.name}")
             out.append((kind, tick, m.win, m.other, words))
@@ -222,7 +192,7 @@ def search_caption(data: TuttiReportData, groups) -> str:
         return ""
     what = "; ".join(f"{kind}: it {BOT_WORDS[kind]}" for kind, *_ in groups)
     text = (f" Right: the search bots against heuristic at 2 players ({what}). "
-            + "; ".join(sentence(g[4]) if i == 0 else g[4] for i, g in enumerate(groups))
+            + "; ".join(R.sentence(g[4]) if i == 0 else g[4] for i, g in enumerate(groups))
             + ".")
     if any(k in data.saved for k, *_ in groups):
         text += (" A saved figure is the match docs/tutti.md ('Speed and strength') and the "
@@ -241,14 +211,15 @@ def bot_win_rates(data: TuttiReportData, number: int) -> Sheet:
     caption = (
         f"Matches of heuristic ({BOT_WORDS['heuristic']}) against random "
         f"({BOT_WORDS['random']}), {_matches(data.matches)} at each table in the numba "
-        f"kernel, every seating of the two bots {_evenly(data)} (in pairs a bot partners "
+        "kernel, every seating of the two bots "
+        f"{R.evenly(data.matches, data.bots.values(), 'matches')} "
+        "(in pairs a bot partners "
         "either bot, itself included, and a pair's win counts for both partners). Win rate: "
         "the share of the matches a bot won per seat it held, with its 95% CI as bars; "
         "dotted: the fair share (1/players, 1/2 in pairs). Under each table the points a "
         "bot's side scores per hand." + search_caption(data, groups) + " "
-        + table_prints(data) + _source(data, f"{_matches(data.matches)} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + table_prints(data) + R.source(data, f"{_matches(data.matches)} per table"))
+    fig = R.landscape_page(title, caption)
     ax = fig.subplots(1, 1)
     ticks, labels = [], []
     hatches = {"heuristic": "", "random": HATCHES[1]}
@@ -305,9 +276,8 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
         "seat won (in pairs its pair), with 95% CIs as bars, and the fair share dotted; "
         "under each table the leader's advantage, his win rate minus the fair share, in "
         "points of win rate. Bottom: the points each seat's side scored per hand dealt. "
-        + table_prints(data) + _source(data, f"{_matches(data.matches)} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + table_prints(data) + R.source(data, f"{_matches(data.matches)} per table"))
+    fig = R.landscape_page(title, caption)
     top, bottom = fig.subplots(2, 1, height_ratios=[1.6, 1])
     width = 0.22
     ticks, labels = [], []
@@ -327,7 +297,7 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
             if abs(at - last_at) < LEAD_LABEL:
                 at = last_at + LEAD_LABEL
             last_at = at
-            top.text(x, at, estimate_text(e, True, stacked=True),
+            top.text(x, at, R.estimate_text(e, True, stacked=True),
                      ha="center", va="bottom", fontsize=6.2, bbox=LABEL_BOX)
             bottom.bar(x, p.mean, width * 0.9, **style)
             bottom.errorbar(x, p.mean, yerr=p.ci95, fmt="none", color=INK, capsize=3, lw=1.0)
@@ -338,7 +308,7 @@ def lead_advantage(data: TuttiReportData, number: int) -> Sheet:
         adv = r.advantage
         ticks.append(g)
         labels.append(f"{table_words(table)}\nleader's advantage\n"
-                      f"{estimate_text(adv, True, True, unit=' points')}")
+                      f"{R.estimate_text(adv, True, True, unit=' points')}")
     top.set_xticks(ticks, labels, fontsize=8)
     top.set_ylabel("win rate (%)")
     # room above the highest label (two lines) and below the legend
@@ -378,12 +348,11 @@ def options_value(data: TuttiReportData, number: int) -> Sheet:
         "uses it: left in points per hand, right in hands won (a tied hand is not won), per "
         "deal the mean over the sides, with 95% CIs over the deals. Beside each table: how "
         "often a side exchanged or declared per hand. "
-        f"{count(n['exchange'], 'deal')} for the exchange, {count(n['declare'], 'deal')} per "
+        f"{R.count(n['exchange'], 'deal')} for the exchange, {R.count(n['declare'], 'deal')} per "
         "table for declaring (reference engine). " + table_prints(data)
-        + _source(data, f"{count(n['exchange'], 'deal')} and {count(n['declare'], 'deal')} "
+        + R.source(data, f"{R.count(n['exchange'], 'deal')} and {R.count(n['declare'], 'deal')} "
                         "per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2, sharey=True)
     y = np.arange(len(rows))[::-1]
     for ax, what, scale, xlabel in ((axes[0], "points_value", 1, "points per hand"),
@@ -398,7 +367,7 @@ def options_value(data: TuttiReportData, number: int) -> Sheet:
         ax.errorbar(mean, y, xerr=ci, fmt="o", color=INK, ms=3.5, capsize=3, lw=1.0)
         right = max(float(np.max(mean + ci)), 0.0)
         for yi, m, c in zip(y, mean, ci):
-            ax.text(right * 1.04 + 0.01, yi, _signed(m, c), va="center", fontsize=7.8)
+            ax.text(right * 1.04 + 0.01, yi, R.signed(m, c), va="center", fontsize=7.8)
         left = min(float(np.min(mean - ci)), 0.0)
         ax.set_xlim(left * 1.2 - 0.01, right * 1.5 + 0.05)
         ax.axvline(0, color=INK, lw=0.8)
@@ -427,17 +396,15 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         by_table.setdefault(r.table, []).append(r)
     title = "Points by the rank of the card that shows trumps"
     caption = (
-        f"Single hands with heuristic in every seat, {count(n['hands'], 'hand')} at each "
+        f"Single hands with heuristic in every seat, {R.count(n['hands'], 'hand')} at each "
         "table (numba kernel), grouped by the rank of the card that shows the trump suit: "
         "at 2 players the trump card face up under the stock (the last card drawn, by the "
         "player who loses the 12th trick, or taken earlier by an exchange); at 3 and 4 "
         "players the dealer's last card, which he shows and keeps. Each side's mean points "
         "per hand, with 95% CIs as bars; the sides are named by their part in the hand "
         "(the leader plays first, the dealer last). Each panel's title gives the share "
-        "of hands the leader's side won over all ranks, with its 95% CI. " + table_prints(data)
-        + _source(data, f"{count(n['hands'], 'hand')} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        "of hands the leader's side won over all ranks, with its 95% CI. " + _hands_end(data))
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(2, 2, sharex=True).ravel()
     for ax, table in zip(axes, TABLES):
         rows = sorted(by_table.get(table, []), key=lambda r: r.rank)
@@ -454,7 +421,8 @@ def trump_rank(data: TuttiReportData, number: int) -> Sheet:
         won = Estimate.proportion(round(sum(r.leader_wins.mean * r.leader_wins.n for r in rows)),
                                   sum(r.leader_wins.n for r in rows))
         ax.set_xticks(x, [RANK_NAMES[r.rank] for r in rows], fontsize=7.5, rotation=30)
-        ax.set_title(f"{table_words(table)}: the leader's side wins {estimate_text(won, True)} of hands",
+        ax.set_title(f"{table_words(table)}: the leader's side wins "
+                     f"{R.estimate_text(won, True)} of hands",
                      loc="left", fontsize=9)
         ax.set_ylabel("points per hand")
         ax.legend(loc="upper right", fontsize=7, ncols=2)
@@ -479,12 +447,11 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
         "cards and hands of h, one player holds four given cards with C(N−4, h−4)/C(N, h); "
         "Kings or Horses by inclusion–exclusion, and at the table (some player has one) "
         "likewise over the players. Beside each, the share in "
-        f"{count(n['deals'], 'deal')} per table size (the engines' own deals): per player "
+        f"{R.count(n['deals'], 'deal')} per table size (the engines' own deals): per player "
         "the mean over the seats of a deal (its CI over the deals), at the table the share "
         "of deals. Thick line: exact; circle and bars: sampled mean and 95% CI. "
-        + _source(data, f"{count(n['deals'], 'deal')} per table size"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + R.source(data, f"{R.count(n['deals'], 'deal')} per table size"))
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(1, 2)
     for ax, what, label in ((axes[0], "player", "a given player is dealt a Tute"),
                             (axes[1], "table", "some player at the table is dealt a Tute")):
@@ -497,8 +464,8 @@ def dealt_tute(data: TuttiReportData, number: int) -> Sheet:
                         lw=1.3, yerr=[[100 * (est.mean - est.low)], [100 * (est.high - est.mean)]])
             # the exact value with the sampled figure's decimals (at least pct's), so
             # that "within its 95% CI" is visibly true of the printed numbers
-            least = len(pct(exact).rstrip("%").partition(".")[2])
-            shown, sampled = exact_and_estimate(est, exact, least, percent=True)
+            least = len(R.pct(exact).rstrip("%").partition(".")[2])
+            shown, sampled = R.exact_and_estimate(est, exact, least, percent=True)
             ax.annotate(f"exact {shown}\none hand in {1 / exact:,.0f}\nsampled {sampled}\n"
                         f"{'within' if est.contains(exact) else 'outside'} its 95% CI",
                         (i, 100 * max(exact, est.high)), xytext=(0, 8),
@@ -531,17 +498,15 @@ def points_per_hand(data: TuttiReportData, number: int) -> Sheet:
     n = data.sizes
     title = "Points per hand"
     caption = (
-        f"Single hands with heuristic in every seat, {count(n['hands'], 'hand')} at each "
+        f"Single hands with heuristic in every seat, {R.count(n['hands'], 'hand')} at each "
         "table (numba kernel). A side (a player, or a pair) scores the card points of the "
         "tricks it won, 10 for the last trick and its declarations; a hand holds 130 points "
         "besides the declarations. Left: every side of every hand, share per bin of 10 "
         "points; the legend gives each table's mean with its 95% CI (over the hands, of the "
         "mean over the sides), the median, and the points declared per hand (hands a Tute "
         "ended left out). Right: the points of the side that won the hand (tied hands left "
-        "out): what it takes to win, with its mean and median. " + table_prints(data)
-        + _source(data, f"{count(n['hands'], 'hand')} per table"))
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        "out): what it takes to win, with its mean and median. " + _hands_end(data))
+    fig = R.landscape_page(title, caption)
     left, right = fig.subplots(1, 2, sharey=True)
     hi = max(int(hp.points.max()) for hp in data.points.values())
     bins = np.arange(0, hi + 20, 10)
@@ -553,12 +518,12 @@ def points_per_hand(data: TuttiReportData, number: int) -> Sheet:
         m, c = _est(hp.points.mean(axis=1))
         d = float(hp.declared[~hp.tute].mean())
         left.plot(mid, 100 * np.histogram(hp.points.ravel(), bins=bins)[0] / hp.points.size,
-                  label=f"{table_words(table)}: mean {pm(m, c)}, median "
+                  label=f"{table_words(table)}: mean {R.pm(m, c)}, median "
                         f"{np.median(hp.points):,.0f}; {d:.1f} declared", **st)
         won = hp.winners_points()
         m, c = _est(won)
         right.plot(mid, 100 * np.histogram(won, bins=bins)[0] / len(won),
-                   label=f"{table_words(table)}: mean {pm(m, c)}, median {np.median(won):,.0f}",
+                   label=f"{table_words(table)}: mean {R.pm(m, c)}, median {np.median(won):,.0f}",
                    **st)
     for ax, what in ((left, "a side's points in a hand"), (right, "the winner's points")):
         ax.set_xlim(0, bins[-1])
@@ -581,5 +546,8 @@ def tournament(data: TuttiReportData, number: int) -> Sheet:
     options at the tournament's table (the 2-player table if the file does not say)."""
     t = data.tournament
     rules = data.at({3: "3", 4: "4"}.get(t.players, "2"))
-    return tournament_sheet(t, rules, number,
-                            f"Report: {rules_label(data.rules)}; tutto-sim {__version__}.")
+    return R.tournament_sheet(t, rules, number, R.report_footer(data.rules))
+
+
+#: The report's pages in order (the tournament page follows when given).
+PAGES = (bot_win_rates, lead_advantage, options_value, trump_rank, dealt_tute, points_per_hand)

@@ -1,25 +1,17 @@
-"""The Tutto report: compute (``tutto_data``), draw (``tutto_figures``), write.
+"""The Tutto report: compute (``report_data``), draw (``report_figures``), write.
 
 Part of the report layer. :func:`build` writes ``tutto-report.pdf`` (a
 cover page and one page per figure), one PNG per figure and a ``README.md``
-index with every caption into ``out_dir``; docs/reports.md describes the
-figures.
+index with every caption into ``out_dir`` (``core.report.build_report``);
+docs/reports.md describes the figures.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tutto_sim import __version__
-from tutto_sim.core.report import (
-    ReportFiles,
-    Tournament,
-    count,
-    report_tournament,
-    rules_label,
-    tournament_sheet,
-    write_report,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.tutto import report_figures as figs
 from tutto_sim.tutto import report_win
 from tutto_sim.tutto.report_data import SWEEP_CARDS, PhaseHook, compute
@@ -28,9 +20,7 @@ from tutto_sim.tutto.turn_kernel import NEVER
 
 #: Monte Carlo turns per point of a threshold sweep (and per policy of the
 #: distribution of banked points): about 1 minute for the report on 2 cores.
-DEFAULT_TURNS = 200_000
-
-STEM = "tutto-report"
+SIZE = ReportSize("--turns", 200_000, "turns per point")
 
 
 def sample_win_target(rules: TuttoRules | None = None) -> int:
@@ -39,7 +29,7 @@ def sample_win_target(rules: TuttoRules | None = None) -> int:
 
 
 def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
-          turns: int = DEFAULT_TURNS, phase: PhaseHook | None = None,
+          turns: int = SIZE.default, phase: PhaseHook | None = None,
           tournament: Tournament | Path | str | None = None,
           win_target: int | None = None) -> ReportFiles:
     """Compute and write the Tutto report; returns the files written.
@@ -51,10 +41,13 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
     adds a page of win rates with 95% CIs; a tournament of another game is
     refused (:class:`~tutto_sim.core.report.TournamentFileError`)."""
-    if turns < 1:
-        raise ValueError(f"turns must be a positive number, not {turns}")
-    tournament = report_tournament(tournament, rules)
-    phase = phase or (lambda label, total: (lambda n: None))
+    return R.build_report(pages, SIZE, out_dir, rules, seed, turns, phase, tournament,
+                          win_target=win_target)
+
+
+def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
+          tournament: Tournament | None, win_target: int | None = None) -> ReportPages:
+    """The Tutto report's numbers and pages (:func:`build`)."""
     data = compute(rules, seed, turns, phase)
     ev_th = int(data.sol.bank_threshold[report_win.CARD, report_win.DICE])
     win = report_win.compute(rules, None if ev_th >= NEVER else ev_th, win_target)
@@ -69,14 +62,13 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
                lambda n: report_win.heatmap(win, n),
                lambda n: report_win.thresholds(win, n)]
     if tournament is not None:
-        makers.append(lambda n: tournament_sheet(tournament, rules, n,
-                                                 f"Report: Tutto, {rules_label(rules)}; "
-                                                 f"tutto-sim {__version__}."))
+        makers.append(lambda n: R.tournament_sheet(tournament, rules, n,
+                                                   R.report_footer(rules, "Tutto")))
     intro = (f"Optimal single-turn play of Tutto, exact (dynamic programming) and "
-             f"simulated ({count(turns, 'turn')} per point, seed {seed}); "
-             f"{rules_label(rules)}. Playing to win, two players: the exact win table "
+             f"simulated ({R.count(turns, 'turn')} per point, seed {seed}); "
+             f"{R.rules_label(rules)}. Playing to win, two players: the exact win table "
              f"to {win.rules.target:,}. "
              "What each figure shows: docs/reports.md.")
-    return write_report(out_dir, STEM, "Tutto: optimal single-turn strategy", rules, seed,
-                        f"turns={turns} win_target={win.rules.target}", makers, lambda titles: figs.cover(data, titles),
-                        intro, phase)
+    return ReportPages("tutto-report", "Tutto: optimal single-turn strategy",
+                       f"turns={turns} win_target={win.rules.target}", makers,
+                       lambda titles: figs.cover(data, titles), intro)

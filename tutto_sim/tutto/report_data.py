@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
+from tutto_sim.core.report import PhaseHook
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES
@@ -49,7 +49,6 @@ from tutto_sim.tutto.threshold import baseline_bank_at_300
 from tutto_sim.tutto.turn_kernel import COL_DRAW, COL_KEEP, NEVER, simulate_turns
 from tutto_sim.tutto.turns import BLOCK, kernel_data, run_policies
 
-PhaseHook = Callable[[str, int], Callable[[int], None]]
 
 #: The cards of the sweeps and of the policy heat map, in deck order.
 SWEEP_CARDS = tuple(c for c in Card if c in BANKABLE_CARDS)

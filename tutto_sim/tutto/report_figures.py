@@ -2,7 +2,7 @@
 
 Part of the report layer. Each function takes the
 :class:`~tutto_sim.tutto.report_data.TuttoReportData` and returns a
-:class:`Sheet`: the figure, its file name, title and caption. Nothing here
+:class:`~tutto_sim.core.report.Sheet`: the figure, its file name, title and caption. Nothing here
 computes a result; it only draws what ``tutto_data`` computed.
 
 Black and white first: series differ by line style, marker and hatch, and the
@@ -11,52 +11,17 @@ colours (Okabe-Ito) only add to that; the policy map uses two grey levels.
 
 from __future__ import annotations
 
-import textwrap
-from dataclasses import dataclass
-
 import numpy as np
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from tutto_sim import __version__
-from tutto_sim.core.report import (
-    BLUE,
-    GREY,
-    HATCHES,
-    INK,
-    LIGHT,
-    ORANGE,
-    beside_exact,
-    count,
-    estimate_text,
-    merge_same,
-    new_figure,
-    pct,
-    pm,
-    pts,
-    rules_flags,
-    rules_label,
-    rules_lines,
-    sentence,
-)
+from tutto_sim.core import report as R
+from tutto_sim.core.report import BLUE, GREY, HATCHES, INK, LANDSCAPE, LIGHT, ORANGE, Sheet
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
 from tutto_sim.tutto.report_data import BANK_300, DICE_LEFT, OPTIMAL, REFERENCE, SWEEP_CARDS, TuttoReportData
 from tutto_sim.tutto.turn_kernel import NEVER
-
-LANDSCAPE = (10.5, 7.0)
-PORTRAIT = (8.27, 11.69)  # A4
-
-
-@dataclass
-class Sheet:
-    fig: Figure
-    name: str | None  # PNG file stem; None: PDF only
-    title: str
-    caption: str
-
 
 #: The keep rules of the threshold policies (``tables.KEEP_RULES``) in the players' words.
 KEEP_WORDS = {
@@ -67,27 +32,15 @@ KEEP_WORDS = {
 }
 
 
-def _dice(n: int) -> str:
-    return count(n, "die")
-
-
 def card_name(card: Card) -> str:
     """A card's name as printed on it: ×2, not x2."""
     return "×2" if card is Card.X2 else card.display
 
 
-def _lowest(dice_left: int) -> int:
-    """The smallest turn total (points) with ``dice_left`` dice left: 50 a die set aside."""
-    return (6 - dice_left) * POINT_UNIT
-
-
 def _th(points, dice_left: int | None = None) -> str:
     """A bank threshold for a table cell: "1,250", "never bank", "always bank"."""
-    if points is None or points >= NEVER:
-        return "never bank"
-    if points <= (0 if dice_left is None else _lowest(dice_left)):
-        return "always bank"
-    return pts(points)
+    lowest = 0 if dice_left is None else R.lowest_total(6, dice_left, POINT_UNIT)
+    return R.threshold_cell(points, lowest, NEVER)
 
 
 def after_tutto_cards(rules) -> list[Card]:
@@ -108,8 +61,8 @@ def draw_rule_words(draw_below: int) -> str:
         return "always draw another card"
     if draw_below <= POINT_UNIT:  # a Tutto never leaves a total below 50
         return "always bank"
-    return (f"draw another card while the turn total is below {pts(draw_below)}, "
-            f"bank from {pts(draw_below)} on")
+    return (f"draw another card while the turn total is below {R.pts(draw_below)}, "
+            f"bank from {R.pts(draw_below)} on")
 
 
 def _cards_words(cards) -> str:
@@ -118,14 +71,6 @@ def _cards_words(cards) -> str:
     names = (["Bonus"] if len(bonus) == 5 else [card_name(c) for c in bonus])
     names += [card_name(c) for c in cards if not c.bonus]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def _source(data: TuttoReportData, simulated: bool) -> str:
-    """The end of every caption: rules, and for simulations the seed and size."""
-    tail = sentence(rules_label(data.rules))
-    if simulated:
-        tail = f"{tail}; seed {data.seed}"
-    return f"{tail}; tutto-sim {__version__}."
 
 
 def _when(points, dice_left: int) -> str:
@@ -149,7 +94,7 @@ def _same(a, b) -> bool:
 def policy_values(data: TuttoReportData) -> list[tuple[str, np.ndarray]]:
     """The policies of the card-value chart with their exact EV per card; two
     policies worth the same for every card are shown once, under both names."""
-    return merge_same(list(data.card_values.items()), _same)
+    return R.merge_same(list(data.card_values.items()), _same)
 
 
 # --------------------------------------------------------------------------
@@ -159,50 +104,15 @@ def policy_values(data: TuttoReportData) -> list[tuple[str, np.ndarray]]:
 
 def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
     sol = data.sol
-    caption = (f"tutto-sim {__version__}. Exact figures come from the dynamic-programming "
-               "solver (docs/solver.md); simulated ones from the turn simulator, "
-               f"{count(data.turns, 'turn')} per point, seed {data.seed}. "
-               f"{sentence(rules_label(data.rules))}.")
-    fig, band = new_figure(*PORTRAIT, caption)
-    fig.set_layout_engine("none")
-    ax = fig.add_axes((0.07, band + 0.02, 0.86, 0.95 - band))
-    ax.set_axis_off()
-    y = 0.97
-    ax.text(0, y, "Tutto: optimal single-turn strategy", fontsize=20, weight="bold",
-            va="top", transform=ax.transAxes)
-    y -= 0.05
+    caption = R.turns_cover_caption(data, "docs/solver.md")
     simple = ("the same" if _same(sol.turn_ev, data.turn_values[BANK_300]) else
               f"{data.turn_values[BANK_300]:.2f}")
-    ax.text(0, y, f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact); "
-            f"{simple} when banking at 300.",
-            fontsize=11, va="top", transform=ax.transAxes)
-    y -= 0.06
-    ax.text(0, y, "Contents", fontsize=13, weight="bold", va="top", transform=ax.transAxes)
-    y -= 0.035
-    for i, line in enumerate(contents, 2):
-        ax.text(0.02, y, f"{i:>2}.  {line}", fontsize=10, va="top", transform=ax.transAxes)
-        y -= 0.028
-    y -= 0.03
-    ax.text(0, y, "Rules (docs/rules.md)", fontsize=13, weight="bold", va="top",
-            transform=ax.transAxes)
-    y -= 0.035
-    for line in rules_lines(data.rules):
-        for part in textwrap.wrap(line, 95, subsequent_indent="    "):
-            ax.text(0.02, y, part, fontsize=9.5, va="top", transform=ax.transAxes)
-            y -= 0.022
-    ax.text(0.02, y, f"rules fingerprint (SHA-256): {data.rules.digest()}", fontsize=7.5,
-            va="top", family="DejaVu Sans Mono", transform=ax.transAxes)
-    y -= 0.05
-    ax.text(0, y, "Reproduce", fontsize=13, weight="bold", va="top", transform=ax.transAxes)
-    y -= 0.035
-    flags = "".join(" " + f for f in rules_flags(data.rules))
-    cmd = (f"tutto-sim report --game tutto --seed {data.seed} --turns {data.turns}{flags} "
-           "--out DIR")
-    for part in textwrap.wrap(cmd, 85):
-        ax.text(0.02, y, part, fontsize=9.5, va="top", family="DejaVu Sans Mono",
-                transform=ax.transAxes)
-        y -= 0.022
-    return Sheet(fig, None, "Tutto report", caption)
+    summary = (f"A turn is worth {sol.turn_ev:.2f} points under optimal play (exact); "
+               f"{simple} when banking at 300.")
+    return R.cover_sheet("Tutto: optimal single-turn strategy", summary, contents, data.rules,
+                         "docs/rules.md",
+                         R.reproduce_command("tutto", data, f"--turns {data.turns}"),
+                         caption, "Tutto report", gap=0.036)
 
 
 # --------------------------------------------------------------------------
@@ -213,12 +123,12 @@ def cover(data: TuttoReportData, contents: list[str]) -> Sheet:
 def sweep_key_text(data: TuttoReportData, card: Card) -> str:
     """The exact values beside a card's sweeps: the optimum, the reference
     threshold policy and bank at 300, each policy once."""
-    entries = merge_same([("exact optimum", float(data.card_values[OPTIMAL][card])),
-                          (REFERENCE, float(data.card_values[REFERENCE][card])),
-                          (BANK_300, float(data.card_values[BANK_300][card]))], _same)
+    entries = R.merge_same([("exact optimum", float(data.card_values[OPTIMAL][card])),
+                            (REFERENCE, float(data.card_values[REFERENCE][card])),
+                            (BANK_300, float(data.card_values[BANK_300][card]))], _same)
     lines = [f"{name}: {value:.2f}" + (" points" if i == 0 else " (exact)")
              for i, (name, value) in enumerate(entries)]
-    lines.append(f"{count(data.turns, 'turn')} per point, seed {data.seed}")
+    lines.append(f"{R.count(data.turns, 'turn')} per point, seed {data.seed}")
     return "\n".join(lines)
 
 
@@ -232,16 +142,15 @@ def threshold_sweeps(data: TuttoReportData, card: Card, number: int) -> Sheet:
         "threshold for one number of dice left (after setting aside), every other decision "
         f"as in the reference threshold policy ({_reference_phrase(data, card)}; later cards "
         "of the turn: their own thresholds and keep rule). Circles: Monte Carlo, "
-        f"{count(data.turns, 'turn')} per point, 95% CI as bars and grey band, every threshold "
+        f"{R.count(data.turns, 'turn')} per point, 95% CI as bars and grey band, every threshold "
         "on the same turns (common random numbers, so neighbouring points share their sampling "
         "error and may sit on one side of the exact line together). Solid line: exact value of "
         "the same policy (solver). Dash-dot: exact optimum with every decision free; the gap "
         "is mostly which dice to set aside, which no fixed keep rule gets right every time. "
         "Dotted: the solver's threshold. Star: best threshold on the grid (exact; of those "
         "within 0.01 points of the best, the one nearest the solver's). "
-        f"{_source(data, True)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"{R.source(data, '')}")
+    fig = R.landscape_page(title, caption)
     axes = fig.subplots(2, 3).ravel()
     for ax, d in zip(axes, DICE_LEFT):
         sw = data.sweeps[card, d]
@@ -258,7 +167,7 @@ def threshold_sweeps(data: TuttoReportData, card: Card, number: int) -> Sheet:
         best = sw.best_threshold
         ax.plot([best], [sw.exact[list(x).index(best)]], marker="*", ms=11, color=INK,
                 mfc="white", mew=1.0, zorder=5, ls="none")
-        ax.set_title(f"{_dice(d)} left", loc="left")
+        ax.set_title(f"{R.dice(d)} left", loc="left")
         ax.set_xlabel("bank when the turn total reaches (points)")
         ax.set_ylabel("EV of the turn (points)")
         ax.set_xlim(x[0] - (x[-1] - x[0]) * 0.02, x[-1] + (x[-1] - x[0]) * 0.02)
@@ -295,7 +204,8 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
     x2_note = ("" if x2_own is None else
                " With ×2 doubling only its own card's points, the ×2 decision also depends on "
                "the points rolled under that card; its panel shows the fewest such points "
-               f"possible for that many dice left ({' / '.join(pts(x2_own[d]) for d in DICE_LEFT)}"
+               "possible for that many dice left "
+               f"({' / '.join(R.pts(x2_own[d]) for d in DICE_LEFT)}"
                " with 1 / 2 / 3 / 4 / 5 dice left); with more of them it banks later.")
     title = "The optimal policy: bank or throw on"
     caption = (
@@ -305,8 +215,8 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
         "set aside). The label in each row is the bank threshold: from it on the solver "
         "banks; any dark cell left of it is an exception (banking below the threshold)"
         f"{' - there are none' if not sol.bank_exceptions else ''}.{x2_note} "
-        f"{_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
+        f"{R.source(data)}")
+    fig, _ = R.new_figure(*LANDSCAPE, caption)
     fig.suptitle(title, fontsize=13, weight="bold", x=0.01, ha="left")
     axes = fig.subplots(3, 2, sharex=True).ravel()
     from matplotlib.colors import ListedColormap
@@ -331,13 +241,13 @@ def policy_map(data: TuttoReportData, number: int) -> Sheet:
                         weight="bold", zorder=3)
                 continue
             possible = rows.totals[rows.possible[i]]
-            always = th <= (possible[0] if len(possible) else _lowest(d))
+            always = th <= (possible[0] if len(possible) else R.lowest_total(6, d, POINT_UNIT))
             ax.plot([th - half, th - half], [d - 0.5, d + 0.5], color=INK, lw=0.8, zorder=3)
             if th > top * 0.35:
-                ax.text(th - half - 40, d, f"bank from {pts(th)} \u2192", ha="right",
+                ax.text(th - half - 40, d, f"bank from {R.pts(th)} \u2192", ha="right",
                         va="center", fontsize=7.5, weight="bold", zorder=3)
             else:
-                ax.text(th + 60, d, "always bank" if always else f"bank from {pts(th)}",
+                ax.text(th + 60, d, "always bank" if always else f"bank from {R.pts(th)}",
                         ha="left", va="center", fontsize=7.5, color="white", weight="bold",
                         zorder=3)
         ax.set_yticks(list(DICE_LEFT))
@@ -377,7 +287,7 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
     d = sol.draw_value[t // POINT_UNIT] * POINT_UNIT
     title = "After a Tutto: draw another card or bank?"
     rule = draw_rule_words(below)
-    exc = (f" Exceptions (bank although below): {', '.join(pts(x) for x in sol.draw_exceptions)}."
+    exc = (f" Exceptions (bank although below): {', '.join(R.pts(x) for x in sol.draw_exceptions)}."
            if sol.draw_exceptions else " There are no exceptions.")
     caption = (
         f"After a Tutto with {_cards_words(after_tutto_cards(data.rules))} the player banks "
@@ -386,9 +296,8 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
         "cards of the deck, every later decision optimal; exact), against banking T (dashed). "
         "Right: the gain of drawing, D(T) - T; hatched: where drawing is better. "
         f"Optimal rule: {rule}.{exc} {no_draw_choice_words(data.rules)} "
-        f"{_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"{R.source(data)}")
+    fig = R.landscape_page(title, caption)
     ax1, ax2 = fig.subplots(1, 2)
     ax1.plot(t, d, "-", color=INK, lw=1.6, marker="o", ms=2.5, markevery=4,
              label="draw another card: D(T)")
@@ -402,7 +311,7 @@ def draw_or_bank(data: TuttoReportData, number: int) -> Sheet:
     for ax in (ax1, ax2):
         if POINT_UNIT < below < NEVER:
             ax.axvline(below, ls=":", color=ORANGE, lw=1.5,
-                       label=f"draw below {pts(below)}, bank from {pts(below)}")
+                       label=f"draw below {R.pts(below)}, bank from {R.pts(below)}")
         ax.set_xlabel("turn total T after the Tutto (points)")
     ax1.legend(loc="upper left")
     ax2.legend(loc="upper right")
@@ -435,9 +344,8 @@ def card_values(data: TuttoReportData, number: int) -> Sheet:
            if len(entries) < len(data.card_values) else "")
         + " In brackets: how many of the 56 cards. Whole turn (random card): "
         + "; ".join(f"{name} {turn[name]:.2f}" for name, _ in entries)
-        + f". {_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + f". {R.source(data)}")
+    fig = R.landscape_page(title, caption)
     ax = fig.add_subplot()
     h = 0.81 / len(entries)
     styles = [dict(color="#333333", edgecolor=INK, hatch=HATCHES[0]),
@@ -462,8 +370,8 @@ def card_values(data: TuttoReportData, number: int) -> Sheet:
 def banked_entries(data: TuttoReportData) -> list[tuple[str, str]]:
     """(label, policy) of the banked-points figure: two policies that banked the
     same points on every simulated turn are one series under both names."""
-    return merge_same([(name, name) for name in data.banked],
-                      lambda a, b: np.array_equal(data.banked[a], data.banked[b]))
+    return R.merge_same([(name, name) for name in data.banked],
+                        lambda a, b: np.array_equal(data.banked[a], data.banked[b]))
 
 
 def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
@@ -480,17 +388,16 @@ def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
     step = 50
     top = 3000
     caption = (
-        f"Distribution of the points banked by {count(data.turns, 'simulated whole turn')} "
+        f"Distribution of the points banked by {R.count(data.turns, 'simulated whole turn')} "
         "(first card drawn at random; a Stop or a Niete banks nothing), optimal play (the "
         "exact policy table) and bank at 300 (bank as soon as the turn total reaches 300) on "
         "the same turns (common random numbers)"
         + (", which banked the same points on every turn" if len(entries) == 1 else "")
         + ". Left: share of turns that bank nothing, with 95% CI. Right: share of turns per "
-        f"50 points banked; the last point collects {pts(top)} and more. Means with 95% CI; "
+        f"50 points banked; the last point collects {R.pts(top)} and more. Means with 95% CI; "
         "the exact means are " + " and ".join(f"{exact[n]:.2f}" for _, n in entries)
-        + f". {_source(data, True)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        + f". {R.source(data, '')}")
+    fig = R.landscape_page(title, caption)
     gs = fig.add_gridspec(1, 3)
     ax0 = fig.add_subplot(gs[0, 0])
     ax1 = fig.add_subplot(gs[0, 1:])
@@ -499,12 +406,12 @@ def banked_distribution(data: TuttoReportData, number: int) -> Sheet:
         p0 = Estimate.proportion(int((b == 0).sum()), len(b))
         ax0.bar(i, 100 * p0.mean, yerr=[[100 * (p0.mean - p0.low)], [100 * (p0.high - p0.mean)]],
                 width=0.6, color=faces[i], edgecolor=INK, hatch=hatches[i], lw=0.8, capsize=4)
-        ax0.text(i, 100 * p0.high + 2, estimate_text(p0, percent=True),
+        ax0.text(i, 100 * p0.high + 2, R.estimate_text(p0, percent=True),
                  ha="center", fontsize=9)
         edges = np.arange(step, top + step, step)
         share = np.array([(b == v).mean() for v in edges[:-1]] + [(b >= top).mean()]) * 100
         ax1.plot(edges, share, drawstyle="steps-mid", **looks[i],
-                 label=f"{label}: mean {beside_exact(est[name], exact[name], 2)} "
+                 label=f"{label}: mean {R.beside_exact(est[name], exact[name], 2)} "
                        f"(exact {exact[name]:.2f})")
     ax0.set_xticks(range(len(entries)))
     ax0.set_xticklabels([label for label, _ in entries])
@@ -534,9 +441,8 @@ def street(data: TuttoReportData, number: int) -> Sheet:
         "dice, exact: when each throw may set aside at most 1 ... 6 of the numbers not yet "
         "set aside (smallest first), and with the best adaptive choice, which depends on how "
         "many numbers are already set aside and how many new ones the throw shows (the table "
-        f"on the cheat sheet). A completed Straße is worth 2,000 points. {_source(data, False)}")
-    fig, _ = new_figure(*LANDSCAPE, caption)
-    fig.suptitle(title, fontsize=13, weight="bold")
+        f"on the cheat sheet). A completed Straße is worth 2,000 points. {R.source(data)}")
+    fig = R.landscape_page(title, caption)
     ax = fig.add_subplot()
     x = np.arange(len(vals))
     for i, v in enumerate(vals):
@@ -599,18 +505,14 @@ def _keep_cells(rows, n_cards: int, per_state: int = 8, total: int = 15,
             if len(cells) >= total:
                 return cells
             cards = "all" if len(r.cards) == n_cards else _cards_short(r.cards)
-            state = f"{_dice(dice)} at total {pts(turn_total)}" if i == 0 else ""
-            cells.append([state, _faces(r.scoring), _faces(r.keep), pct(r.probability), cards])
+            state = f"{R.dice(dice)} at total {R.pts(turn_total)}" if i == 0 else ""
+            cells.append([state, _faces(r.scoring), _faces(r.keep), R.pct(r.probability), cards])
     return cells
 
 
 def cheat_sheet(data: TuttoReportData, number: int) -> Sheet:
     """The cheat sheet, with as many keep-advice rows as fit on the page."""
-    for rows in (15, 13, 11, 9, 7, 5):
-        sheet, bottom = _cheat_sheet(data, number, rows)
-        if bottom >= 0:
-            break
-    return sheet
+    return R.largest_fit(lambda rows: _cheat_sheet(data, number, rows), (15, 13, 11, 9, 7, 5))
 
 
 def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[Sheet, float]:
@@ -621,45 +523,13 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
         "banked points of the turn). Bank thresholds count the turn total of all cards this "
         "turn. Keep advice: the throws where setting aside fewer dice beats setting aside "
         "every scoring die, grouped by the throw's scoring dice, with their probability and "
-        f"the cards they hold for. {_source(data, False)}")
-    fig, band = new_figure(*PORTRAIT, caption, caption_chars=125)
-    fig.set_layout_engine("none")  # tables placed by hand below
-    ax = fig.add_axes((0.045, band + 0.01, 0.91, 0.97 - band))
-    ax.set_axis_off()
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    cur = [1.0]
-    line_h = 0.0175
-    width_in = PORTRAIT[0] * 0.91
-
-    def text(s, size=9.5, weight="normal", gap=1.0, x=0.0, **kw):
-        chars = int(width_in * 72 / (size * 0.5))
-        for line in textwrap.wrap(s, chars, break_on_hyphens=False) or [""]:
-            ax.text(x, cur[0], line, fontsize=size, weight=weight, va="top", **kw)
-            cur[0] -= line_h * gap * size / 9.5
-
-    def heading(s):
-        cur[0] -= 0.006
-        text(s, size=12, weight="bold", gap=1.38)
-
-    def table(cells, col_labels, widths, row_h=0.0185, size=8.5, shade=None):
-        h = row_h * (len(cells) + 1)
-        tab = ax.table(cellText=cells, colLabels=col_labels, colWidths=widths,
-                       bbox=[0, cur[0] - h, sum(widths), h], cellLoc="center")
-        tab.auto_set_font_size(False)
-        tab.set_fontsize(size)
-        for (r, c), cell in tab.get_celld().items():
-            cell.set_linewidth(0.5)
-            if r == 0:
-                cell.set_text_props(weight="bold")
-                cell.set_facecolor("#E6E6E6")
-            elif shade is not None and shade(r - 1, c):
-                cell.set_facecolor("#CFCFCF")
-                cell.set_text_props(weight="bold")
-        cur[0] -= h + 0.012
+        f"the cards they hold for. {R.source(data)}")
+    page = R.SheetPage(caption, char_width=0.5)
+    text, heading, table = page.text, page.heading, page.table
 
     text(title, size=15, weight="bold", gap=1.4)
-    text(f"{sentence(rules_label(data.rules))}.  A turn is worth {sol.turn_ev:.2f} points with this "
+    text(f"{R.sentence(R.rules_label(data.rules))}.  A turn is worth {sol.turn_ev:.2f} "
+         "points with this "
          "play.", size=8.5, color="#333333", gap=1.3)
 
     heading("1. Bonus and ×2: bank as soon as the turn total reaches")
@@ -667,9 +537,9 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
     for c in SWEEP_CARDS:
         cells.append([card_name(c), f"{sol.card_ev[c]:.1f}"]
                      + [_th(data.rows[c].thresholds[d], d) for d in DICE_LEFT])
-    table(cells, ["card", "EV", *[_dice(d) + " left" for d in DICE_LEFT]],
+    table(cells, ["card", "EV", *[R.dice(d) + " left" for d in DICE_LEFT]],
           [0.22, 0.1] + [0.136] * 5, row_h=0.0172)
-    exc = [f"{card_name(c)} with {_dice(d)} left at {pts(t)}"
+    exc = [f"{card_name(c)} with {R.dice(d)} left at {R.pts(t)}"
            for c, d, t, _ in sol.bank_exceptions]
     text("Exceptions (bank below the threshold): "
          + ("; ".join(exc[:6]) + (f"; … {len(exc) - 6} more" if len(exc) > 6 else "") + "."
@@ -683,7 +553,7 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
     heading("2. After a Tutto: draw another card or bank")
     rule = draw_rule_words(sol.draw_below)
     text(f"With {_cards_words(after_tutto_cards(data.rules))}: {rule}."
-         + (f"  Exceptions: bank at {', '.join(pts(x) for x in sol.draw_exceptions)}."
+         + (f"  Exceptions: bank at {', '.join(R.pts(x) for x in sol.draw_exceptions)}."
             if sol.draw_exceptions else ""))
     text(no_draw_choice_words(data.rules) + " A Feuerwerk's Niete banks everything.", size=8.5)
 
@@ -718,5 +588,5 @@ def _cheat_sheet(data: TuttoReportData, number: int, keep_total: int) -> tuple[S
     heading("6. The other cards are worth (EV of a turn starting with them)")
     text(";  ".join(f"{card_name(c)} {sol.card_ev[c]:.1f}" for c in others)
          + f"  (a Kleeblatt success wins the game; this turn analysis counts it as "
-         f"{pts(data.rules.cloverleaf_value)} points).", size=9)
-    return Sheet(fig, f"{number:02d}-cheat-sheet", title, caption), cur[0]
+         f"{R.pts(data.rules.cloverleaf_value)} points).", size=9)
+    return Sheet(page.fig, f"{number:02d}-cheat-sheet", title, caption), page.cur
