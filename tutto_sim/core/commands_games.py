@@ -97,12 +97,12 @@ def _hook(rules, what: str):
 
 
 def _config(rules):
-    """The game's config (``GameConfig`` for Tutto, ``MackeConfig`` for Macke, ...)."""
+    """The game's config (its ``config`` hook)."""
     return _hook(rules, "config")(rules)
 
 
 def _label(rules) -> str:
-    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    """The game's name in file names (its ``label`` hook)."""
     return game_label(rules)
 
 
@@ -118,7 +118,7 @@ def _players(value: int) -> int:
 
 def _table_rules(rules, players: int):
     """The rules for a table of ``players``. A game whose rules hold the table
-    size (hook ``table_rules``, Rutsmieter) checks and sets it; the others
+    size (hook ``table_rules``) checks and sets it; the others
     take 2..8 players and keep their rules."""
     fit = getattr(registry.for_rules(rules).module(), "table_rules", None)
     if fit is None:
@@ -136,7 +136,7 @@ def _bots(specs: str, rules):
         raise UserError(str(e)) from None
 
 
-def _threads(threads: Optional[int]) -> int:
+def thread_count(threads: Optional[int]) -> int:
     from tutto_sim.core.blocks import set_threads
 
     try:
@@ -222,7 +222,7 @@ def tournament(
         raise UserError(f"--engine must be one of {', '.join(ENGINES)}, not {engine!r}")
     label = _label(rules)
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads)
+    n_threads = thread_count(threads)
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         phase("loading bots", 1)
         the_bots = _bots(bots, rules)
@@ -449,7 +449,7 @@ def analyze_seats(
     if not kernel_capable(_bots(bot, rules)):
         raise UserError(f"--bot {bot!r} plays only in the reference engine; analyses need bots "
                         "that play in the kernel (tables, thresholds, built-in bots)")
-    n_threads = _threads(threads)
+    n_threads = thread_count(threads)
     import time
 
     from tutto_sim.core.analysis import Interrupted
@@ -573,7 +573,7 @@ def analyze_threshold(
     positive("--games", games, ceiling=MAX_GAMES)
     positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
-    n_threads = _threads(threads)
+    n_threads = thread_count(threads)
     with on_cluster(cluster) as where, progress_phases(not as_json) as phase:
         duel = optimal_vs_threshold(players, games, search_games, seed, _config(rules), phase=phase)
     opt = duel.optimal

@@ -17,6 +17,7 @@ from tutto_sim.core.cli import (
     fmt_threshold,
     write_csv,
     game_label,
+    game_title,
     game_option,
     merge_rows,
     out,
@@ -26,7 +27,8 @@ from tutto_sim.core.cli import (
     rules_from_flags,
 )
 from tutto_sim.core.runs import run_digest, run_file
-from tutto_sim.macke.entry import SixOfKind, Throws, Variant, WinValue
+from tutto_sim.dice.flags import SixOfKind
+from tutto_sim.macke.flags import Throws, Variant, WinValue
 
 
 def _pct(x) -> str:
@@ -75,7 +77,7 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         if res.interrupted:
             raise typer.Exit(130)
         return
-    out.print(f"[bold]{_title(rules)}[/bold]: best simple policy (keep every scoring unit, "
+    out.print(f"[bold]{game_title(rules)}[/bold]: best simple policy (keep every scoring unit, "
               f"never return, bank at ≥ K), Monte Carlo")
     t = Table("policy", "bank at ≥", "after a clear bank at ≥", "EV", "95% CI", "turns",
               "P(+)", "P(−)", "P(0)", title="signed turn result (points)")
@@ -102,12 +104,6 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
         out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
                   "marked interrupted[/yellow]")
         raise typer.Exit(130)
-
-
-def _title(rules) -> str:
-    from tutto_sim.macke.hooks import title
-
-    return title(rules)
 
 
 def _exact_optimum(rules):
@@ -157,7 +153,7 @@ def macke_solve(rules, as_json: bool, cap=None) -> None:
                                 for tl, d, u, lo, hi in sol.bank_exceptions],
             "returns": returns, "rules": rules.to_dict(), "seconds": round(seconds, 2)}, indent=2))
         return
-    out.print(f"[bold]{_title(rules)}[/bold], optimal play (exact): expected signed turn result "
+    out.print(f"[bold]{game_title(rules)}[/bold], optimal play (exact): expected signed turn result "
               f"[bold]{sol.turn_ev:.2f}[/bold] points")
     out.print(f"P(turn ends ≥ {rules.min_score}, added) = {_pct(sol.p_positive)}; "
               f"P(negative) = {_pct(sol.p_negative)}; P(zero) = {_pct(sol.p_zero)}; "
@@ -236,7 +232,7 @@ def macke_validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> 
              "turns": c.n, "z": c.z} for c in checks]}, indent=2))
     else:
         t = Table("quantity", "exact", "simulated", "95% CI", "z", "",
-                  title=f"{_title(rules)}: solver vs simulation of its table (seed {seed}, {turns:,} turns)")
+                  title=f"{game_title(rules)}: solver vs simulation of its table (seed {seed}, {turns:,} turns)")
         for c in checks:
             t.add_row(c.what, f"{c.exact:.4f}", f"{c.simulated:.4f}", f"± {c.ci95:.4f}", f"{c.z:+.2f}",
                       "ok" if abs(c.z) <= z else "[red]FAIL[/red]")
@@ -301,7 +297,7 @@ def explore(
         return
     t = Table("min score", "bust", "EV", "P(+)", "P(−)", "P(0)", "after a clear bank at ≥",
               *(["EV never returning", "value of returns"] if returns else []),
-              title=f"{_title(base)}: optimal play by minimum score and bust rule (exact)",
+              title=f"{game_title(base)}: optimal play by minimum score and bust rule (exact)",
               title_justify="left")
     thr_cols = [c for c in df.columns if c.startswith("bank_t")]
     t2 = Table("min score", "bust", *[c[5:].replace("_", " ") for c in thr_cols],

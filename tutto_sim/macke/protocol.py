@@ -2,9 +2,9 @@
 
 Part of the policy layer. The reference engine (``reference.macke``)
 asks a :class:`MackePolicy` three questions during a turn; simple threshold
-policies (``policy.macke_threshold``) and exact decision tables
-(``policy.macke_exact``) both answer them. Units and states are those of
-``tables.macke``: a *state* is a multiset of set-aside units, an index into
+policies (``macke.threshold``) and exact decision tables
+(``macke.policy``) both answer them. Units and states are those of
+``macke.tables``: a *state* is a multiset of set-aside units, an index into
 ``MackeTables.state_*``.
 
 A turn: a *series* starts with nothing set aside and ``rules.throws`` throws.

@@ -1,6 +1,6 @@
 """Monte Carlo for Berliner Macke / Volle Lotte turns: batches and the threshold search.
 
-Part of ``tutto_sim.sim``: the Python side of ``kernels.macke_turn``.
+The Python side of ``macke.turn_kernel``.
 
 ``run_macke_policies`` plays turns ``start .. start+n-1`` of a seed under a
 batch of threshold policies, every policy on the same turn streams (common
@@ -16,7 +16,7 @@ clear over the same grid. The policy found and the baselines "bank at >= 300"
 and "bank at the first chance >= min_score" are then evaluated on **fresh**
 turns (streams from ``EVAL_START`` = 2**40), so the reported EV is not
 inflated by the search; the policy found is also valued exactly
-(``reference.macke.threshold_policy_value``) when it banks clears at all.
+(``macke.reference.threshold_policy_value``) when it banks clears at all.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ PhaseHook = Callable[[str, int], ProgressHook]
 
 @dataclass
 class MackeBatchResult:
-    """Integer sums per policy (``kernels.macke_turn`` columns); ``n`` turns each."""
+    """Integer sums per policy (``macke.turn_kernel`` columns); ``n`` turns each."""
 
     sums: np.ndarray  # (n_policies, N_SUMS)
     n: int

@@ -31,7 +31,7 @@ from tutto_sim.core.cli import (
     progress_phases,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import AsJson, OutDir, Threads, _threads, ran_on
+from tutto_sim.core.commands_games import AsJson, OutDir, Threads, thread_count, ran_on
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
 ALL_TABLES = "2,3,4,4p"
@@ -93,7 +93,7 @@ def _run(flag: str, size: int, seed: int, out_dir: Path, as_json: bool, compute,
     positive(flag, size, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
-    n_threads = _threads(threads) if kernel else 1
+    n_threads = thread_count(threads) if kernel else 1
     with progress_phases(not as_json) as phase:
         return compute(phase), ran_on(n_threads)
 
