@@ -25,13 +25,15 @@ What counts as a path (each found is checked, else reported as
    ``{``, an upper-case word as ``GAME``) are skipped;
 5. a code span that is a dotted name whose first part is a module of the
    layout before the game packages (``FORMER``: ``kernels``, ``tutto_kernel``,
-   ``macke_protocol``, ...) that is no module of any package today: always stale.
+   ``macke_protocol``, ...) that is no module of any package today: always stale;
+   so is such a name alone in a code span when it has an underscore or is
+   ``kernels`` (``tutto_kernel``; not ``solve``, also a command).
 
 A dotted path resolves when its longest prefix that is a module (a ``.py``
 file or a package) is followed by a name that module defines at top level
-(def, class, assignment, import) or, for ``m.name`` of rule 3 only, a name the
-body of one of its classes defines (``rules.players``: the field of the
-module's rules class an instance has); after a class, the next part must be
+(def, class, assignment, import) or, for ``rules.name`` of rule 3 only, a name
+the body of one of its classes defines (``rules.players``: the field of the
+rules class, as an instance has it); after a class, the next part must be
 a name the class body defines; further parts (attributes of values) are not
 checked.
 """
@@ -168,6 +170,8 @@ def paths_in(text: str, package: str | None, markdown: bool, root: Path = ROOT):
         yield m.start(), m.group(0), m.group(0), False
     for m in (SPAN_MD if markdown else SPAN_RST).finditer(text):
         span = m.group(1).strip()
+        if span in former_heads(root) and ("_" in span or span == "kernels"):
+            yield m.start(), span, "", False
         if not DOTTED.match(span) or span.startswith("tutto_sim."):
             continue
         head, second = span.split(".")[:2]
@@ -177,7 +181,7 @@ def paths_in(text: str, package: str | None, markdown: bool, root: Path = ROOT):
             yield m.start(), span, "", False
         elif (package and head in siblings(package, root) and not second.removesuffix("()").isdigit()
               and second not in SUFFIXES):
-            yield m.start(), span, f"tutto_sim.{package}.{span}", True
+            yield m.start(), span, f"tutto_sim.{package}.{span}", head == "rules"
     for m in FILE.finditer(text):
         if not PLACEHOLDER.search(m.group(1)):
             yield m.start(), m.group(1), m.group(1), False

@@ -8,7 +8,7 @@ plays here; table and threshold bots (``macke.bots``) also play in the kernel.
 Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
 (``tutto_sim.core.rng``) for every throw of every turn, in the order they are
 made: a throw of n dice is ``r = below(6**n)``, die i showing
-``(r // 6**i) % 6 + 1`` (as ``reference.macke``). Nothing else draws from
+``(r // 6**i) % 6 + 1`` (as ``macke.reference``). Nothing else draws from
 the stream.
 
 A turn is the turn of ``macke.reference.play_turn`` (docs/macke.md lists every

@@ -1,6 +1,6 @@
 """numba kernel for whole Berliner Macke / Volle Lotte games between table bots.
 
-Part of the game layer (beside ``tutto_kernel``, the game layer's other
+Part of the game layer (beside ``tutto.game_kernel``, the game layer's other
 ``@njit`` code). It plays the turn of ``macke.table_kernel.play_turn_table``
 made game-aware: the scores (for the endgame bot), the nachwerfen and the
 instant win. ``macke.game`` is its readable twin; the tests play both on the

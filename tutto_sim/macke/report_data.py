@@ -1,5 +1,5 @@
 """The numbers behind the Berliner Macke / Volle Lotte report, computed once
-and drawn by ``macke_figures``.
+and drawn by ``macke.report_figures``.
 
 Part of the report layer. Everything exact comes from the solver
 (``macke.solver.solve_macke``, ``exact_macke_policy_value``) and the exact

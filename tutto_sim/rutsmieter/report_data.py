@@ -229,7 +229,7 @@ class Choice:
 
 
 def _best(policy: WeightsPolicy, obs: Observation, features) -> int:
-    """``policy.choose`` on features already computed: the highest score, ties
+    """``WeightsPolicy.choose`` on features already computed: the highest score, ties
     to the piece furthest along (the first such move in order)."""
     best, best_key = 0, None
     for i, (m, f) in enumerate(zip(obs.moves, features)):

@@ -1,4 +1,4 @@
-"""The numbers behind the Tutto report, computed once and drawn by ``tutto_figures``.
+"""The numbers behind the Tutto report, computed once and drawn by ``tutto.report_figures``.
 
 Part of the report layer. Everything exact comes from the solver
 (``tutto.solver.solve_tutto``, ``tutto.solver.policy_value``); everything simulated from the
