@@ -36,16 +36,12 @@ from dataclasses import replace
 from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, parse_points, python_bot, table_bot
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
+from tutto_sim.macke.flags import MACKE_VALID_BOTS
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.threshold import MackeThresholdPolicy
-
-#: The bots of ``--bots`` (:func:`parse_macke_bot` parses them).
-MACKE_BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
-                   "reckless", "random", "py:MODULE:NAME")
-MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
 
 #: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
 MACKE_POLICY_FILES = {"standard": POLICY_DIR / "macke-default.json",

@@ -30,7 +30,7 @@ def parse_bot(spec: str, rules):
 
 
 def valid_bots(rules) -> str:
-    from tutto_sim.macke.bots import MACKE_VALID_BOTS
+    from tutto_sim.macke.flags import MACKE_VALID_BOTS
 
     return MACKE_VALID_BOTS
 

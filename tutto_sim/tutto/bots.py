@@ -51,16 +51,12 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
 from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
+from tutto_sim.tutto.flags import VALID_BOTS
 from tutto_sim.tutto.game_kernel import BotTable
 from tutto_sim.tutto.policy import TURN_FIELDS, ExactPolicy, load_policy, optimal_policy
 from tutto_sim.tutto.reference import choose_keep
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.threshold import CardPolicy, ThresholdPolicy
-
-#: The bots of ``--bots`` (:func:`parse_bot` parses them).
-BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
-             "cautious", "reckless", "random", "py:MODULE:NAME")
-VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 
 

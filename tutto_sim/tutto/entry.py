@@ -4,14 +4,13 @@ imported when it runs."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
-
-import typer
+from typing import Optional
 
 from tutto_sim.core.cli import UserError, choice
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.dice.flags import SixOfKind, Target
 from tutto_sim.dice.scoring import MAX_POINTS, SIX_OF_KIND_CHOICES
+from tutto_sim.tutto.flags import CloverValue, DeckFlag, GameEnd, PMChain, PMDeduction, Reshuffle, X2Scope
 from tutto_sim.tutto.rules import (
     DECK_CHOICES,
     GAME_END_CHOICES,
@@ -21,15 +20,6 @@ from tutto_sim.tutto.rules import (
     X2_SCOPE_CHOICES,
     TuttoRules,
 )
-
-# Rule options (docs/rules.md: every option with its reason).
-X2Scope = Annotated[str, typer.Option("--x2-scope", help="x2 on a Tutto doubles the whole turn total (turn) or only this card's points (card).", rich_help_panel="Rules")]
-PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Minus Tutto: continue | bank | flat.", rich_help_panel="Rules")]
-PMDeduction = Annotated[str, typer.Option("--plusminus-deduction", help="Plus/Minus deduction when the turn is banked (bank) or at the Tutto (tutto). Game-level only.", rich_help_panel="Rules")]
-Reshuffle = Annotated[str, typer.Option("--reshuffle", help="Empty deck: reshuffle all 56 cards (full) or the discard pile; identical in effect. Game-level only.", rich_help_panel="Rules")]
-GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the round, highest wins | immediate: first to target wins. Game-level only.", rich_help_panel="Rules")]
-DeckFlag = Annotated[str, typer.Option("--deck", help="Cards in whole games: real (the 56-card deck, without replacement) | iid (each card drawn independently at the deck frequencies, as the turn analysis assumes). Game-level only.", rich_help_panel="Rules")]
-CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
 
 RULE_FLAGS = (
     RuleFlag("six_of_kind", SixOfKind, "two-triples"),

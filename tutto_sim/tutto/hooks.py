@@ -26,7 +26,7 @@ def parse_bot(spec: str, rules):
 
 
 def valid_bots(rules) -> str:
-    from tutto_sim.tutto.bots import VALID_BOTS
+    from tutto_sim.tutto.flags import VALID_BOTS
 
     return VALID_BOTS
 
