@@ -161,8 +161,9 @@ def circle_lines(root: Path = ROOT, lazy: bool = False) -> list[str]:
     lines = []
     for group in circles(root, lazy):
         lines.append(f"circle of {len(group)}: {', '.join(group)}")
-        lines += [f"  {where}: {m} imports {t}"
-                  for m in group for t in sorted(set(graph[m]) & set(group)) for where in graph[m][t]]
+        edges = [(where, m, t) for m in group for t in set(graph[m]) & set(group) for where in graph[m][t]]
+        edges.sort(key=lambda e: (e[0].split(":")[0], int(e[0].split(":")[1])))
+        lines += [f"  {where}: {m} imports {t}" for where, m, t in edges]
     return lines
 
 
