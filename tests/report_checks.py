@@ -92,14 +92,14 @@ def win_tables_here(folder, games=("tutto", "macke")):
         results = folder / "results"
         results.mkdir(parents=True, exist_ok=True)
         if "tutto" in games:  # where solve --objective win saves them (tutto-win-200-<run>.json)
-            from tutto_sim.tutto.hooks import default_win_file
+            from tutto_sim.tutto.winprob import default_win_file
             from tutto_sim.tutto.rules import TuttoRules
             from tutto_sim.tutto.winprob import cached_solution, write_win_table
 
             rules = TuttoRules(target=WIN_TARGET)
             write_win_table(cached_solution(rules), folder / default_win_file(rules)[0])
         if "macke" in games:
-            from tutto_sim.macke.hooks import default_win_file as macke_win_file
+            from tutto_sim.macke.winprob import default_win_file as macke_win_file
             from tutto_sim.macke.winprob import write_win_table as write_macke
 
             write_macke(_small_macke(), folder / macke_win_file(_small_macke().rules)[0])

@@ -72,7 +72,7 @@ function winThrowTables(sixOfKind) {
     }
     classes.push(list);
   }
-  // win_kernel._tutto_extremes: the most and least likely Tutto from d dice
+  // win_kernel.tutto_extremes: the most and least likely Tutto from d dice
   const pHi = [1], pLo = [1];
   for (let d = 1; d <= 6; d++) {
     let ah = 0.0, al = 0.0;
@@ -92,7 +92,7 @@ function winThrowTables(sixOfKind) {
     pHi.push(ah);
     pLo.push(al);
   }
-  // solver._street_new_numbers and winprob._street_by_numbers: the Straße with m numbers aside
+  // solver.street_new_numbers and winprob.street_by_numbers: the Straße with m numbers aside
   const r = Array.from({ length: 7 }, () => new Array(7).fill(0));
   for (let m = 0; m < 6; m++) {
     const mask = (1 << m) - 1;
@@ -135,7 +135,7 @@ function winThrowTables(sixOfKind) {
   return t;
 }
 
-/** win_kernel._fireworks_pmf: pmf[g] = P(a Feuerwerk adds exactly g units before its Niete), g < gmax;
+/** win_kernel.fireworks_pmf: pmf[g] = P(a Feuerwerk adds exactly g units before its Niete), g < gmax;
  * surv[g] = P(it adds at least g), g <= gmax. The Feuerwerk sets aside every scoring die. */
 function fireworksGains(t, gmax) {
   if (t.fw && t.fw.pmf.length >= gmax) return t.fw;
@@ -170,7 +170,7 @@ function fireworksGains(t, gmax) {
   return t.fw;
 }
 
-/** win_kernel._chain: the opponent's score after j deductions (a Plus/Minus Tutto takes 1000 from
+/** win_kernel.win_chain: the opponent's score after j deductions (a Plus/Minus Tutto takes 1000 from
  * the leader while the opponent leads or ties and has points). */
 function deductionChain(a, b) {
   const chain = [];
@@ -183,7 +183,7 @@ function deductionChain(a, b) {
   }
 }
 
-/** win_kernel._margin_next: the margin after one deduction in seat 1's last turn. */
+/** win_kernel.margin_next: the margin after one deduction in seat 1's last turn. */
 const marginNext = (m) => (m < 0 ? -1 : m >= WIN_PM_UNITS ? m - WIN_PM_UNITS : -1);
 
 /** One layer of one turn (win_kernel._layer, MAX mode, nothing pruned): the turn after j Plus/Minus
@@ -363,7 +363,7 @@ export class TuttoWinTable extends LoadedFile {
   }
 
   _leaf(s, e, x) {
-    // win_kernel._leaf: the player at seat s banks to x units, the opponent at e
+    // win_kernel.leaf_value: the player at seat s banks to x units, the opponent at e
     const n = this.units;
     if (x < n) return 1.0 - this.doc.W[1 - s][e][x];
     if (this.immediate || s === 1) return 1.0;

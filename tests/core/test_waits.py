@@ -142,7 +142,7 @@ def test_winopt_solves_shows_and_saves_its_table_and_the_next_run_reads_it(capsy
     args = ("tournament", "--game", "tutto", "--bots", "winopt,optimal", "--target", "400",
             "--games", "200", "--seed", "2")
     first, err = _json(capsys, *args)
-    from tutto_sim.tutto.hooks import default_win_file
+    from tutto_sim.tutto.winprob import default_win_file
 
     table = tmp_path / default_win_file(TuttoRules(target=400))[0]
     assert "solving the win table for target 400" in err and "saved for later runs" in err

@@ -2,7 +2,7 @@
 probability from the throw tables.
 
 The kernel draws a throw of n dice as ``ordered[ordered_off[n] + below(6**n)]``
-(``tutto_sim.tutto.turn_kernel._throw``). Exact enumeration checks Monte Carlo
+(``tutto_sim.tutto.turn_kernel.draw_throw``). Exact enumeration checks Monte Carlo
 here, never the reverse: the expected counts come from ``ways / 6**n``, and a
 chi-square goodness-of-fit test at p = 1e-4 (fixed seed) must accept the draws.
 """
@@ -20,7 +20,7 @@ from tutto_sim.core.streams import below, stream_start
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.turn_kernel import TuttoKernelData, _throw
+from tutto_sim.tutto.turn_kernel import TuttoKernelData, draw_throw
 
 DRAWS = 300_000
 SEED = 987654321
@@ -39,12 +39,12 @@ def _sample(n, k, seed, index, ordered, ordered_off, n_ms):
 
 @njit
 def _sample_kernel_throw(n, k, seed, index, ordered, ordered_off, n_ms):
-    """The same through the kernel's own ``_throw``."""
+    """The same through the kernel's own ``draw_throw``."""
     st = np.empty(1, dtype=np.uint64)
     st[0] = stream_start(seed, index)
     hist = np.zeros(n_ms, dtype=np.int64)
     for _ in range(k):
-        hist[_throw(st, n, ordered, ordered_off)] += 1
+        hist[draw_throw(st, n, ordered, ordered_off)] += 1
     return hist
 
 
@@ -100,7 +100,7 @@ def test_throw_frequencies(six, n):
 
 
 def test_kernel_throw_is_this_sampling():
-    """The kernel's ``_throw`` draws exactly what the test's loop draws."""
+    """The kernel's ``draw_throw`` draws exactly what the test's loop draws."""
     data = TuttoKernelData(TuttoRules())
     n_ms = build_tables(ScoringRules()).n_multisets
     for n in range(1, MAX_DICE + 1):

@@ -70,11 +70,11 @@ def test_advice_at_the_first_throw_averages_to_the_turn_value():
     from tutto_sim.dice.throws import build_tables
     from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep, throw_keeps
     from tutto_sim.macke.api import TurnView
-    from tutto_sim.macke.reference import _codec
+    from tutto_sim.macke.reference import state_codec
 
     rules = MackeRules()
     advisor = MackeAdvisor(rules)
-    codec, ms = _codec(rules), build_tables(ScoringRules(6, rules.six_of_kind))
+    codec, ms = state_codec(rules), build_tables(ScoringRules(6, rules.six_of_kind))
     view = MackeGameView("macke", rules, ("a", "b"), (0, 0), 0, 0, 0, None)
     total = 0.0
     for faces in itertools.product(range(1, 7), repeat=5):

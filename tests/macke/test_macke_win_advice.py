@@ -14,7 +14,7 @@ from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
 from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep, throw_keeps
 from tutto_sim.macke.api import TurnView
-from tutto_sim.macke.reference import _codec
+from tutto_sim.macke.reference import state_codec
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table
 
@@ -33,7 +33,7 @@ def test_first_throw_chances_average_to_the_table(scores, finisher):
     moves on the same scores, or in the last turn a loss) averages to W[a, b]
     (in the last turn: the table's L(d))."""
     table, planner = _table(), WinPlanner(_table())
-    codec, ms = _codec(RULES), build_tables(ScoringRules(6, RULES.six_of_kind))
+    codec, ms = state_codec(RULES), build_tables(ScoringRules(6, RULES.six_of_kind))
     view = MackeGameView("macke", RULES, ("a", "b"), scores, 0, 0, 0, finisher)
     a, b = scores
     macke = 0.0 if finisher is not None else 1.0 - table.win(b, a)
@@ -56,7 +56,7 @@ def test_bank_chance_is_the_tables_leaf():
     opponent's last turn needs more than 250); banking 100, below the minimum,
     leaves -100 (the opponent moves on 100 against -100)."""
     table, planner = _table(), WinPlanner(_table())
-    codec = _codec(RULES)
+    codec = state_codec(RULES)
     view = MackeGameView("macke", RULES, ("a", "b"), (0, 100), 0, 0, 0, None)
     aside = MackeKeep(("1", "1", "5", "5", "5"), 5, 350)
     d = MackeDecision("bank-or-series", ("bank", "throw"), view, 350, 0, aside, 1, 0, False, 1,

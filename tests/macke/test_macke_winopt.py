@@ -17,7 +17,7 @@ from tutto_sim.macke import win_kernel as wk
 from tutto_sim.macke.bots import parse_macke_bot
 from tutto_sim.macke.game import MackeConfig
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.solver import _kernel_args
+from tutto_sim.macke.solver import kernel_args
 from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table
 
 RULES = MackeRules(target=500)
@@ -37,7 +37,7 @@ def _played_value(rules, dec, leaf, win_leaf: float = 1.0) -> float:
     """Exact expected leaf of one turn played by the decisions ``dec`` (a forward
     pass of the probability mass, not the backward maximum): ``leaf(kind, t)``
     is the value of the turn ending with total ``t`` banked (kind 0) or by a Macke (1)."""
-    m, _, tab = _kernel_args(rules)
+    m, _, tab = kernel_args(rules)
     tstar = dec.keep.shape[0]
     n_t = len(dec.clear_bank) + 200
     mass = np.zeros((tstar, rules.throws + 1, len(m.state_dice)))

@@ -79,7 +79,7 @@ def independent_turn(rules: MackeRules, cap_units: int, bank_value, macke_value)
     return best(0, (), rules.throws, False)
 
 
-def _beats(r: int, need: int) -> float:
+def beats_k(r: int, need: int) -> float:
     return 1.0 if r > need else 0.5 if r == need else 0.0
 
 
@@ -93,8 +93,8 @@ def test_last_turn_matches_an_independent_solver(rules):
     for d in (6, 15):
         need = d * 50
         expected = independent_turn(
-            rules, cap, lambda t: _beats(rules.result(t), need),
-            lambda t: _beats(0 if rules.bust == "zero" else -t, need))
+            rules, cap, lambda t: beats_k(rules.result(t), need),
+            lambda t: beats_k(0 if rules.bust == "zero" else -t, need))
         assert last[d] == pytest.approx(expected, abs=1e-12), d
 
 

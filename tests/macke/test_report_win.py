@@ -15,7 +15,7 @@ from tutto_sim.core.win_report import threshold
 from tutto_sim.macke import report_win
 from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep
 from tutto_sim.macke.api import TurnView
-from tutto_sim.macke.reference import _codec
+from tutto_sim.macke.reference import state_codec
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.winprob import WinPlanner
 
@@ -43,7 +43,7 @@ def test_pages_read_the_table_and_its_thresholds_are_the_advice(pages):
     assert pages.floor == -300 and pages.winmap.scores[0] == -300
     assert np.array_equal(pages.winmap.W, table.W)  # the floor is -300: every score shown
     planner = WinPlanner(table)
-    codec, rules = _codec(pages.rules), pages.rules
+    codec, rules = state_codec(pages.rules), pages.rules
     aside = MackeKeep(("1", "1", "1", "1", "1"), 5, 0)
     state = codec.state(aside.units)
     for opp, (own, ths) in pages.clear.curves.items():

@@ -147,7 +147,7 @@ def test_pruning_the_programme_changes_nothing(kw):
     its slope, every after-Tutto value and every holding value; only the
     draw values the pruned programme skipped may differ (it must skip some)."""
     from tutto_sim.tutto import win_kernel as k
-    from tutto_sim.tutto.winprob import _params_for, _Scratch, _tsize
+    from tutto_sim.tutto.winprob import _params_for, WinScratch, _tsize
 
     rules = TuttoRules(**kw)
     sol = solve_win(rules, evaluate_ev=False)
@@ -160,8 +160,8 @@ def test_pruning_the_programme_changes_nothing(kw):
         tcap = n - own + (mc if seat == 0 else 0)
         got = []
         for prune in (False, True):
-            s = _Scratch(1, n // 20 + 3, tsize, x2, p.cpmax)
-            v = k._state_value(0, seat, own, other, float(sol.W[1 - seat, other, own]), sol.W,
+            s = WinScratch(1, n // 20 + 3, tsize, x2, p.cpmax)
+            v = k.state_value(0, seat, own, other, float(sol.W[1 - seat, other, own]), sol.W,
                                sol.last_turn_table, sol.W, sol.last_turn_table, n, False,
                                rules.plusminus_deduction == "tutto", tcap, tcap, p.tp, p.ev,
                                s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],

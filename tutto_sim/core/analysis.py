@@ -3,7 +3,7 @@ optimal turn policy is worth against the best simple threshold, in games won.
 
 Game-independent: both run tournaments (``core.tournament``) in the kernel
 and report every rate with its 95% CI. The game follows from the config
-(Tutto's ``GameConfig``, Macke's ``MackeConfig``, ...) through the registry.
+(the game's ``config`` hook) through the registry (``core.registry``).
 """
 
 from __future__ import annotations
@@ -33,10 +33,10 @@ class SeatRow:
     seats: list[Estimate]  # win rate by seat
     first_player_advantage: Estimate  # seat 0's rate minus 1/n
     mean_rounds: float
-    instant_share: float  # games won at once: Kleeblatt (Tutto), five 1s (Macke instant-win)
-    #: the game's own counts per game (``GameKind.counts``, Rutsmieter's throws), with CIs
+    instant_share: float  # games won at once (the game's instant wins, if it has any)
+    #: the game's own counts per game (``GameKind.counts``), with CIs
     counts: dict[str, Estimate] = field(default_factory=dict)
-    #: a seat's win rate without an advantage: 1/n (1/sides for partners, Tutti's pairs)
+    #: a seat's win rate without an advantage: 1/n (1/sides for partners, ``GameKind.partners``)
     fair_share: float = 0.0
 
     @property
@@ -68,7 +68,7 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
 
 def table_config(config, players: int):
     """The config for a table of ``players``: a game whose rules hold the table
-    size (hook ``table_rules``, Rutsmieter) gets rules for that size; the
+    size (hook ``table_rules``, ``core.registry``) gets rules for that size; the
     others play every size with the same config."""
     entry = registry.for_config(config)
     fit = getattr(entry.module(), "table_rules", None)
@@ -108,8 +108,8 @@ def optimal_vs_threshold(players: int = 2, games: int = 200_000, search_games: i
     optimal table against it on fresh games.
 
     At a table of ``players`` the optimal bot plays one seat and copies of the
-    threshold bot the others; a threshold bot's rate is per seat. In Macke
-    ``threshold:X`` banks at >= X after a clear too.
+    threshold bot the others; a threshold bot's rate is per seat. How
+    ``threshold:X`` plays is the game's (hook ``threshold_words``).
     """
     t0 = time.perf_counter()
     rules = config.rules

@@ -45,7 +45,7 @@ def record_result(scores, winner, n, score_row, share_row):
 
 def run_game_blocks(play_games, seed, start, n_games, lineups, bots, data, params,
                     threads=None, block=BLOCK):
-    """Run a game kernel ``play_games`` (Tutto's or Macke's) over fixed blocks.
+    """Run a game kernel's ``play_games`` (a dice game's) over fixed blocks.
 
     Blocks of ``block`` consecutive games run on ``threads`` threads (numba's
     setting by default); each block's games are fixed, so the results do not

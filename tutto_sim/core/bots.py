@@ -79,7 +79,7 @@ def table_bot(spec: str, valid: str, optimal, load, make):
     return None, text, kind, arg
 
 
-def _points(spec: str, what: str, text: str, valid: str) -> int:
+def parse_points(spec: str, what: str, text: str, valid: str) -> int:
     try:
         v = int(text)
     except ValueError:
@@ -217,8 +217,7 @@ def budget_games(games: int, default_budget: int, budget: int) -> int:
 def default_games(bots) -> tuple[int, bool]:
     """The games of a tournament without ``--games``: (games, chosen for search
     bots). Search bots name the games they play in about two minutes on one
-    core (an attribute ``tournament_games``; Rutsmieter's ``expert``, Tutti's
-    ``pimc``, ``ismcts``, ``cheat`` and OpenSpiel bots); a bot that plays only
+    core (an attribute ``tournament_games``, which a game's search bots set); a bot that plays only
     in Python and names none counts :data:`PYTHON_BOT_GAMES`. The fewest of
     them, else :data:`DEFAULT_GAMES`.
 
@@ -238,8 +237,8 @@ def default_games(bots) -> tuple[int, bool]:
 
 def prepare_bots(bots, phase) -> None:
     """Bots that build something long before they play in the kernel (an
-    optional method ``prepare(phase)``; Tutto's ``winopt`` builds its values
-    for every turn start) build it now, each as a phase of the command's
+    optional method ``prepare(phase)``, as a bot that plays from a win table
+    built for every turn start) build it now, each as a phase of the command's
     progress: ``phase(label, total)`` gives the callback to advance. Their
     ``table()`` then finds it built."""
     for b in bots:

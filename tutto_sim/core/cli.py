@@ -256,14 +256,9 @@ if not out.is_terminal:  # piped or captured: wide enough for the tables, no wra
 err = Console(stderr=True, soft_wrap=True)  # one message, one line: never wrapped
 
 
-def _choice(flag: str, value: str, choices) -> str:
-    return choice(flag, value, choices)
-
-
 def game_option(games: tuple[str, ...], shown: tuple[str, ...] | None = None):
     """The ``--game`` option: its help lists the games (``shown``, default all
-    of ``games``), with each entry's notes on its other names
-    (``volle-lotte (= macke --variant volle-lotte)``)."""
+    of ``games``), with each entry's notes on its other names (``extra["name_notes"]``)."""
     notes = {}
     for e in registry.entries():
         notes.update(e.extra.get("name_notes", {}))
@@ -277,7 +272,7 @@ def rules_from_flags(game: str = "tutto", **flags):
     """The rules of ``--game`` from the rule flags (defaults for those not given).
 
     Flags of another game must stay at their defaults: set, they are refused
-    with one line (``--x2-scope does not apply to --game macke``).
+    with one line (``--FLAG does not apply to --game NAME``).
     """
     try:
         entry = registry.by_name(game)
@@ -336,7 +331,7 @@ def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = 
         def command(*args, **kwargs):
             values = {f.name: kwargs.pop(f.name) for f in flags if f.name in kwargs}
             game = kwargs.pop("game", default_game)
-            _choice("--game", game, games)
+            choice("--game", game, games)
             return fn(*args, rules=rules_from_flags(game, **values), **kwargs)
 
         params = own + extra
@@ -348,12 +343,12 @@ def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = 
 
 
 def game_label(rules) -> str:
-    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    """The game's name in file names (its ``label`` hook)."""
     return registry.for_rules(rules).hook("label")(rules)
 
 
 def game_title(rules) -> str:
-    """The game's name for players: Tutto, Berliner Macke (jackpot), Volle Lotte, …"""
+    """The game's name for players (its ``title`` hook)."""
     return registry.for_rules(rules).hook("title")(rules)
 
 

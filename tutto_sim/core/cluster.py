@@ -359,7 +359,7 @@ def _tune_malloc() -> None:
     """Dask's nanny starts workers with ``MALLOC_TRIM_THRESHOLD_`` set, which
     turns off glibc's adaptive mmap threshold: every array above 128 KiB is
     then fresh pages from the kernel, and code that allocates large scratch
-    arrays per call (Tutti's search) runs 2.5 times slower. Fixed thresholds of
+    arrays per call (a card game's search) runs 2.5 times slower. Fixed thresholds of
     32 MiB give the reuse back. Nothing on other C libraries."""
     global _malloc_tuned
     _malloc_tuned = True

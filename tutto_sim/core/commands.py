@@ -17,7 +17,7 @@ from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
     UserError,
-    _choice,
+    choice,
     positive,
     game_label,
     prepare_dir,
@@ -83,7 +83,7 @@ def optimize(
     rules=None,
 ) -> None:
     """Find the best stop-or-continue thresholds for one Tutto card (or for Macke); Rutsmieter's move weights."""
-    _choice("--method", method, ("monte-carlo", "exact"))
+    choice("--method", method, ("monte-carlo", "exact"))
     positive("--turns", turns)
     positive("--search-turns", search_turns)
     for flag, value, ceiling in (("--games", games, MAX_GAMES),
@@ -121,7 +121,7 @@ def solve(
     rules=None,
 ) -> None:
     """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too); --objective win: play to win."""
-    _choice("--objective", objective, ("ev", "win"))
+    choice("--objective", objective, ("ev", "win"))
     if objective == "win":
         if solo or duel or cap is not None:
             raise UserError("--objective win does not take --solo, --duel or --cap")
@@ -152,7 +152,7 @@ def export_policy(
     rules=None,
 ) -> None:
     """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
-    _choice("--format", fmt, ("json", "csv", "parquet"))
+    choice("--format", fmt, ("json", "csv", "parquet"))
     _hook(rules, "export_policy")(rules=rules, out_path=out_path, fmt=fmt)
 
 

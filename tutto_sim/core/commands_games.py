@@ -98,12 +98,12 @@ def _hook(rules, what: str):
 
 
 def _config(rules):
-    """The game's config (``GameConfig`` for Tutto, ``MackeConfig`` for Macke, ...)."""
+    """The game's config (its ``config`` hook)."""
     return _hook(rules, "config")(rules)
 
 
 def _label(rules) -> str:
-    """The game's name in file names: tutto, macke, volle-lotte, macke-jackpot, …"""
+    """The game's name in file names (its ``label`` hook)."""
     return game_label(rules)
 
 
@@ -119,7 +119,7 @@ def _players(value: int) -> int:
 
 def _table_rules(rules, players: int):
     """The rules for a table of ``players``. A game whose rules hold the table
-    size (hook ``table_rules``, Rutsmieter) checks and sets it; the others
+    size (hook ``table_rules``) checks and sets it; the others
     take 2..8 players and keep their rules."""
     fit = getattr(registry.for_rules(rules).module(), "table_rules", None)
     if fit is None:

@@ -34,7 +34,7 @@ def bot_rng(seed: int, index: int, seat: int) -> random.Random:
 
 
 def game_over(game, winners, end, banked, banked_sq, turns_by_seat, errors) -> GameRecord:
-    """Close a reference game (Tutto's or Macke's): the highest score wins and
+    """Close a dice game's reference game: the highest score wins and
     ties share unless ``winners`` is already decided; narrate and record."""
     n = len(game.scores)
     if winners is None:

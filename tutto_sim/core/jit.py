@@ -11,7 +11,7 @@ returns before the event), and prints one line on stderr at the first compile
 of the command, never more.
 
 The words come from the module of the kernel being compiled: its
-``COMPILING`` (for example "the Tutto win solver's kernels") and
+``COMPILING`` (for example "the win solver's kernels") and
 ``COMPILE_SECONDS`` (how long the first run of its main command compiles,
 measured on the 2-core machine of the README), else "numba kernels"; core
 names no game.

@@ -1,8 +1,8 @@
 """Saved measurements: a bot's strength measured once at its full budget,
 cited by the reports instead of a short run of their own.
 
-A search bot at its own budget (Tutti's ``pimc`` with 200 deals per
-decision, Rutsmieter's ``expert`` with 1,000 games played out per move)
+A search bot at its own budget (a few hundred deals or a thousand
+games played out per decision)
 takes minutes to hours for a match whose CI is narrow enough to say how
 strong it is; a report cannot play that in its time. So the match is played
 once by the command the README and the game's docs quote, its result kept
@@ -14,8 +14,8 @@ says so.
 
 The file (JSON, UTF-8)::
 
-    {"format": "tutto-sim-measured", "version": 1, "game": "tutti",
-     "bot": "pimc", "budget": 200, "against": "heuristic",
+    {"format": "tutto-sim-measured", "version": 1, "game": "GAME",
+     "bot": "BOT", "budget": 200, "against": "AGAINST",
      "players": 2, "rules": {...}, "rules_sha256": "...",
      "unit": "hand", "n": 400, "wins": 281, "ties": 10, "how": "...",
      "seed": 1, "command": "python scripts/bench_tutti_search.py ...",

@@ -130,8 +130,8 @@ def write_policy(path: Path | str, fmt: str, doc, frame, formats=("json", "csv")
 
 
 def _asked_game(game: str, asked) -> str:
-    """The game the user asked for, as ``--game`` names it (``volle-lotte``, not
-    the file's ``macke``): the label of ``asked`` (rules) if given."""
+    """The game the user asked for, as ``--game`` names it (a variant preset's
+    name, not the file's game): the label of ``asked`` (rules) if given."""
     if asked is None:
         return game
     from tutto_sim.core import registry

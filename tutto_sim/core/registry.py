@@ -41,7 +41,7 @@ class GameEntry:
     """Everything the shared commands need to know about one game.
 
     ``names``: the values of ``--game`` (the first is the game's own name;
-    Berliner Macke also answers to ``volle-lotte``, its variant preset).
+    the others are, say, its variant presets).
     ``rule_flags``: this game's rule options; a flag of another game left at
     its default is ignored, set to anything else it is refused.
     ``rules_from_flags(name, values)``: the rules object (``values`` holds

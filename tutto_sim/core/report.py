@@ -10,7 +10,7 @@ figures) of the caller; the style is applied with :func:`style` as an
 
 Reproducible files: the PDF carries no creation or modification date and the
 PNGs no time chunk, so the same inputs (rules, seed, turns) give byte-identical
-files on the same software versions (``tests/test_report.py`` checks it).
+files on the same software versions (each game's report tests check it).
 """
 
 from __future__ import annotations
@@ -803,7 +803,7 @@ def tournament_game(rules) -> str:
 
 
 def game_title(label: str) -> str:
-    """A game label (``tutto``, ``macke``, ``volle-lotte``, ``macke-jackpot``) as
+    """A game label (the ``label`` hook's, as in file names) as
     players name the game (the ``title_of_label`` hooks); unknown: as given."""
     from tutto_sim.core import registry
 
@@ -859,9 +859,8 @@ def read_tournament(path, game: str | None = None) -> Tournament:
     ``opponent``, ``games``, ``game``, ``variant``, ``players``, ``seed`` and
     ``rules_sha256`` when present and ignores any other column.
 
-    ``game``: the game label of the report the tournament is for (``tutto``,
-    ``macke``, ``volle-lotte``, ``macke-<variant>``; :func:`tournament_game`
-    of the report's rules). A CSV whose ``game`` column names another game is
+    ``game``: the game label of the report the tournament is for (the
+    ``label`` hook's; :func:`tournament_game` of the report's rules). A CSV whose ``game`` column names another game is
     refused; None checks nothing.
 
     Raises :class:`TournamentFileError` (one line) for a missing file, a file
@@ -1037,8 +1036,8 @@ def report_module(game: str):
     """The module that builds the report of ``--game`` ``game`` (the game's
     ``report_module`` hook): its :class:`ReportSize` ``SIZE``,
     ``build(out_dir, rules, seed, <SIZE.keyword>, phase, tournament)`` (on
-    :func:`build_report`) and, where one module serves several names (Volle
-    Lotte is Berliner Macke's preset), ``default_rules(game)``.
+    :func:`build_report`) and, where one module serves several names (a
+    variant preset's too), ``default_rules(game)``.
 
     >>> report_module("tutto").SIZE.option, report_module("tutti").SIZE.option
     ('--turns', '--games')

@@ -8,7 +8,7 @@ budgets and the files they read, the run sizes, the seed, ...; not
 ``--threads``, ``--cluster``, ``--engine`` (the kernel and the reference
 engine play the same games), the output place or ``--json``, on which no
 figure depends). The readable part stays in front:
-``tournament-rutsmieter-2p-seed1-<digest>.csv``. Two runs that differ in any
+``tournament-GAME-2p-seed1-<digest>.csv``. Two runs that differ in any
 such setting never share a file; the same run repeated replaces its own. The
 command's JSON gives the same digest (``run_digest``) and the CSV rows carry
 it in a column of that name.

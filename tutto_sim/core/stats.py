@@ -1,6 +1,6 @@
 """Means with their 95% confidence intervals, from exact integer sums.
 
-Part of ``tutto_sim.sim``. The kernels return integer sums (exact, so the
+Part of the simulation layer. The kernels return integer sums (exact, so the
 result cannot depend on the order in which threads add), and these helpers
 turn them into estimates. Every estimate the tool prints carries n and a CI.
 
@@ -8,7 +8,7 @@ Two kinds of interval (``Estimate.interval``):
 
 - ``normal-95``: a mean ± its half-width ``ci95`` (the normal approximation;
   points, throws, paired differences);
-- ``wilson-95``: a proportion (a win rate, P(Tutto), a share of hands), the
+- ``wilson-95``: a proportion (a win rate, the chance of an event, a share of hands), the
   Wilson score interval ``[low, high]``, which stays inside [0, 1] and is not
   symmetric about the rate. ``ci95`` is then half its width. A win shared in a
   k-way tie counts 1/k, so a win rate's hits need not be whole: the interval is

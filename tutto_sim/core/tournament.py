@@ -12,21 +12,21 @@ Game ``i`` (stream ``(seed, i)``) plays lineup ``i % L`` rotated by
 ``r = (i // L) % n``: seat ``j`` gets bot ``lineup[(j + r) % n]``
 (:func:`seat_bots`), so over ``L * n`` consecutive games every bot of a lineup
 sits in every seat once. A game where the order round the table matters
-(:attr:`GameKind.all_seatings`, Rutsmieter: who sits behind whom) plays every
+(:attr:`GameKind.all_seatings`: who sits behind whom) plays every
 distinct seating of each lineup instead: the lineups are all their
 permutations (tables of up to 4 players), rotated as above.
 
 A bot's **win rate** is its mean share of the win per seat it held: 1 for a
 sole winner, 1/k for each of k tied winners, else 0 (in a game of partners,
-:attr:`GameKind.partners`, Tutti's pairs, the winning side's win counts
+:attr:`GameKind.partners`, the winning side's win counts
 whole for each of its players); the 95% CI comes from that per-game
 indicator. A **seat's** win rate is the same mean over the
 games, by seat. Games run in the numba kernel when every bot has a table
 (``engine="kernel"``), else in the reference game, which also reports bots
 that return illegal actions (each counted as a bust) instead of crashing.
 
-The game follows from the config (Tutto's ``GameConfig``, Macke's
-``MackeConfig``, ...): the registry gives its :class:`GameKind`
+The game follows from the config (the game's ``config`` hook): the
+registry (``core.registry``) gives its :class:`GameKind`
 (:func:`game_kind`). Game-independent.
 """
 
@@ -48,7 +48,7 @@ from tutto_sim.core.stats import WILSON, Estimate
 
 ENGINES = ("auto", "kernel", "reference")
 #: Games per kernel call (progress and Ctrl-C granularity); the kernel cuts
-#: them into blocks of ``tutto_kernel.BLOCK`` games for its threads.
+#: them into blocks of ``core.blocks.BLOCK`` games for its threads.
 KERNEL_CHUNK = 32768
 REFERENCE_CHUNK = 50
 
@@ -66,11 +66,11 @@ class GameKind:
     point_unit: int = 1  # scores and banked points are counted in units of this
     #: every seating (all permutations of a lineup, up to 4 players), not only rotations
     all_seatings: bool = False
-    #: False for games without points (Rutsmieter): no score or points-per-turn figures
+    #: False for games without points: no score or points-per-turn figures
     points: bool = True
     #: per-game counts the game reports besides turns (``GameBatch.counts``), e.g. ("throws",)
     counts: tuple[str, ...] = ()
-    #: the winners are partners (Tutti's pairs): each takes the whole win, not 1/k of it
+    #: the winners are partners (a game of pairs): each takes the whole win, not 1/k of it
     partners: bool = False
     #: scoring sides at the table, 0 for one per player; the fair share is 1/sides
     sides: int = 0
@@ -133,7 +133,7 @@ def seat_bots(start: int, n_games: int, lineups: np.ndarray) -> np.ndarray:
 @dataclass
 class TournamentRecord:
     """One reference game as :func:`reference_batch` reads it, for games whose
-    reference engine keeps its own record (Rutsmieter, Tutti): the winning
+    reference engine keeps its own record: the winning
     seats, points and banked points per seat (zeros for a game without
     points), turns, the end kind, the game's counts (``GameKind.counts``), its
     per-game ``extra`` data and the ``(seat, message)`` of illegal actions."""
@@ -178,14 +178,14 @@ class SeatingsKernel:
 
 
 def check_table(rules, players: int) -> None:
-    """A table of ``players`` for rules that hold the table size (``rules.players``)."""
+    """A table of ``players`` for rules that hold the table size (their ``players``)."""
     if players != rules.players:
         raise ValueError(f"the rules are for {rules.players} players, the table has {players}")
 
 
 @dataclass
 class GameBatch:
-    """Per-game results of consecutive games (units of 50)."""
+    """Per-game results of consecutive games (points in units of ``GameKind.point_unit``)."""
 
     share: np.ndarray  # [G, n] of SHARE
     score: np.ndarray  # [G, n]
@@ -502,8 +502,7 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    on_batch: Callable[[GameBatch, np.ndarray], None] | None = None) -> TournamentResult:
     """Play ``games`` games (streams ``start ..``) and add up the results.
 
-    ``config`` is the game's config (Tutto's ``GameConfig``, Macke's
-    ``MackeConfig``, ...); ``game`` only labels the result (default: the
+    ``config`` is the game's config (its ``config`` hook); ``game`` only labels the result (default: the
     config's game). ``on_batch(batch, seats)`` sees every chunk of games as
     it finishes, in game order (``seats[g, j]``: the bot in seat j), for
     analyses that need the games one by one (paired differences).

@@ -1,7 +1,7 @@
 """Report pages of the two-player win tables, whatever the dice game.
 
 Part of the report layer. A game's report computes, from its win table
-(docs/win.md, docs/macke-win.md), a :class:`WinMap` per heat map (the chance
+(its docs page), a :class:`WinMap` per heat map (the chance
 to win at the start of a turn over both scores) and a :class:`BankCurves`
 (the smallest turn total at which the win-optimal player banks in one
 situation, against the score difference, for a few opponent scores, beside

@@ -1,10 +1,10 @@
 """What a Berliner Macke policy decides, and what it sees: the shared protocol.
 
-Part of the policy layer. The reference engine (``reference.macke``)
+Part of the policy layer. The reference engine (``macke.reference``)
 asks a :class:`MackePolicy` three questions during a turn; simple threshold
-policies (``policy.macke_threshold``) and exact decision tables
-(``policy.macke_exact``) both answer them. Units and states are those of
-``tables.macke``: a *state* is a multiset of set-aside units, an index into
+policies (``macke.threshold``) and exact decision tables
+(``macke.policy``) both answer them. Units and states are those of
+``macke.tables``: a *state* is a multiset of set-aside units, an index into
 ``MackeTables.state_*``.
 
 A turn: a *series* starts with nothing set aside and ``rules.throws`` throws.
@@ -34,7 +34,7 @@ class TurnView(NamedTuple):
 class MackePolicy(Protocol):
     def before_throw(self, view: TurnView) -> int:
         """State to keep set aside (``view.aside`` or one of its sub-states,
-        ``tables.sub_states``); the rest goes back into the cup. Asked only
+        ``MackeTables.sub_states``); the rest goes back into the cup. Asked only
         before the 2nd and later throw of a series."""
 
     def keep(self, view: TurnView, throw: int, keeps: list[int]) -> int:

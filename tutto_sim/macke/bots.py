@@ -33,11 +33,11 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, _points, table_bot, threshold_parts
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, parse_points, table_bot, threshold_parts
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
+from tutto_sim.macke.flags import MACKE_VALID_BOTS
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
-from tutto_sim.macke.entry import MACKE_BOT_SPECS, MACKE_VALID_BOTS  # noqa: F401  (light there: --help lists them)
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
 from tutto_sim.macke.rules import MackeRules
@@ -63,7 +63,7 @@ def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
 
 
 class MackePolicyBot:
-    """Plays a Macke turn policy (``policy.macke_protocol``): the optimal
+    """Plays a Macke turn policy (``macke.protocol``): the optimal
     :class:`~tutto_sim.macke.policy.MackeTablePolicy` or a
     :class:`~tutto_sim.macke.threshold.MackeThresholdPolicy`;
     ``endgame`` adds the overrides of :func:`macke_endgame_banks`."""
@@ -78,7 +78,7 @@ class MackePolicyBot:
 
     def table(self) -> MackeBotTable:
         """The decisions as the game kernel's arrays (a threshold policy compiled
-        by ``solve.macke_dp.threshold_decisions``)."""
+        by ``macke.solver.threshold_decisions``)."""
         if isinstance(self.policy, MackeThresholdPolicy):
             from tutto_sim.macke.solver import threshold_decisions
 
@@ -89,7 +89,7 @@ class MackePolicyBot:
 
 
 def policy_action(p, d: MackeDecision, endgame: bool = False):
-    """The action of Macke turn policy ``p`` (``policy.macke_protocol``) at ``d``."""
+    """The action of Macke turn policy ``p`` (``macke.protocol``) at ``d``."""
     if d.kind == KEEP:
         return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
     if d.kind == RETURN:
@@ -120,8 +120,7 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
     """The win table of ``winopt``: from ``path``; else ``results/GAME-win-TARGET-<run>.json``
     when it fits the rules; else solved now (``say`` is told first: it can take
     minutes) and saved there for the next time."""
-    from tutto_sim.macke.hooks import default_win_file
-    from tutto_sim.macke.winprob import MackeWinTable, load_win_table
+    from tutto_sim.macke.winprob import MackeWinTable, default_win_file, load_win_table, win_rules
 
     if path:
         return load_win_table(path, rules)
@@ -132,8 +131,7 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
 @functools.lru_cache(maxsize=4)
 def _solve_and_save(rules: MackeRules, say=None):
     from tutto_sim.core.cli import atomic_write, err
-    from tutto_sim.macke.hooks import default_win_file
-    from tutto_sim.macke.winprob import solve_macke_win, write_win_table
+    from tutto_sim.macke.winprob import default_win_file, solve_macke_win, write_win_table
 
     path = default_win_file(rules)[0]
     (say or err.print)(f"winopt: no win table in {path} for these rules; solving one now "
@@ -152,11 +150,6 @@ def _minutes(target: int) -> str:
     """Rough solve time (docs/macke-win.md: 1,000 in about 3 minutes, 5,000 in about 24)."""
     m = max(1, round(3 + (target - 1000) * 21 / 4000)) if target > 1000 else 3
     return f"{m} minutes"
-
-
-def win_rules(rules: MackeRules) -> MackeRules:
-    """The rule fields a win table depends on, ``win_value`` at its default."""
-    return replace(rules, win_value=MackeRules().win_value)
 
 
 def macke_turn_rules(rules: MackeRules) -> MackeRules:
@@ -199,8 +192,8 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
         return bot
     if kind == "threshold":
         parts = threshold_parts(spec, arg, "K:CLEAR", valid)
-        k = _points(spec, "K", parts[0], valid) if parts else 300
-        clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
+        k = parse_points(spec, "K", parts[0], valid) if parts else 300
+        clear = parse_points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
         return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "winopt":
         try:

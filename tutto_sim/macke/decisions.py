@@ -6,7 +6,7 @@ one row per locked total ``T0`` (units of 50) below the solver's cap:
 
 - ``keep[T0, tl, slot]``: the keep (index into the throw's legal keeps) at a
   throw with ``tl`` throws left in the series, counting that throw; ``slot``
-  names the set-aside state and the throw (``macke_dp.slot_layout``);
+  names the set-aside state and the throw (``macke.solver.slot_layout``);
 - ``ret[T0, tl, u]`` (``tl < L``): the units kept set aside before the
   throw (index into the state's sub-states; 0 = return nothing);
 - ``bank[T0, tl', u']``: after setting aside, ``tl'`` throws left, bank?

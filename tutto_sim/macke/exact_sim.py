@@ -1,7 +1,7 @@
 """Monte Carlo play of exact Macke policy tables.
 
-Part of ``tutto_sim.sim``. :func:`run_macke_exact` plays turns with
-``kernels.macke_table`` from a :class:`~tutto_sim.macke.policy.MackeTablePolicy`
+Part of the simulation layer. :func:`run_macke_exact` plays turns with
+``macke.table_kernel`` from a :class:`~tutto_sim.macke.policy.MackeTablePolicy`
 (as loaded from its file), on the same random streams as every other
 simulation, so that the simulated EV and outcome shares can be set beside the
 solver's exact values (:func:`validate_macke`).

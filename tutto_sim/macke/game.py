@@ -1,17 +1,17 @@
 """Reference Berliner Macke / Volle Lotte game: whole games for 1-8 players in plain Python.
 
 Part of the game layer; read beside docs/macke.md and docs/games.md. The
-numba game kernel (``game.macke_kernel``) plays the same games and the tests
+numba game kernel (``macke.game_kernel``) plays the same games and the tests
 demand identical results on the same seeds. Any bot with ``act(decision)``
-plays here; table and threshold bots (``game.bots``) also play in the kernel.
+plays here; table and threshold bots (``macke.bots``) also play in the kernel.
 
 Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
 (``tutto_sim.core.rng``) for every throw of every turn, in the order they are
 made: a throw of n dice is ``r = below(6**n)``, die i showing
-``(r // 6**i) % 6 + 1`` (as ``reference.macke``). Nothing else draws from
+``(r // 6**i) % 6 + 1`` (as ``macke.reference``). Nothing else draws from
 the stream.
 
-A turn is the turn of ``reference.macke.play_turn`` (docs/macke.md lists every
+A turn is the turn of ``macke.reference.play_turn`` (docs/macke.md lists every
 reading of the rules), with the questions asked of a game-level bot:
 
 - ``return`` before the 2nd and later throw of a series: what stays set aside
@@ -57,11 +57,11 @@ from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
 from tutto_sim.macke.api import TurnView
-from tutto_sim.macke.reference import _codec, throw_dice
+from tutto_sim.macke.reference import state_codec, throw_dice
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import is_instant_win, legal_keeps, unit_dice, unit_points
 
-#: Decision kinds besides ``keep`` and ``bank-or-throw`` (``game.api``).
+#: Decision kinds besides ``keep`` and ``bank-or-throw`` (``dice.api``).
 RETURN = "return"  # before the 2nd/3rd throw of a series: what stays set aside
 BANK_OR_SERIES = "bank-or-series"  # after a clear: bank, or THROW all dice again (a new series)
 
@@ -141,7 +141,7 @@ class MackeDecision:
     including the coming one (``return``). ``dice`` is the number thrown
     (``keep``) or the number left to throw. ``view``, ``throw_id`` and
     ``options`` are the Macke policy protocol's view of the same decision
-    (``policy.macke_protocol``): ``options[j]`` is the state index of
+    (``macke.protocol``): ``options[j]`` is the state index of
     ``legal[j]`` (``keep``, ``return``), so policy tables can answer.
     """
 
@@ -197,7 +197,7 @@ def sub_keeps(units: Counter, rules: MackeRules) -> list[MackeKeep]:
 
 @functools.lru_cache(maxsize=4096)
 def throw_keeps(dice: tuple[int, ...], rules: MackeRules) -> tuple[MackeKeep, ...]:
-    """Every legal keep of a throw (``reference.macke_scoring``), fewest dice
+    """Every legal keep of a throw (``macke.scoring``), fewest dice
     first, then fewest points; empty: a Macke."""
     keeps = [_keep_of(Counter(k), rules) for k in legal_keeps(dice, rules)]
     return tuple(sorted(keeps, key=lambda k: (k.dice, k.points, k.units)))
@@ -225,7 +225,7 @@ class MackeGame:
         self.turn = 0
         self.finisher: int | None = None
         self.say = narrate or (lambda text: None)
-        self._codec = _codec(self.rules)
+        self._codec = state_codec(self.rules)
         self._multisets = build_tables(ScoringRules(6, self.rules.six_of_kind))
 
     # ---- the game -------------------------------------------------------
@@ -381,7 +381,7 @@ def _n(n: int, one: str, many: str | None = None) -> str:
 class MackeAdvisor:
     """The optimal turn policy's value of every choice at a Macke decision: the
     expected signed result of the turn after that choice, the rest of the turn
-    played optimally (``solve.macke_dp.MackeSolution`` values; turn analysis,
+    played optimally (``macke.solver.MackeSolution`` values; turn analysis,
     not the chance to win the game). :meth:`best` breaks ties as the solver
     does, so following it is playing the ``optimal`` table."""
 

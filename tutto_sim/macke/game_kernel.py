@@ -1,14 +1,14 @@
 """numba kernel for whole Berliner Macke / Volle Lotte games between table bots.
 
-Part of the game layer (beside ``tutto_kernel``, the game layer's other
-``@njit`` code). It plays the turn of ``kernels.macke_table.play_turn_table``
+Part of the game layer (beside ``tutto.game_kernel``, the game layer's other
+``@njit`` code). It plays the turn of ``macke.table_kernel.play_turn_table``
 made game-aware: the scores (for the endgame bot), the nachwerfen and the
-instant win. ``game.macke`` is its readable twin; the tests play both on the
+instant win. ``macke.game`` is its readable twin; the tests play both on the
 same seeds and demand identical games.
 
 Every kernel bot is a **decision table** (:class:`MackeBotTable`) in the
-format of ``solve.macke_dp.MackeDecisions``: the optimal policy's arrays as
-they are, a threshold policy compiled by ``solve.macke_dp.threshold_decisions``.
+format of ``macke.solver.MackeDecisions``: the optimal policy's arrays as
+they are, a threshold policy compiled by ``macke.solver.threshold_decisions``.
 Tables of all bots of a run are stacked along a first axis ``b``, each array
 padded to the most rows (a row past the last uses the last one anyway):
 
@@ -23,7 +23,7 @@ padded to the most rows (a row past the last uses the last one anyway):
 total, both in units of 50.
 
 Game ``i`` of a run reads stream ``(seed, i)``; its lineup is ``lineups[i % L]``
-rotated by ``r = (i // L) % n`` (``game.tournament.seat_bots``). Blocks of
+rotated by ``r = (i // L) % n`` (``core.tournament.seat_bots``). Blocks of
 :data:`BLOCK` fixed games run on a pool of threads (the kernel releases the
 GIL), so results never depend on the number of threads.
 """

@@ -30,7 +30,7 @@ def parse_bot(spec: str, rules):
 
 
 def valid_bots(rules) -> str:
-    from tutto_sim.macke.entry import MACKE_VALID_BOTS
+    from tutto_sim.macke.flags import MACKE_VALID_BOTS
 
     return MACKE_VALID_BOTS
 
@@ -161,17 +161,6 @@ def variant_words(variant: str) -> str:
     return words(variant)
 
 
-def default_win_file(rules):
-    """(path, run digest) of the win table of ``rules``: where ``solve --objective
-    win`` writes it by default and where ``winopt``, the report and the
-    advisor look for it, ``results/GAME-win-TARGET-<run>.json``, ``<run>`` the run digest
-    (``core.runs``) of the rule fields the table depends on."""
-    from tutto_sim.core.runs import win_table_file
-    from tutto_sim.macke.bots import win_rules
-
-    return win_table_file(label(rules), win_rules(rules))
-
-
 def solve_win(rules, as_json: bool, out_path) -> None:
     """``solve --objective win``: exact chances to win two-player Berliner Macke
     or Volle Lotte when both play to win (docs/macke-win.md), written as a
@@ -180,7 +169,7 @@ def solve_win(rules, as_json: bool, out_path) -> None:
     from pathlib import Path
 
     from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
-    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, solve_macke_win, write_win_table
+    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
 
     try:
         check_win_rules(rules, DEFAULT_FLOOR)

@@ -10,7 +10,7 @@ clear over the same grid. The policy found and the baselines "bank at >= 300"
 and "bank at the first chance >= min_score" are then evaluated on **fresh**
 turns (streams from ``EVAL_START`` = 2**40), so the reported EV is not
 inflated by the search; the policy found is also valued exactly
-(``reference.macke.threshold_policy_value``) when it banks clears at all.
+(``macke.reference.threshold_policy_value``) when it banks clears at all.
 """
 
 from __future__ import annotations

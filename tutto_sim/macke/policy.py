@@ -1,11 +1,11 @@
 """Exact (optimal) Berliner Macke policies: the table model, and the versioned file.
 
 Part of the policy layer. A :class:`MackeTablePolicy` holds the solver's
-decision arrays (``solve.macke_decisions``) with the rules they were solved
+decision arrays (``macke.decisions``) with the rules they were solved
 for. It answers the questions of the Macke protocol
-(``policy.macke_protocol``), so the reference engine ``reference.macke`` can
+(``macke.protocol``), so the reference engine ``macke.reference`` can
 play it, and hands the same arrays to the numba table kernel
-(``kernels.macke_table``).
+(``macke.table_kernel``).
 
 :meth:`MackeTablePolicy.write` saves it as JSON (the format of the Tutto
 policy files, ``format: "tutto-sim-policy"``, ``version: 1``, with
@@ -54,7 +54,7 @@ _DECODE[ord(MACKE)] = -1
 
 
 def throw_names(rules: MackeRules) -> list[str]:
-    """Throw ids 0.. (1..N dice, ``tables.throws`` order) -> sorted dice as text."""
+    """Throw ids 0.. (1..N dice, ``dice.throws`` order) -> sorted dice as text."""
     t = throw_tables(rules)
     n = int(t.start[rules.n_dice + 1])
     return ["".join(str(f + 1) * int(c) for f, c in enumerate(row)) for row in t.counts[:n]]
@@ -94,7 +94,7 @@ def _bits(a: np.ndarray) -> list[str]:
 class MackeTablePolicy:
     """The optimal Macke decisions: plays the protocol, feeds the kernel, saves the file.
 
-    ``decisions`` are cut arrays (``solve.macke_decisions``): a locked total
+    ``decisions`` are cut arrays (``macke.decisions``): a locked total
     above the last row uses the last row, a clear total above the last entry
     the last entry.
     """
@@ -153,7 +153,7 @@ class MackeTablePolicy:
 
     # ---- for the kernel ------------------------------------------------
     def kernel_arrays(self):
-        """(keep, ret, bank, clear_bank) as ``kernels.macke_table`` reads them."""
+        """(keep, ret, bank, clear_bank) as ``macke.table_kernel`` reads them."""
         d = self.decisions
         return tuple(np.ascontiguousarray(a) for a in (d.keep, d.ret, d.bank, d.clear_bank))
 

@@ -1,10 +1,10 @@
 """Reference engine: one whole Berliner Macke / Volle Lotte turn in plain Python.
 
 Read beside docs/macke.md (the rules, and every reading of them made
-here). It scores the dice itself (``reference.macke_scoring``),
+here). It scores the dice itself (``macke.scoring``),
 never the keep tables, counts real points, and asks a
 :class:`~tutto_sim.macke.api.MackePolicy` what to do, showing it
-the protocol's view: set-aside units as state indices of ``tables.macke``
+the protocol's view: set-aside units as state indices of ``macke.tables``
 (a keep of the scorer is mapped to its state by unit names, so a disagreement
 between the scorer and the tables fails loudly instead of silently).
 
@@ -69,7 +69,7 @@ def throw_dice(stream: Stream, n: int) -> list[int]:
 
 
 class StateCodec:
-    """Units set aside (a keep: sorted unit names) <-> state index of ``tables.macke``."""
+    """Units set aside (a keep: sorted unit names) <-> state index of ``macke.tables``."""
 
     def __init__(self, tables: MackeTables):
         names = [t.name for t in tables.types]
@@ -90,13 +90,13 @@ class StateCodec:
 
 
 @functools.lru_cache(maxsize=16)
-def _codec(rules: MackeRules) -> StateCodec:
+def state_codec(rules: MackeRules) -> StateCodec:
     return StateCodec(build_macke_tables(rules))
 
 
 def play_turn(rules: MackeRules, policy: MackePolicy, stream: Stream) -> TurnResult:
     """Play one turn of ``rules`` under ``policy``, drawing dice from ``stream``."""
-    codec = _codec(rules)
+    codec = state_codec(rules)
     multisets = build_tables(ScoringRules(6, rules.six_of_kind))
     pts = unit_points(rules)
     n = rules.n_dice

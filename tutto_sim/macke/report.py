@@ -1,5 +1,5 @@
-"""The Berliner Macke / Volle Lotte report: compute (``report_data``), draw
-(``report_figures``), write.
+"""The Berliner Macke / Volle Lotte report: compute (``macke.report_data``), draw
+(``macke.report_figures``), write.
 
 Part of the report layer. :func:`build` writes ``macke-report.pdf``
 (``volle-lotte-report.pdf`` for Volle Lotte: a cover page and one page per

@@ -1,16 +1,16 @@
 """The numbers behind the Berliner Macke / Volle Lotte report, computed once
-and drawn by ``macke_figures``.
+and drawn by ``macke.report_figures``.
 
 Part of the report layer. Everything exact comes from the solver
-(``solve.macke_dp.solve_macke``, ``exact_macke_policy_value``) and the exact
+(``macke.solver.solve_macke``, ``exact_macke_policy_value``) and the exact
 minimum-score sweep (``macke.analysis.explore_macke``); everything simulated
-from the threshold kernel (``sim.macke.run_macke_policies``) and the table
-kernel (``sim.macke_exact.run_macke_exact``), always from ``seed`` on turn
+from the threshold kernel (``macke.turns.run_macke_policies``) and the table
+kernel (``macke.exact_sim.run_macke_exact``), always from ``seed`` on turn
 streams ``0 .. turns-1`` so that the same seed gives the same report.
 
 The simple policies
 -------------------
-"Bank at >= K" is the family of ``policy.macke_threshold``: keep every
+"Bank at >= K" is the family of ``macke.threshold``: keep every
 scoring unit, never return a unit, bank when the turn total is >= K after a
 scoring throw, and after a clear bank at >= K_clear (else a new series). The
 report sweeps K with K_clear = K (the plain rule a player can remember), then

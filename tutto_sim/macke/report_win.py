@@ -50,8 +50,7 @@ def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
     from pathlib import Path
 
     from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.macke.hooks import default_win_file
-    from tutto_sim.macke.winprob import MackeWinTable, load_win_table, solve_macke_win
+    from tutto_sim.macke.winprob import MackeWinTable, default_win_file, load_win_table, solve_macke_win
 
     targets = [win_target] if win_target else [rules.target, default_win_target(rules)]
     for t in targets:

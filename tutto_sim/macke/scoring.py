@@ -7,7 +7,7 @@ splitting it into units is found by giving the smallest die left to each unit
 that could contain it.
 A *keep* is the multiset of units set aside, written as a sorted tuple of
 unit names (``("1", "small straight")``); the names are those of
-``tables.macke.unit_types`` so the tests can compare the two unit by unit.
+``macke.tables.unit_types`` so the tests can compare the two unit by unit.
 
 >>> from tutto_sim.macke.rules import MackeRules
 >>> best_keep([1, 2, 3, 4, 5], MackeRules())

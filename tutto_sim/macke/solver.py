@@ -22,7 +22,7 @@ So every legal keep of a throw is considered, not only the most points.
 
 *States.* ``T_0`` is the locked total (points of earlier series of the turn),
 ``U`` the set-aside state of the current series (a multiset of units, an index
-of ``tables.macke``; ``|U|`` its dice, ``\pi(U)`` its points), ``\ell`` the
+of ``macke.tables``; ``|U|`` its dice, ``\pi(U)`` its points), ``\ell`` the
 throws left in the series *including* the coming one (``L`` at the start of a
 series). ``ms`` is a throw of ``N - |U|`` dice with probability ``P(ms)``,
 ``K(ms)`` its legal keeps (empty: a Macke), ``U + K`` the state after setting
@@ -120,7 +120,7 @@ def turn_level(t0, n_all, n_throws, tab, bankv, mackev, winv, tstar, cv, vt, bt,
     leaves: ``bankv[T]`` (the turn ends with total ``T``; also a clear at
     ``T >= tstar``), ``mackev[T]`` (a Macke at total ``T``), ``winv`` (five
     1s); the values after a clear ``cv[T]`` are known for ``t0 < T < tstar``.
-    ``tab``: the table arrays of :func:`_kernel_args`. The turn solver's
+    ``tab``: the table arrays of :func:`kernel_args`. The turn solver's
     leaves are ``r(T)``, ``-T`` (or 0) and ``win_value``; ``macke.winprob``'s
     are win probabilities."""
     (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win, prob,
@@ -304,7 +304,7 @@ def slot_layout(tables: MackeTables) -> tuple[np.ndarray, int]:
     """Where the keep decisions of each set-aside state start in a row.
 
     The throws a state ``u`` can face are the multisets of ``N - dice(u)``
-    dice, ``ids(n)`` of ``tables.throws`` in order; state ``u``'s block of a
+    dice, ``ids(n)`` of ``dice.throws`` in order; state ``u``'s block of a
     keep row starts at ``slot_off[u]`` (-1 for full states, which never throw).
     """
     t = throw_tables(tables.rules)
@@ -337,7 +337,7 @@ def _arr(a):
     return np.ascontiguousarray(a)
 
 
-def _kernel_args(rules: MackeRules):
+def kernel_args(rules: MackeRules):
     """(tables, throw tables, the table arrays the kernels take, in order)."""
     m = build_macke_tables(rules)
     t = throw_tables(rules)
@@ -368,7 +368,7 @@ def _check_cap(cap_units: int, rules: MackeRules) -> int:
 
 @dataclass(frozen=True)
 class MackeDecisions:
-    """Every decision of a Macke turn policy, as arrays (see ``solve.macke_decisions``).
+    """Every decision of a Macke turn policy, as arrays (see ``macke.decisions``).
 
     ``tl`` = throws left in the series including the coming throw (1..L),
     ``row`` = locked total in units of 50 (rows past the last use the last).
@@ -428,7 +428,7 @@ def decisions_value(dec: MackeDecisions, cap_units: int = DEFAULT_CAP_UNITS) -> 
     """
     rules = dec.rules
     cap = _check_cap(cap_units, rules)
-    m, _, args = _kernel_args(rules)
+    m, _, args = kernel_args(rules)
     clear = np.asarray(dec.clear_bank, dtype=np.bool_)
     if clear.ndim == 1:  # the same after a clear with any throws left
         clear = np.broadcast_to(clear, (rules.throws, len(clear)))
@@ -448,9 +448,9 @@ def threshold_decisions(pol, rules: MackeRules = MackeRules(),
                         cap_units: int = DEFAULT_CAP_UNITS) -> MackeDecisions:
     """The decision arrays of a simple threshold policy in the kernel's format.
 
-    ``pol`` is ``kernels.macke_turn``'s int64 ``pol[throws_left, dice_left]``
-    (units of 50; ``policy.macke_threshold.MackeThresholdPolicy.to_array``):
-    keep every scoring unit (``tables.macke`` ``all_keep``), never return,
+    ``pol`` is ``macke.turn_kernel``'s int64 ``pol[throws_left, dice_left]``
+    (units of 50; ``macke.threshold.MackeThresholdPolicy.to_array``):
+    keep every scoring unit (``macke.tables`` ``all_keep``), never return,
     after a throw that leaves ``throws_left`` >= 1 throws and ``dice_left``
     >= 1 dice bank iff the turn total ``>= pol[throws_left, dice_left]``;
     after a clear bank iff it is ``>= pol[throws_left, 0]``.
@@ -497,7 +497,7 @@ def exact_macke_policy_value(threshold_policy_array, rules: MackeRules = MackeRu
     ----------
     threshold_policy_array:
         The int64 array ``pol[throws_left, dice_left]`` (shape
-        ``kernels.macke_turn.POLICY_SHAPE``, units of 50) that the threshold
+        ``macke.turn_kernel.POLICY_SHAPE``, units of 50) that the threshold
         kernel plays, or a ``MackeThresholdPolicy``: keep every scoring unit,
         never return, bank iff the turn total ``>= pol[throws_left,
         dice_left]`` after a throw, ``>= pol[throws_left, 0]`` after a clear.
@@ -672,7 +672,7 @@ def solve_macke(rules: MackeRules = MackeRules(), cap_units: int = DEFAULT_CAP_U
     (431.48, 1.0)
     """
     cap = _check_cap(cap_units, rules)
-    m, t, args = _kernel_args(rules)
+    m, t, args = kernel_args(rules)
     (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win,
      prob, start, off) = args
     if not allow_returns:  # only "return nothing": each state's first sub-state is itself

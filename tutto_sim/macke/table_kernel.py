@@ -1,10 +1,10 @@
 """numba kernel for Macke / Volle Lotte turns played from a decision table.
 
-Part of the kernel layer. The same turn as ``reference.macke.play_turn``
+Part of the kernel layer. The same turn as ``macke.reference.play_turn``
 and the same random streams as every simulation (turn ``i`` reads stream
 ``(seed, start + i)``; a throw of n dice is ``ordered[ordered_off[n] +
 below(6**n)]``), but every decision is read from the arrays of
-``policy.macke_exact.MackeTablePolicy`` (``solve.macke_decisions``):
+``macke.policy.MackeTablePolicy`` (``macke.decisions``):
 
 ``keep[row, tl, slot]``   keep index at a throw with ``tl`` throws left (counting it)
 ``ret[row, tl, u]``       before such a throw (``tl < L``): index of the sub-state kept
@@ -13,7 +13,7 @@ below(6**n)]``), but every decision is read from the arrays of
 
 ``row`` is the locked total (units of 50), past the last row the last row;
 clear totals past the last entry use the last entry. Per-turn results and the
-sums use the columns of ``kernels.macke_turn`` (plus the number of returns).
+sums use the columns of ``macke.turn_kernel`` (plus the number of returns).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def play_turn_table(st, keep, ret, bank, clear_bank, ordered, ordered_off, start
 def simulate_table(seed, start_turn, n_turns, block, per_turn, keep, ret, bank, clear_bank,
                    ordered, ordered_off, start, state_dice, state_pts, add, sub_start,
                    sub_states, keep_start, keep_states, win, slot_off, empty, params):
-    """Sums per block ``sums[b, col]`` (columns of ``kernels.macke_turn`` and
+    """Sums per block ``sums[b, col]`` (columns of ``macke.turn_kernel`` and
     :data:`N_RETURNS`); with ``per_turn`` also each turn's (result, turn
     total, throws, clears, end, returns) in ``turns``."""
     n_blocks = (n_turns + block - 1) // block

@@ -16,14 +16,14 @@ the tables here work with units, not just dice and points:
 ``subs``         for each state the states left after returning any part of
                  it: ``sub_states[sub_start[s]:sub_start[s+1]]`` (``s`` itself,
                  i.e. returning nothing, comes first).
-``keeps``        for each throw (multiset id of ``tables.throws``, 1..n dice)
+``keeps``        for each throw (multiset id of ``dice.throws``, 1..n dice)
                  every legal non-empty keep as a state index:
                  ``keep_states[keep_start[ms]:keep_start[ms+1]]``.
 ``all_keep[ms]`` the keep of "set aside every scoring unit" (most dice, then
                  most points), -1 for a Macke (no unit).
 ``win[ms]``      instant-win variant: five 1s in one throw.
 
-Throws are sampled exactly as for Tutto (``tables.throws``: ``ordered``).
+Throws are sampled exactly as for Tutto (``dice.throws``: ``ordered``).
 """
 
 from __future__ import annotations

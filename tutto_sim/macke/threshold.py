@@ -1,9 +1,9 @@
 """Threshold policies for Berliner Macke: the simple family players use.
 
 Part of the policy layer. A :class:`MackeThresholdPolicy` answers the
-questions of the Macke protocol (``policy.macke_protocol``) like this:
+questions of the Macke protocol (``macke.protocol``) like this:
 
-- **keep**: set aside every scoring unit of the throw (``tables.macke``
+- **keep**: set aside every scoring unit of the throw (``macke.tables``
   ``all_keep``: most dice, then most points);
 - **before a throw**: never return a unit to the cup;
 - **bank**: after a scoring throw that leaves ``dice_left`` dice and
@@ -17,7 +17,7 @@ whose row 0 and column 0 are never read (no question is asked with no throw
 or no die left; a clear uses ``bank_at_clear``).
 
 :meth:`MackeThresholdPolicy.to_array` gives the int64 array the kernel reads
-(``kernels.macke_turn``), in units of 50.
+(``macke.turn_kernel``), in units of 50.
 
 >>> from tutto_sim.macke.rules import MackeRules
 >>> p = MackeThresholdPolicy.simple(MackeRules(), 350)

@@ -2,8 +2,8 @@
 
 Part of the kernel layer, the only layer with ``@njit``. The turn
 mirrors ``tutto_sim.macke.reference.play_turn`` played by
-``policy.macke_threshold.MackeThresholdPolicy``: every throw sets aside all
-scoring units (``tables.macke`` ``all_keep``), nothing is ever returned to the
+``macke.threshold.MackeThresholdPolicy``: every throw sets aside all
+scoring units (``macke.tables`` ``all_keep``), nothing is ever returned to the
 cup, and the player banks when the turn total reaches a threshold. The tests
 play both engines on the same streams and demand identical turns.
 

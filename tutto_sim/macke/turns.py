@@ -1,6 +1,6 @@
 """Monte Carlo for Berliner Macke / Volle Lotte turns: batches of turns.
 
-Part of ``tutto_sim.sim``: the Python side of ``kernels.macke_turn``.
+The Python side of ``macke.turn_kernel``.
 
 ``run_macke_policies`` plays turns ``start .. start+n-1`` of a seed under a
 batch of threshold policies, every policy on the same turn streams (common
@@ -47,7 +47,7 @@ ProgressHook = Callable[[int], None]
 
 @dataclass
 class MackeBatchResult:
-    """Integer sums per policy (``kernels.macke_turn`` columns); ``n`` turns each."""
+    """Integer sums per policy (``macke.turn_kernel`` columns); ``n`` turns each."""
 
     sums: np.ndarray  # (n_policies, N_SUMS)
     n: int

@@ -117,7 +117,7 @@ def _after(s, b, w, last, floor_u, target_u):
 
 
 @njit(cache=True)
-def _leaves(a, b, w, last, floor_u, target_u, min_u, subtract, bankv, mackev):
+def win_leaves(a, b, w, last, floor_u, target_u, min_u, subtract, bankv, mackev):
     for t in range(bankv.shape[0]):
         bankv[t] = _after(a + _result(t, min_u), b, w, last, floor_u, target_u)
         mackev[t] = _after(a - t if subtract else a, b, w, last, floor_u, target_u)
@@ -198,7 +198,7 @@ def greedy_sweep(w, lw, le, floor_u, target_u, hard_cap, p0, min_u, subtract, n_
         for i in range(blk, n * n, n_blocks):
             a = i // n + floor_u
             b = i % n + floor_u
-            _leaves(a, b, w[b - floor_u], lw, floor_u, target_u, min_u, subtract, bankv, mackev)
+            win_leaves(a, b, w[b - floor_u], lw, floor_u, target_u, min_u, subtract, bankv, mackev)
             tstar = bank_bound_cap(bankv, mackev, p0, hard_cap)
             tstars[i] = tstar
             w_new[i] = turn_value(tstar, True, n_all, n_throws, tab, empty, bankv, mackev, 1.0,

@@ -93,7 +93,7 @@ one, averaged over both seatings, both exact by the same linear evaluation.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -101,7 +101,7 @@ from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_docume
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke import win_kernel as wk
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.solver import _kernel_args, slot_layout, solve_macke, turn_level
+from tutto_sim.macke.solver import kernel_args, slot_layout, solve_macke, turn_level
 
 #: A clear at a turn total of at least this many units (20,000 points) is
 #: banked: the best chance to make that much in one turn is about 1e-13.
@@ -175,7 +175,7 @@ class _Setup:
     """Tables, scalars and scratch of one rule set (units of 50)."""
 
     def __init__(self, rules: MackeRules, floor: int, cap_units: int):
-        m, t, args = _kernel_args(rules)
+        m, t, args = kernel_args(rules)
         self.rules, self.m = rules, m
         self.tab = tuple(args)
         self.n_all, self.L = rules.n_dice, rules.throws
@@ -604,7 +604,7 @@ class WinPlanner:
         s = self.s
         if key[0] == "turn":
             _, a, b = key
-            wk._leaves(a, b, self.table.W[b - s.floor_u], self.table.last_turn, s.floor_u,
+            wk.win_leaves(a, b, self.table.W[b - s.floor_u], self.table.last_turn, s.floor_u,
                        s.target_u, s.min_u, s.subtract, bankv, mackev)
         else:
             d = key[1]
@@ -613,3 +613,19 @@ class WinPlanner:
             lost = -t if s.subtract else 0 * t
             bankv[:] = (res > d) + 0.5 * (res == d)
             mackev[:] = (lost > d) + 0.5 * (lost == d)
+
+
+def win_rules(rules: MackeRules) -> MackeRules:
+    """The rule fields a win table depends on, ``win_value`` at its default."""
+    return replace(rules, win_value=MackeRules().win_value)
+
+
+def default_win_file(rules):
+    """(path, run digest) of the win table of ``rules``: where ``solve --objective
+    win`` writes it by default and where ``winopt``, the report and the
+    advisor look for it, ``results/GAME-win-TARGET-<run>.json``, ``<run>`` the run digest
+    (``core.runs``) of the rule fields the table depends on."""
+    from tutto_sim.core.cli import game_label
+    from tutto_sim.core.runs import win_table_file
+
+    return win_table_file(game_label(rules), win_rules(rules))

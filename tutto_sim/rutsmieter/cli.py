@@ -35,7 +35,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.runs import bot_specs, run_digest, run_file
 
-from .rules import RutsmieterRules
+from .rules import HOUSE_RULES, RutsmieterRules, table_rules
 
 
 def solve(rules: RutsmieterRules, as_json: bool = False, cap=None,
@@ -134,8 +134,6 @@ DEFAULT_CANDIDATES = 160
 
 
 def _table(rules: RutsmieterRules, players) -> RutsmieterRules:
-    from .hooks import table_rules
-
     return table_rules(rules, DEFAULT_PLAYERS if players is None else players)
 
 
@@ -198,11 +196,8 @@ def check_optimize(rules, seed, out_dir, games=None, search_games=None, candidat
 def command_line(rules: RutsmieterRules, specs, candidates: int, search_games: int,
                  games: int, seed: int) -> str:
     """The command that makes the same search (every option spelled out)."""
-    from .entry import RULE_FLAGS
-
-    flags = "".join(f" --{f.name.replace('_', '-')} {'on' if getattr(rules, f.name) else 'off'}"
-                    for f in RULE_FLAGS
-                    if getattr(rules, f.name) != (f.default == "on"))
+    flags = "".join(f" --{f.replace('_', '-')} {'on' if getattr(rules, f) else 'off'}"
+                    for f in HOUSE_RULES if getattr(rules, f) != getattr(RutsmieterRules(), f))
     return (f"tutto-sim optimize --game rutsmieter --players {rules.players} "
             f"--field {','.join(specs)} --candidates {candidates} --search-games {search_games} "
             f"--games {games} --seed {seed}{flags}")

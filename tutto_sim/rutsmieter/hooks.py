@@ -7,6 +7,8 @@ the command say so in one line."""
 
 from __future__ import annotations
 
+from tutto_sim.rutsmieter.rules import table_rules  # noqa: F401  (the hook: light)
+
 #: Options of the shared ``solve`` command that Rutsmieter takes.
 SOLVE_OPTIONS = ("solo", "duel")
 #: Options of the shared ``optimize`` command that Rutsmieter takes (the weight search).
@@ -19,18 +21,6 @@ def label(rules) -> str:
 
 def title(rules) -> str:
     return "Rutsmieter"
-
-
-def table_rules(rules, players: int):
-    """The rules for a table of ``--players``: 2, 3 or 4 (one line otherwise)."""
-    import dataclasses
-
-    from tutto_sim.core.cli import UserError
-    from tutto_sim.rutsmieter.rules import PLAYER_CHOICES
-
-    if players not in PLAYER_CHOICES:
-        raise UserError(f"--players must be 2, 3 or 4 for Rutsmieter, not {players}")
-    return dataclasses.replace(rules, players=players)
 
 
 def table_sizes(rules) -> tuple[int, ...]:

@@ -76,7 +76,7 @@ def at_table(rules: RutsmieterRules, players: int) -> RutsmieterRules:
     return dataclasses.replace(rules, players=players)
 
 
-def _est(x) -> Estimate:
+def estimate_of(x) -> Estimate:
     x = np.asarray(x, dtype=np.float64)
     return Estimate.from_sums(float(x.sum()), float((x * x).sum()), len(x))
 
@@ -203,8 +203,8 @@ def exact_checks(rules: RutsmieterRules, games: int, seed: int,
         wins.append(rec.winner == 0)
         throws.append(rec.throws)
         advance(1)
-    return ExactChecks(solo, _est(first.throws), _est(optimal), duel,
-                       Estimate.proportion(int(np.sum(wins)), ref), _est(throws))
+    return ExactChecks(solo, estimate_of(first.throws), estimate_of(optimal), duel,
+                       Estimate.proportion(int(np.sum(wins)), ref), estimate_of(throws))
 
 
 # -- the tuned policy's choices -------------------------------------------------------------
@@ -224,7 +224,7 @@ class Choice:
 
 
 def _best(policy: WeightsPolicy, obs: Observation, features) -> int:
-    """``policy.choose`` on features already computed: the highest score, ties
+    """``WeightsPolicy.choose`` on features already computed: the highest score, ties
     to the piece furthest along (the first such move in order)."""
     best, best_key = 0, None
     for i, (m, f) in enumerate(zip(obs.moves, features)):

@@ -724,9 +724,9 @@ def game_length(data: RutsmieterReportData, number: int) -> Sheet:
 
 
 def _mean(v):
-    from .report_data import _est
+    from .report_data import estimate_of
 
-    return _est(v)
+    return estimate_of(v)
 
 
 # --------------------------------------------------------------------------

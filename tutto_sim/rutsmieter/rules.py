@@ -66,7 +66,7 @@ ValueError: players must be one of 2, 3, 4, not 5
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from tutto_sim.core.rules import GameRules
 
@@ -87,6 +87,8 @@ THREE_THROWS = 3
 PLAYER_CHOICES = (2, 3, 4)
 #: The board seats used for each table size (seat s has its start at 10*s).
 SEATS = {1: (0,), 2: (0, 2), 3: (0, 1, 2), 4: (0, 1, 2, 3)}
+#: The house rules, each on or off (a rule flag each: ``rutsmieter.entry``).
+HOUSE_RULES = ("must_leave_house", "must_capture", "goal_no_jump", "play_to_third")
 
 
 @dataclass(frozen=True)
@@ -114,7 +116,7 @@ class RutsmieterRules(GameRules):
 
     def __post_init__(self) -> None:
         self.check_choice("players", PLAYER_CHOICES)
-        self.check_flags("must_leave_house", "must_capture", "goal_no_jump", "play_to_third")
+        self.check_flags(*HOUSE_RULES)
 
     @property
     def seats(self) -> tuple[int, ...]:
@@ -123,3 +125,12 @@ class RutsmieterRules(GameRules):
 
     def to_dict(self) -> dict:
         return {"game": "rutsmieter", **asdict(self)}
+
+
+def table_rules(rules: RutsmieterRules, players: int) -> RutsmieterRules:
+    """The rules for a table of ``--players``: 2, 3 or 4 (one line otherwise)."""
+    from tutto_sim.core.cli import UserError
+
+    if players not in PLAYER_CHOICES:
+        raise UserError(f"--players must be 2, 3 or 4 for Rutsmieter, not {players}")
+    return replace(rules, players=players)

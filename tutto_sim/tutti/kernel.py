@@ -29,7 +29,7 @@ State (scratch arrays the caller owns; nothing is allocated per hand):
 ``stock``          the 2-player stock in drawing order, the face-up trump card last
 
 Duties, declarations and the bots' choices are computed on the masks: the
-legal cards are one mask (:func:`_legal_cards`), a ``random`` bot's choice
+legal cards are one mask (:func:`legal_card_mask`), a ``random`` bot's choice
 is the k-th entry of the legal actions counted from the masks, without
 listing them.
 
@@ -96,12 +96,12 @@ def kernel_params(rules: TuttiRules) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _suit_mask(s):
+def suit_mask(s):
     return np.int64(_SUIT) << (10 * s)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _stronger(s, r):
+def stronger_cards(s, r):
     """Cards of suit ``s`` that beat rank ``r`` of that suit."""
     return ((np.int64(1) << r) - 1) << (10 * s)
 
@@ -124,7 +124,7 @@ def _kth(m, k):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _beats(a, b, trump):
+def beats_k(a, b, trump):
     """``reference.beats``: does ``a``, played after the best card ``b``, beat it?"""
     sa = a // 10
     if sa == b // 10:
@@ -142,35 +142,35 @@ def _trick_best(sa, tlen, trump):
     for k in range(1, tlen):
         c = sa[_TC, k]
         points += _RANK_POINTS[c % 10]
-        if _beats(c, best, trump):
+        if beats_k(c, best, trump):
             best_seat = sa[_TS, k]
             best = c
     return best_seat, best, points
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _legal_cards(hand, tlen, lead, tmask, trump, duties, must_answer):
+def legal_card_mask(hand, tlen, lead, tmask, trump, duties, must_answer):
     """``reference.legal_cards`` as a mask; ``tmask`` holds the trick's cards."""
     if tlen == 0:
         return hand
     led = lead // 10
     if not duties:
         if must_answer and led == trump:
-            t = hand & _suit_mask(trump)
+            t = hand & suit_mask(trump)
             if t:
                 return t
         return hand
-    follow = hand & _suit_mask(led)
+    follow = hand & suit_mask(led)
     if follow:
-        if led == trump or (tmask & _suit_mask(trump)) == 0:
+        if led == trump or (tmask & suit_mask(trump)) == 0:
             best = trailing_zeros((tmask >> (10 * led)) & _SUIT)
-            beating = follow & _stronger(led, best)
+            beating = follow & stronger_cards(led, best)
             if beating:
                 return beating
         return follow
     on_table = (tmask >> (10 * trump)) & _SUIT
     limit = trailing_zeros(on_table) if on_table else 10
-    beating = hand & _stronger(trump, limit)
+    beating = hand & stronger_cards(trump, limit)
     return beating if beating else hand
 
 
@@ -183,12 +183,12 @@ def _declarable(sa, seat, fresh, trump, allow_tute):
     for s in range(4):
         if sa[_DECL, s] >= 0:
             declared |= 1 << s
-    return _declarable_masks(sa[_H, seat], sa[_MADE, seat] != 0, allow_tute, fresh, declared,
+    return declarable_masks(sa[_H, seat], sa[_MADE, seat] != 0, allow_tute, fresh, declared,
                              trump)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _declarable_masks(hand, made, allow_tute, fresh, declared, trump):
+def declarable_masks(hand, made, allow_tute, fresh, declared, trump):
     """The declarations of a ``hand`` (the face-up search shares this):
     Tutes (bit 0 Kings, bit 1 Horses; only after an own declaration, ``made``)
     and pairs (bit = suit, suits in ``declared`` excluded, only the trump
@@ -211,7 +211,7 @@ def _declarable_masks(hand, made, allow_tute, fresh, declared, trump):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cheapest(cards, trump, keep):
+def cheapest_card(cards, trump, keep):
     """The heuristic's discard: non-trumps, outside a kept pair, fewest
     points, weakest; ties to the lowest card id (the reference's ``min``)."""
     best = -1
@@ -239,7 +239,7 @@ def _heuristic_card(sa, seat, cards, n, pairs, trump, stock_size, tlen):
             both = np.int64(3) << (10 * s + 2)
             if sa[_DECL, s] < 0 and hand & both == both:
                 keep |= both
-    discard = _cheapest(cards, trump, keep)
+    discard = cheapest_card(cards, trump, keep)
     if tlen == 0:
         return discard
     best_seat, best, on_table = _trick_best(sa, tlen, trump)
@@ -254,13 +254,13 @@ def answer_card(cards, trump, best, on_table, discard):
     cheapest non-trump that wins, else the weakest trump that wins when the
     trick holds 10 points or more (or only trumps are left), else ``discard``."""
     bs = best // 10
-    wins = cards & _stronger(bs, best % 10)
+    wins = cards & stronger_cards(bs, best % 10)
     if bs != trump:
-        wins |= cards & _suit_mask(trump)
-    plain = wins & ~_suit_mask(trump)
+        wins |= cards & suit_mask(trump)
+    plain = wins & ~suit_mask(trump)
     if plain:  # the cheapest non-trump that wins: fewest points, weakest
-        return _cheapest(plain, trump, 0)
-    if wins and (on_table >= 10 or (cards & ~_suit_mask(trump)) == 0):
+        return cheapest_card(plain, trump, 0)
+    if wins and (on_table >= 10 or (cards & ~suit_mask(trump)) == 0):
         return 63 - leading_zeros(wins)  # the weakest trump that wins
     return discard
 
@@ -351,7 +351,7 @@ def _play_hand(hseed, index, leader, params, bots, rs, deck, stock, sa, stats, t
                 if r != _TWO and hand >> g & 1:
                     give = g
             duties = n > 2 or stock_size == 0
-            cards = _legal_cards(hand, tlen, sa[_TC, 0], tmask, trump, duties, must_answer)
+            cards = legal_card_mask(hand, tlen, sa[_TC, 0], tmask, trump, duties, must_answer)
         # the bot's choice, as an action id
         if bots[seat] == BOT_RANDOM:
             n_ex = 1 if give >= 0 else 0

@@ -56,7 +56,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from tutto_sim.core.streams import mix64
 
 from .cards import POINTS
-from .kernel import _beats, _cheapest, _declarable_masks, _legal_cards, answer_card
+from .kernel import answer_card, beats_k, cheapest_card, declarable_masks, legal_card_mask
 from .reference import DECLARE, OVER, PLAY, Observation, encode
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
@@ -151,7 +151,7 @@ def legal_cards(s):
     tmask = np.int64(0)
     for k in range(s[TLEN]):
         tmask |= np.int64(1) << s[TC + k]
-    return _legal_cards(s[H + s[TOMOVE]], s[TLEN], s[TC], tmask, s[TRUMP],
+    return legal_card_mask(s[H + s[TOMOVE]], s[TLEN], s[TC], tmask, s[TRUMP],
                         s[N] > 2 or s[STOCKN] == s[DRAWN], s[MUST_ANSWER])
 
 
@@ -166,7 +166,7 @@ def _trick_best(s, tlen):
     for k in range(1, tlen):
         c = s[TC + k]
         pts += _RANK_POINTS[c % 10]
-        if _beats(c, best, s[TRUMP]):
+        if beats_k(c, best, s[TRUMP]):
             best = c
             seat = (leader + k) % s[N]
     return seat, best, pts
@@ -198,7 +198,7 @@ def _declarable(s, seat):
     fresh = np.int64(0)
     if two and s[JD + seat] >= 0:
         fresh = np.int64(1) << s[JD + seat]
-    return _declarable_masks(s[H + seat], s[MADE + seat] != 0, s[ALLOW_TUTE] != 0, fresh,
+    return declarable_masks(s[H + seat], s[MADE + seat] != 0, s[ALLOW_TUTE] != 0, fresh,
                              s[DECL], s[TRUMP])
 
 
@@ -376,7 +376,7 @@ def heuristic_card(s, cards):
             both = np.int64(3) << (10 * su + 2)
             if not s[DECL] >> su & 1 and hand & both == both:
                 keep |= both
-    discard = _cheapest(cards, trump, keep)
+    discard = cheapest_card(cards, trump, keep)
     tlen = s[TLEN]
     if tlen == 0:
         return discard

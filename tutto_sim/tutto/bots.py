@@ -45,23 +45,19 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, table_bot, threshold_parts  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, parse_points, table_bot, threshold_parts  # noqa: F401
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
 from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
-from tutto_sim.tutto.entry import BOT_SPECS, VALID_BOTS  # noqa: F401  (light there: --help lists them)
+from tutto_sim.tutto.flags import VALID_BOTS
 from tutto_sim.tutto.game_kernel import BotTable
-from tutto_sim.tutto.policy import ExactPolicy, load_policy
+from tutto_sim.tutto.policy import TURN_FIELDS, ExactPolicy, load_policy, optimal_policy
 from tutto_sim.tutto.reference import choose_keep
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.threshold import CardPolicy, ThresholdPolicy
 
-#: The file `optimal` loads when the rules' turn part is the default.
-DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
-#: Rule fields a turn policy depends on (the others only matter for whole games).
-TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
 
 
 
@@ -266,12 +262,11 @@ class WinOptBot:
 
 def win_table(rules: TuttoRules, path: str | None = None, phase=None):
     """The win table of ``winopt``: from ``path``; else the saved table of
-    ``solve --objective win`` (``hooks.default_win_file``) when it fits the
+    ``solve --objective win`` (``winprob.default_win_file``) when it fits the
     rules (said on stderr); else solved now, with a progress bar when
     ``phase`` is given, and saved there for the next run (:func:`solve_and_save`)."""
     from tutto_sim.core.cli import err
-    from tutto_sim.tutto.hooks import default_win_file
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.winprob import default_win_file, load_win_table, win_rules
 
     if path:
         return load_win_table(path, rules)
@@ -300,13 +295,12 @@ def solve_and_save(rules: TuttoRules, phase=None):
     """Solve the win table of ``rules`` as ``solve --objective win`` does (its
     figures too), saying so first on stderr, with a progress bar when
     ``phase`` is given, and save it where that command writes it and
-    :func:`win_table` finds it (``hooks.default_win_file``). The table is then
+    :func:`win_table` finds it (``winprob.default_win_file``). The table is then
     read back from the file, so that this run plays exactly as the next one,
     which finds it. A folder that cannot be written keeps the table for this
     process only (said on stderr)."""
     from tutto_sim.core.cli import atomic_write, duration_words, err
-    from tutto_sim.tutto.hooks import default_win_file
-    from tutto_sim.tutto.winprob import WinTable, load_win_table, solve_win, work_units, write_win_table
+    from tutto_sim.tutto.winprob import WinTable, default_win_file, load_win_table, solve_win, work_units, write_win_table
 
     if rules in _solved:
         return _solved[rules]
@@ -331,33 +325,7 @@ def solve_and_save(rules: TuttoRules, phase=None):
     return table
 
 
-def win_rules(rules: TuttoRules) -> TuttoRules:
-    """The rule fields a win table depends on, the others at their defaults."""
-    from tutto_sim.tutto.winprob import WIN_FIELDS
-
-    return TuttoRules(**{f: getattr(rules, f) for f in WIN_FIELDS})
-
-
 # ---- specs ------------------------------------------------------------------
-
-
-def turn_rules(rules: TuttoRules) -> TuttoRules:
-    """The rules with every game-level field at its default: what a turn policy sees."""
-    return TuttoRules(**{f: getattr(rules, f) for f in TURN_FIELDS})
-
-
-def optimal_policy(rules: TuttoRules) -> ExactPolicy:
-    """The optimal turn policy for these rules: the shipped file when it fits, else solved."""
-    return _optimal(turn_rules(rules))
-
-
-@functools.lru_cache(maxsize=8)
-def _optimal(tr: TuttoRules) -> ExactPolicy:
-    if tr == TuttoRules() and DEFAULT_POLICY_FILE.exists():
-        return load_policy(DEFAULT_POLICY_FILE, tr)
-    from tutto_sim.tutto.solver import solve_tutto
-
-    return ExactPolicy.from_solution(solve_tutto(tr))
 
 
 @functools.lru_cache(maxsize=16)
@@ -401,8 +369,8 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
             raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     if kind == "threshold":
         parts = threshold_parts(spec, arg, "BANK:AFTER_TUTTO:KEEP", VALID_BOTS)
-        bank = _points(spec, "BANK", parts[0], VALID_BOTS) if parts else 300
-        after = _points(spec, "AFTER_TUTTO", parts[1], VALID_BOTS) if len(parts) > 1 else bank
+        bank = parse_points(spec, "BANK", parts[0], VALID_BOTS) if parts else 300
+        after = parse_points(spec, "AFTER_TUTTO", parts[1], VALID_BOTS) if len(parts) > 1 else bank
         keep = parts[2] if len(parts) > 2 else "all"
         if keep not in KEEP_RULES:
             raise BotSpecError(f"bot {spec!r}: KEEP must be one of {', '.join(KEEP_RULES)}, "

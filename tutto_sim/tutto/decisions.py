@@ -31,7 +31,7 @@ from numba import njit
 
 from tutto_sim.dice.throws import MAX_DICE
 from tutto_sim.tutto.cards import N_CARDS, Card
-from tutto_sim.tutto.solver import TuttoSolution, _after_keep, _arr, _rule_params, _tables
+from tutto_sim.tutto.solver import TuttoSolution, value_after_keep, contiguous, rule_params, turn_tables
 
 BANKABLE = [int(c) for c in Card if c.can_bank_before_tutto]
 
@@ -47,7 +47,7 @@ def _fill_keep(out, c, cp, cap, x2_card, best_pts, n_dice, bonus, after, e, ex):
                 pts = best_pts[ms, k]
                 if pts < 0:
                     continue
-                v = _after_keep(c, t + pts, cp + pts, n_dice[ms] - k, cap, x2_card,
+                v = value_after_keep(c, t + pts, cp + pts, n_dice[ms] - k, cap, x2_card,
                                 bonus, after, e, ex)
                 if v > val:
                     val = v
@@ -76,10 +76,10 @@ def _last_change(rows: np.ndarray) -> int:
 def decision_arrays(sol: TuttoSolution) -> DecisionArrays:
     """Every decision of the optimal policy ``sol``, cut at ``t_max``."""
     rules = sol.rules
-    t = _tables(rules)
+    t = turn_tables(rules)
     cap = sol.cap_units
-    x2_card, _, _, bonus, _ = _rule_params(rules)
-    best_pts, n_dice = _arr(t.best_pts), _arr(t.n_dice)
+    x2_card, _, _, bonus, _ = rule_params(rules)
+    best_pts, n_dice = contiguous(t.best_pts), contiguous(t.n_dice)
     ex = sol.x2_throw_value if sol.x2_throw_value is not None else np.zeros((1, 1, 7))
     n_ms = t.n_multisets
 

@@ -4,14 +4,13 @@ imported when it runs."""
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Optional
 
-import typer
-
-from tutto_sim.core.cli import UserError, _choice
+from tutto_sim.core.cli import UserError, choice
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.dice.flags import SixOfKind, Target
 from tutto_sim.dice.scoring import MAX_POINTS, SIX_OF_KIND_CHOICES
+from tutto_sim.tutto.flags import CloverValue, DeckFlag, GameEnd, PMChain, PMDeduction, Reshuffle, X2Scope
 from tutto_sim.tutto.rules import (
     DECK_CHOICES,
     GAME_END_CHOICES,
@@ -21,20 +20,6 @@ from tutto_sim.tutto.rules import (
     X2_SCOPE_CHOICES,
     TuttoRules,
 )
-
-# Rule options (docs/rules.md: every option with its reason).
-X2Scope = Annotated[str, typer.Option("--x2-scope", help="x2 on a Tutto doubles the whole turn total (turn) or only this card's points (card).", rich_help_panel="Rules")]
-PMChain = Annotated[str, typer.Option("--plusminus-chain", help="After a Plus/Minus Tutto: continue | bank | flat.", rich_help_panel="Rules")]
-PMDeduction = Annotated[str, typer.Option("--plusminus-deduction", help="Plus/Minus deduction when the turn is banked (bank) or at the Tutto (tutto). Game-level only.", rich_help_panel="Rules")]
-Reshuffle = Annotated[str, typer.Option("--reshuffle", help="Empty deck: reshuffle all 56 cards (full) or the discard pile; identical in effect. Game-level only.", rich_help_panel="Rules")]
-GameEnd = Annotated[str, typer.Option("--game-end", help="round: finish the round, highest wins | immediate: first to target wins. Game-level only.", rich_help_panel="Rules")]
-DeckFlag = Annotated[str, typer.Option("--deck", help="Cards in whole games: real (the 56-card deck, without replacement) | iid (each card drawn independently at the deck frequencies, as the turn analysis assumes). Game-level only.", rich_help_panel="Rules")]
-CloverValue = Annotated[int, typer.Option("--cloverleaf-value", help="Turn analysis: points a Kleeblatt success is worth.", rich_help_panel="Rules")]
-
-#: The bots of ``--bots`` (``tutto.bots`` parses them); here, light, for ``--help``.
-BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:BANK[:AFTER_TUTTO[:KEEP]]]",
-             "cautious", "reckless", "random", "py:MODULE:NAME")
-VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 RULE_FLAGS = (
     RuleFlag("six_of_kind", SixOfKind, "two-triples"),
@@ -53,13 +38,13 @@ def make_rules(six_of_kind: str, x2_scope: str, plusminus_chain: str,
                plusminus_deduction: str, reshuffle: str, target: Optional[int],
                game_end: str, cloverleaf_value: int, deck: str) -> TuttoRules:
     target = 6000 if target is None else target
-    _choice("--six-of-kind", six_of_kind, SIX_OF_KIND_CHOICES)
-    _choice("--x2-scope", x2_scope, X2_SCOPE_CHOICES)
-    _choice("--plusminus-chain", plusminus_chain, PLUSMINUS_CHAIN_CHOICES)
-    _choice("--plusminus-deduction", plusminus_deduction, PLUSMINUS_DEDUCTION_CHOICES)
-    _choice("--reshuffle", reshuffle, RESHUFFLE_CHOICES)
-    _choice("--game-end", game_end, GAME_END_CHOICES)
-    _choice("--deck", deck, DECK_CHOICES)
+    choice("--six-of-kind", six_of_kind, SIX_OF_KIND_CHOICES)
+    choice("--x2-scope", x2_scope, X2_SCOPE_CHOICES)
+    choice("--plusminus-chain", plusminus_chain, PLUSMINUS_CHAIN_CHOICES)
+    choice("--plusminus-deduction", plusminus_deduction, PLUSMINUS_DEDUCTION_CHOICES)
+    choice("--reshuffle", reshuffle, RESHUFFLE_CHOICES)
+    choice("--game-end", game_end, GAME_END_CHOICES)
+    choice("--deck", deck, DECK_CHOICES)
     for flag, value, low in (("--target", target, 50), ("--cloverleaf-value", cloverleaf_value, 0)):
         if value < low or value % 50 or value > MAX_POINTS:
             raise UserError(f"{flag} must be a multiple of 50 from {low} to {MAX_POINTS:,}, not {value}")

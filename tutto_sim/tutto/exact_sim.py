@@ -1,7 +1,7 @@
 """Monte Carlo play of an exact policy table: the check of the solver.
 
-Part of ``tutto_sim.sim``. ``run_exact`` plays turns with
-``kernels.tutto_table`` from an :class:`~tutto_sim.tutto.policy.ExactPolicy`
+Part of the simulation layer. ``run_exact`` plays turns with
+``tutto.table_kernel`` from an :class:`~tutto_sim.tutto.policy.ExactPolicy`
 (as loaded from its exported file), on the same random streams as every other
 simulation, so the simulated EVs can be set beside the solver's exact values.
 """

@@ -1,7 +1,7 @@
 """Reference Tutto game: whole games for 1-8 players in plain Python (docs/rules.md §4-5).
 
 Part of the game layer. Written to be read beside docs/rules.md; the numba game
-kernel (``game.tutto_kernel``) plays the same games and the tests demand
+kernel (``tutto.game_kernel``) plays the same games and the tests demand
 identical results on the same seeds. Any :class:`~tutto_sim.tutto.api.Bot`
 can play here; only table and threshold bots also run in the kernel.
 
@@ -21,7 +21,7 @@ Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
   (its count)/56 (10/56 Stop, 5/56 Feuerwerk, ..., 1/56 Kleeblatt), whatever
   was drawn before, exactly as the turn analysis assumes (docs/rules.md §6).
 - **A throw** of n dice is ``r = below(6**n)``, die i showing
-  ``(r // 6**i) % 6 + 1``, as in ``reference.tutto``.
+  ``(r // 6**i) % 6 + 1``, as in ``tutto.reference``.
 
 Game flow: seat 0 starts; a turn draws a card and plays it (docs/rules.md
 §4). When a turn is banked, each Plus/Minus Tutto of the turn takes 1000

@@ -3,15 +3,15 @@
 Part of the game layer; it is the game layer's only ``@njit`` code and sits
 beside the game (as the solver's helpers sit beside ``solve``) because it
 plays games, not turns. It reuses the turn layer: the streams of
-``kernels.rng``, the throw sampler of ``kernels.tutto_turn`` and the turn logic
-of ``kernels.tutto_table.play_turn_table``, made game-aware here (the deck,
+``core.streams``, the throw sampler of ``tutto.turn_kernel`` and the turn logic
+of ``tutto.table_kernel.play_turn_table``, made game-aware here (the deck,
 the scores for Plus/Minus deductions and the endgame bot, the Kleeblatt win).
-``game.tutto`` is its readable twin; the tests play both on the same seeds
+``tutto.game`` is its readable twin; the tests play both on the same seeds
 and demand identical games.
 
 Every kernel bot is a **decision table** (:class:`BotTable`): an exported
 optimal policy as it is, a threshold policy compiled into one
-(``game.bots.ThresholdBot.table``). Tables of all bots of a run are stacked
+(``tutto.bots.ThresholdBot.table``). Tables of all bots of a run are stacked
 along a first axis ``b``:
 
 ``keep[b, c, T, ms]``   dice to set aside from throw ``ms`` under card c at turn total T
@@ -25,11 +25,11 @@ Totals ``T`` (units of 50) beyond the last row use the last row.
 
 Cards: the rule option ``deck`` (``real``: the 56-card deck without
 replacement; ``iid``: every card independently at the deck frequencies) is
-the parameter ``P_INDEPENDENT``; both draw exactly as ``game.tutto`` does.
+the parameter ``P_INDEPENDENT``; both draw exactly as ``tutto.game`` does.
 
 Game ``i`` of a run reads stream ``(seed, i)``; its lineup is
 ``lineups[i % L]`` rotated by ``r = (i // L) % n``: seat j gets bot
-``lineups[i % L, (j + r) % n]`` (``game.tournament.seat_bots``). Games are
+``lineups[i % L, (j + r) % n]`` (``core.tournament.seat_bots``). Games are
 cut into blocks of fixed games (:data:`BLOCK`), each played by one call of
 the ``nogil`` kernel with its own scratch arrays on a pool of threads, so
 results never depend on the number of threads. (Plain threads rather than
@@ -60,7 +60,7 @@ from tutto_sim.tutto.turn_kernel import (
     STREET_UNITS,
     X2,
     TuttoKernelData,
-    _throw,
+    draw_throw,
 )
 from tutto_sim.tutto.win_bot_kernel import (
     WinBotTable,
@@ -214,7 +214,7 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
             mask = 0
             dice = 6
             while dice > 0:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 new = faces[ms] & ~mask & 63
                 if new == 0:
                     return 0
@@ -240,7 +240,7 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
             card_pts = 0
             tuttos_here = 0
             while True:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
                     L = win_layer(win, wb, me, scores, last_round, pm, immediate)

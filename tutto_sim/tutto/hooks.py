@@ -26,7 +26,7 @@ def parse_bot(spec: str, rules):
 
 
 def valid_bots(rules) -> str:
-    from tutto_sim.tutto.entry import VALID_BOTS
+    from tutto_sim.tutto.flags import VALID_BOTS
 
     return VALID_BOTS
 
@@ -42,7 +42,8 @@ def game_kind(config):
 
 def exact_turn_values(rules, thresholds) -> dict[str, float]:
     """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
-    from tutto_sim.tutto.bots import threshold_policy, turn_rules
+    from tutto_sim.tutto.bots import threshold_policy
+    from tutto_sim.tutto.policy import turn_rules
     from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
 
     ev = {"optimal": float(solve_tutto(turn_rules(rules)).turn_ev)}
@@ -148,17 +149,6 @@ def variant_words(variant: str) -> str:
     return variant
 
 
-def default_win_file(rules):
-    """(path, run digest) of the win table of ``rules``: where ``solve --objective
-    win`` writes it by default and where ``winopt``, the report and the
-    advisor look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
-    (``core.runs``) of the rule fields the table depends on."""
-    from tutto_sim.core.runs import win_table_file
-    from tutto_sim.tutto.bots import win_rules
-
-    return win_table_file("tutto", win_rules(rules))
-
-
 def solve_win(rules, as_json: bool, out_path) -> None:
     """``solve --objective win``: the exact two-player win table (docs/win.md),
     written as a policy file; JSON or a short table in the players' words."""
@@ -167,7 +157,7 @@ def solve_win(rules, as_json: bool, out_path) -> None:
 
     from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
     from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.tutto.winprob import MAX_TARGET, work_units, write_win_table
+    from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
     from tutto_sim.tutto.winprob import solve_win as solve
 
     if rules.target > MAX_TARGET:

@@ -1,11 +1,11 @@
 """A human player at the terminal, with the optimal table's advice on request.
 
-Part of the game layer. :class:`HumanBot` is an ordinary bot (``game.api``):
+Part of the game layer. :class:`HumanBot` is an ordinary bot (``core.api``):
 it shows the card, the dice and the legal actions as numbered choices, and
 reads the answer from a line-reading function (``input`` at the terminal, a
 list of lines in the tests). ``?`` shows :class:`Advisor`'s advice: the
 expected points this turn banks after each choice when the rest of the turn
-is played optimally (``solve.TuttoSolution``; turn analysis, not the chance
+is played optimally (``tutto.solver.TuttoSolution``; turn analysis, not the chance
 to win the game), ``q`` leaves the game. With a win table (``play --win-table``,
 two players) :class:`WinAdvisor` adds each choice's chance to win the game
 when both players play to win from here (``tutto.winprob.WinPlanner``: the
@@ -38,7 +38,7 @@ class Advisor:
     """The optimal turn policy's value of every choice at a decision."""
 
     def __init__(self, rules: TuttoRules):
-        from tutto_sim.tutto.bots import turn_rules
+        from tutto_sim.tutto.policy import turn_rules
         from tutto_sim.tutto.solver import solve_tutto, street_probability
 
         self.rules = turn_rules(rules)

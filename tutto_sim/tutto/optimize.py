@@ -1,6 +1,6 @@
 """Monte Carlo search for the best threshold policy of one Tutto card.
 
-Part of ``tutto_sim.sim``. ``optimize_card`` searches the card's row of a
+Part of the simulation layer. ``optimize_card`` searches the card's row of a
 :class:`~tutto_sim.tutto.threshold.ThresholdPolicy` by coordinate descent: one
 parameter at a time, every candidate value in one batch on the *same* turns
 (common random numbers, turn streams ``0 .. search_turns-1``), first on a
@@ -19,7 +19,7 @@ Parameters searched, by card:
 - Feuerwerk and Stop: nothing to decide; the EV is simply estimated.
 
 While one card is searched, the other cards (drawn after a Tutto) follow
-``policy.DEFAULT_POLICY``.
+``tutto.threshold.DEFAULT_POLICY``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Exact (optimal) policy tables: the model, and the versioned file bots load.
 
 Part of the policy layer. An :class:`ExactPolicy` holds the solver's
-decision arrays (``solve.decisions``) with the rules they were solved for.
+decision arrays (``tutto.decisions``) with the rules they were solved for.
 :meth:`ExactPolicy.write` saves it as JSON (the format bots load; schema in
 ``docs/policy.schema.json``, guide in ``docs/policy-format.md``) or as a long
 CSV / Parquet table for analysis; :func:`load_policy` reads the JSON back and
@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from tutto_sim import __version__
+from tutto_sim.core.bots import POLICY_DIR
 from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file  # noqa: F401
 from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
@@ -314,3 +315,28 @@ def _from_json(d: dict, rules: TuttoRules, path: Path) -> ExactPolicy:
     if not np.array_equal(keep[Card.FIREWORKS, 0], t.keep_dice[0]):
         raise PolicyFileError(f"policy file {path}: the Feuerwerk keep must be the forced one (every scoring die)")
     return ExactPolicy(rules, rows - 1, keep, bank, draw, street, keep_x2p, bank_x2p, d["summary"])
+
+
+#: The file ``optimal`` loads when the rules' turn part is the default.
+DEFAULT_POLICY_FILE = POLICY_DIR / "tutto-default.json"
+#: Rule fields a turn policy depends on (the others only matter for whole games).
+TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
+
+
+def turn_rules(rules: TuttoRules) -> TuttoRules:
+    """The rules with every game-level field at its default: what a turn policy sees."""
+    return TuttoRules(**{f: getattr(rules, f) for f in TURN_FIELDS})
+
+
+def optimal_policy(rules: TuttoRules) -> ExactPolicy:
+    """The optimal turn policy for these rules: the shipped file when it fits, else solved."""
+    return _optimal(turn_rules(rules))
+
+
+@functools.lru_cache(maxsize=8)
+def _optimal(tr: TuttoRules) -> ExactPolicy:
+    if tr == TuttoRules() and DEFAULT_POLICY_FILE.exists():
+        return load_policy(DEFAULT_POLICY_FILE, tr)
+    from tutto_sim.tutto.solver import solve_tutto
+
+    return ExactPolicy.from_solution(solve_tutto(tr))

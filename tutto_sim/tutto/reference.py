@@ -1,6 +1,6 @@
 """Reference engine: one whole Tutto turn in plain Python, read beside docs/rules.md §4.
 
-It scores the dice themselves (``reference.scoring``), never the throw tables,
+It scores the dice themselves (``dice.scoring``), never the throw tables,
 and counts real points. It reads the same random stream as the numba kernel
 (``tutto_sim.core.rng``): a card is ``deck[below(56)]`` with the deck in card order,
 and a throw of n dice is ``r = below(6**n)`` with die i showing
@@ -171,7 +171,7 @@ def play_turn(rules: TuttoRules, policy: ThresholdPolicy, stream: Stream,
 
 def play_turn_exact(rules: TuttoRules, policy, stream: Stream,
                     first_card: Card | None = None) -> TurnResult:
-    """Play one turn from a decision table (``policy.exact.ExactPolicy``).
+    """Play one turn from a decision table (``tutto.policy.ExactPolicy``).
 
     The decisions are looked up by card, turn total (in rows of 50 points; a
     total beyond the last row uses the last row), the card's own points (x2

@@ -1,4 +1,4 @@
-"""The Tutto report: compute (``report_data``), draw (``report_figures``), write.
+"""The Tutto report: compute (``tutto.report_data``), draw (``tutto.report_figures``), write.
 
 Part of the report layer. :func:`build` writes ``tutto-report.pdf`` (a
 cover page and one page per figure), one PNG per figure and a ``README.md``

@@ -1,9 +1,9 @@
-"""The numbers behind the Tutto report, computed once and drawn by ``tutto_figures``.
+"""The numbers behind the Tutto report, computed once and drawn by ``tutto.report_figures``.
 
 Part of the report layer. Everything exact comes from the solver
-(``solve.solve_tutto``, ``solve.policy_value``); everything simulated from the
+(``tutto.solver.solve_tutto``, ``tutto.solver.policy_value``); everything simulated from the
 turn kernels (``sim.turns.run_policies`` for threshold sweeps,
-``sim.exact.exact_turns`` and ``kernels.tutto_turn.simulate_turns`` for
+``sim.exact.exact_turns`` and ``tutto.turn_kernel.simulate_turns`` for
 per-turn results), always from ``seed`` so that the same seed gives the same
 report.
 
@@ -24,7 +24,7 @@ more precise than each point's CI) and valued exactly with
 The exact values use a cap just above the policy's largest threshold instead
 of the solver's default: past every threshold the policy banks anyway, so
 the value is the same (``DEFAULT_CAP_UNITS``: exact "for every threshold
-policy whose thresholds are below the cap"; ``tests/test_report.py`` checks
+policy whose thresholds are below the cap"; ``tests/tutto/test_report.py`` checks
 it), and the evaluation is about ten times faster.
 """
 
@@ -259,7 +259,7 @@ def banked_points(policy: ExactPolicy, pol_300: np.ndarray, rules: TuttoRules, s
 
 
 def keep_rows(sol: TuttoSolution, cards, states) -> list[KeepRow]:
-    """The keep advice of ``solve.advice`` grouped by what the throw scores and
+    """The keep advice of ``tutto.advice`` grouped by what the throw scores and
     what to set aside instead, over ``cards``; most likely first per state."""
     rows = []
     for dice, total in states:

@@ -3,7 +3,7 @@
 Part of the report layer. Each function takes the
 :class:`~tutto_sim.tutto.report_data.TuttoReportData` and returns a
 :class:`~tutto_sim.core.report.Sheet`: the figure, its file name, title and caption. Nothing here
-computes a result; it only draws what ``tutto_data`` computed.
+computes a result; it only draws what ``tutto.report_data`` computed.
 
 Black and white first: series differ by line style, marker and hatch, and the
 colours (Okabe-Ito) only add to that; the policy map uses two grey levels.

@@ -45,8 +45,7 @@ def win_table(rules: TuttoRules, win_target: int | None = None):
     solved now (``tutto.bots.win_table``)."""
     from tutto_sim.core.policyfile import PolicyFileError
     from tutto_sim.tutto.bots import win_table as table_of
-    from tutto_sim.tutto.hooks import default_win_file
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.winprob import default_win_file, load_win_table
 
     targets = [win_target] if win_target else [rules.target, DEFAULT_WIN_TARGET]
     for t in targets:

@@ -171,7 +171,7 @@ def _tutto_prob_best(prob, start, best_pts):
 
 
 @njit(cache=True)
-def _street_new_numbers(prob, start, faces):
+def street_new_numbers(prob, start, faces):
     """``r[m, j]``: P(the 6 - m dice show j numbers not among the m set aside)."""
     r = np.zeros((MAX_DICE + 1, MAX_DICE + 1))
     for m in range(MAX_DICE):
@@ -341,7 +341,7 @@ def _policy_values(pol, cap, x2_card, pm_chain, clover_value, cpmax, freq,
 
 
 @njit(cache=True)
-def _after_keep(c, t2, cp2, left, cap, x2_card, bonus, after, e, ex):
+def value_after_keep(c, t2, cp2, left, cap, x2_card, bonus, after, e, ex):
     """U_c(t2, cp2, left): optimal value right after setting dice aside."""
     if left == 0:
         if c == X2:
@@ -364,7 +364,7 @@ def _keep_values(c, ms, t, cp, cap, x2_card, best_pts, n_dice, bonus, after, e, 
     for k in range(1, d + 1):
         pts = best_pts[ms, k]
         if pts >= 0:
-            v[k] = _after_keep(c, t + pts, cp + pts, d - k, cap, x2_card, bonus,
+            v[k] = value_after_keep(c, t + pts, cp + pts, d - k, cap, x2_card, bonus,
                                after, e, ex)
     return v
 
@@ -379,7 +379,7 @@ def _optimal_throw(c, t, cp, d, cap, x2_card, prob, start, best_pts, bonus,
         for k in range(1, d + 1):
             pts = best_pts[ms, k]
             if pts >= 0:
-                v = _after_keep(c, t + pts, cp + pts, d - k, cap, x2_card,
+                v = value_after_keep(c, t + pts, cp + pts, d - k, cap, x2_card,
                                 bonus, after, e, ex)
                 if v > best:
                     best = v
@@ -445,11 +445,11 @@ def _optimal_values(cap, x2_card, pm_chain, clover_value, cpmax, freq, bonus,
 # --------------------------------------------------------------------------
 
 
-def _tables(rules: TuttoRules) -> ThrowTables:
+def turn_tables(rules: TuttoRules) -> ThrowTables:
     return build_tables(rules.scoring)
 
 
-def _arr(a):
+def contiguous(a):
     return np.ascontiguousarray(a)
 
 
@@ -515,7 +515,7 @@ def _check_cap(cap_units: int) -> int:
     return cap
 
 
-def _rule_params(rules: TuttoRules):
+def rule_params(rules: TuttoRules):
     bonus = np.array([Card(c).bonus // POINT_UNIT for c in range(N_CARDS)], dtype=np.int64)
     bankable = np.array([Card(c).can_bank_before_tutto for c in range(N_CARDS)])
     return (
@@ -543,11 +543,11 @@ def tutto_probability(rules: TuttoRules = TuttoRules(), keep_rule: int | None = 
     >>> round(tutto_probability(), 6)
     0.270998
     """
-    t = _tables(rules)
+    t = turn_tables(rules)
     if keep_rule is None:
-        p, _ = _tutto_prob_best(_arr(t.prob), _arr(t.start), _arr(t.best_pts))
+        p, _ = _tutto_prob_best(contiguous(t.prob), contiguous(t.start), contiguous(t.best_pts))
     else:
-        p = _tutto_prob_rule(_arr(t.prob), _arr(t.start), _arr(t.keep_dice), int(keep_rule))
+        p = _tutto_prob_rule(contiguous(t.prob), contiguous(t.start), contiguous(t.keep_dice), int(keep_rule))
     return float(p[dice])
 
 
@@ -567,16 +567,16 @@ def street_probability(take: int | None = None, numbers_set: int = 0,
     >>> round(street_probability(take=6), 6), round(street_probability(), 6)
     (0.162763, 0.196902)
     """
-    t = _tables(rules)
-    r = _street_new_numbers(_arr(t.prob), _arr(t.start), _arr(t.faces))
+    t = turn_tables(rules)
+    r = street_new_numbers(contiguous(t.prob), contiguous(t.start), contiguous(t.faces))
     q, _ = _street_prob(r, 0 if take is None else max(1, int(take)))
     return float(q[numbers_set])
 
 
 def fireworks_gain(rules: TuttoRules = TuttoRules()) -> float:
     """Expected points (real) a Feuerwerk adds to the turn total before its bust."""
-    t = _tables(rules)
-    f, _ = _fireworks_gain(_arr(t.prob), _arr(t.start), _arr(t.keep_dice), _arr(t.keep_pts))
+    t = turn_tables(rules)
+    f, _ = _fireworks_gain(contiguous(t.prob), contiguous(t.start), contiguous(t.keep_dice), contiguous(t.keep_pts))
     return float(f[MAX_DICE]) * POINT_UNIT
 
 
@@ -591,9 +591,9 @@ def policy_tutto_probability(pol, first_card, rules: TuttoRules = TuttoRules()
     """
     pol = _check_policy(pol)
     c0 = _card_index(first_card)
-    t = _tables(rules)
-    prob, start = _arr(t.prob), _arr(t.start)
-    kd, kp = _arr(t.keep_dice), _arr(t.keep_pts)
+    t = turn_tables(rules)
+    prob, start = contiguous(t.prob), contiguous(t.start)
+    kd, kp = contiguous(t.keep_dice), contiguous(t.keep_pts)
     cpmax = max_card_points(t)
 
     def one(c: int) -> tuple[float, float]:
@@ -665,12 +665,12 @@ def policy_value(pol, rules: TuttoRules = TuttoRules(),
     """
     pol = _check_policy(pol)
     cap = _check_cap(cap_units)
-    t = _tables(rules)
-    x2_card, pm_chain, clover_value, bonus, bankable = _rule_params(rules)
-    prob, start = _arr(t.prob), _arr(t.start)
-    kd, kp = _arr(t.keep_dice), _arr(t.keep_pts)
+    t = turn_tables(rules)
+    x2_card, pm_chain, clover_value, bonus, bankable = rule_params(rules)
+    prob, start = contiguous(t.prob), contiguous(t.start)
+    kd, kp = contiguous(t.keep_dice), contiguous(t.keep_pts)
     p_keep = np.array([_tutto_prob_rule(prob, start, kd, r) for r in range(len(KEEP_RULES))])
-    r = _street_new_numbers(prob, start, _arr(t.faces))
+    r = street_new_numbers(prob, start, contiguous(t.faces))
     street_q = float(_street_prob(r, int(pol[STREET, COL_STREET]))[0][0])
     fw, _ = _fireworks_gain(prob, start, kd, kp)
     draw, s = _policy_values(pol, cap, x2_card, pm_chain, clover_value,
@@ -800,7 +800,7 @@ class TuttoSolution:
         throw. Under Plus/Minus and Kleeblatt the value is the Tutto chance.
         """
         c = int(card)
-        t = _tables(self.rules)
+        t = turn_tables(self.rules)
         ms = throw if isinstance(throw, (int, np.integer)) else t.multiset_of(list(throw))
         d = int(t.n_dice[ms])
         if c in (PLUSMINUS, CLOVERLEAF):
@@ -811,10 +811,10 @@ class TuttoSolution:
             return v
         if not Card(c).can_bank_before_tutto:
             raise ValueError(f"{Card(c).cli_name} has no keep choice")
-        x2_card, _, _, bonus, _ = _rule_params(self.rules)
+        x2_card, _, _, bonus, _ = rule_params(self.rules)
         ex = self.x2_throw_value if self.x2_throw_value is not None else np.zeros((1, 1, 7))
         return _keep_values(c, int(ms), turn_total // POINT_UNIT, card_points // POINT_UNIT,
-                            self.cap_units, x2_card, _arr(t.best_pts), _arr(t.n_dice),
+                            self.cap_units, x2_card, contiguous(t.best_pts), contiguous(t.n_dice),
                             bonus, self.after_tutto_value, self.throw_value, ex)
 
     def best_keep(self, card, throw, turn_total: int = 0, card_points: int = 0
@@ -834,7 +834,7 @@ class TuttoSolution:
         (3, 250)
         """
         c = int(card)
-        t = _tables(self.rules)
+        t = turn_tables(self.rules)
         ms = throw if isinstance(throw, (int, np.integer)) else t.multiset_of(list(throw))
         if c == FIREWORKS:
             return int(t.keep_dice[0, ms]), int(t.keep_pts[0, ms]) * POINT_UNIT
@@ -892,14 +892,14 @@ def solve_tutto(rules: TuttoRules = TuttoRules(),
     True
     """
     cap = _check_cap(cap_units)
-    t = _tables(rules)
-    x2_card, pm_chain, clover_value, bonus, bankable = _rule_params(rules)
-    prob, start, best_pts = _arr(t.prob), _arr(t.start), _arr(t.best_pts)
-    kd, kp = _arr(t.keep_dice), _arr(t.keep_pts)
+    t = turn_tables(rules)
+    x2_card, pm_chain, clover_value, bonus, bankable = rule_params(rules)
+    prob, start, best_pts = contiguous(t.prob), contiguous(t.start), contiguous(t.best_pts)
+    kd, kp = contiguous(t.keep_dice), contiguous(t.keep_pts)
     cpmax = max_card_points(t)
 
     p_tutto, _ = _tutto_prob_best(prob, start, best_pts)
-    r = _street_new_numbers(prob, start, _arr(t.faces))
+    r = street_new_numbers(prob, start, contiguous(t.faces))
     q_best, street_take = _street_prob(r, 0)
     p_by_take = np.array([q_best[0]] + [_street_prob(r, k)[0][0] for k in range(1, 7)])
     fw, _ = _fireworks_gain(prob, start, kd, kp)

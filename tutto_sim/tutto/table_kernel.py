@@ -1,10 +1,10 @@
 """numba kernel for Tutto turns played from a decision table (the exact policy).
 
-Part of the kernel layer. Same turn as ``tutto_turn.play_turn`` and the
+Part of the kernel layer. Same turn as ``tutto.turn_kernel.play_turn`` and the
 same random streams, but every decision is read from the arrays of
-``policy.exact.ExactPolicy`` (``keep[c, T, ms]``, ``bank[c, d, T]``,
+``tutto.policy.ExactPolicy`` (``keep[c, T, ms]``, ``bank[c, d, T]``,
 ``draw[T]``, ``street_take[m, j]``; turn totals above the last row use the
-last row). ``reference.tutto.play_turn_exact`` is its readable twin.
+last row). ``tutto.reference.play_turn_exact`` is its readable twin.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from tutto_sim.tutto.turn_kernel import (
     STREET,
     STREET_UNITS,
     X2,
-    _throw,
+    draw_throw,
 )
 
 
@@ -48,7 +48,7 @@ def play_turn_table(first_card, st, keep, bank, draw, street_take, keep_x2p, ban
             mask = 0
             dice = 6
             while dice > 0:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
                 new = faces[ms] & ~mask & 63
                 if new == 0:
@@ -72,7 +72,7 @@ def play_turn_table(first_card, st, keep, bank, draw, street_take, keep_x2p, ban
             card_pts = 0
             tuttos_here = 0
             while True:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
                 row = total if total < t_max else t_max
                 if by_points:

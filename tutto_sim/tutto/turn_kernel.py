@@ -85,7 +85,7 @@ class TuttoKernelData:
 
 
 @njit(cache=True, inline="always")
-def _throw(st, dice, ordered, ordered_off):
+def draw_throw(st, dice, ordered, ordered_off):
     return ordered[ordered_off[dice] + below(st, _POW6[dice])]
 
 
@@ -109,7 +109,7 @@ def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
         if card == FIREWORKS:
             dice = 6
             while True:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
                 used = keep_dice[0, ms]
                 if used == 0:
@@ -125,7 +125,7 @@ def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
             dice = 6
             take = pol[card, COL_STREET]
             while dice > 0:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
                 new = faces[ms] & ~mask & 63
                 if new == 0:
@@ -145,7 +145,7 @@ def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
             card_pts = 0
             clover_tuttos = 0
             while True:
-                ms = _throw(st, dice, ordered, ordered_off)
+                ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
                 used = keep_dice[rule, ms]
                 if used == 0:

@@ -1,6 +1,6 @@
 """Run many Tutto turns for a batch of policies, in chunks.
 
-Part of ``tutto_sim.sim``: the Python side of ``kernels.tutto_turn``. Work is
+The Python side of ``tutto.turn_kernel``. Work is
 cut into chunks so that a progress bar moves and Ctrl-C keeps every finished
 chunk; turn ``i`` always reads stream ``(seed, start + i)``, so chunking and
 thread count change nothing in the results.

@@ -1,7 +1,5 @@
 """Cross-validation of the exact solver and the simulators, both ways.
 
-Part of ``tutto_sim.sim``.
-
 1. The optimal policy, read from its exported table, is played by the table
    kernel; its simulated EV for every first card (and a random one) must lie
    within the confidence interval around the solver's exact value.

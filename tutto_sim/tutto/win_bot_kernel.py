@@ -44,13 +44,13 @@ start of ``36 tcap + 2 tcap`` doubles plus ``bl``: 15 MB at target 1000,
 83 MB at 2000, 3.0 GB at 6000 (docs/win.md, *Checked by games*).
 
 How they are built (:func:`_build`): the layer table comes first, in numpy
-(each turn start's layers, ``winprob._layers_of``, in the order seat, own,
+(each turn start's layers, ``winprob.layers_of``, in the order seat, own,
 other, layer); ``vals`` is allocated once and the numba kernel
 :func:`_fill_turns` fills it, block by block of turn starts (a progress
 report after each) and in parallel inside a block, one scratch per thread
 slot. For each turn start it runs the planner's programme once: the leaves
-as ``win_kernel._state_value`` fills them for the win-optimal player, then
-``win_kernel._one_layer`` layer by layer, deepest first, each layer's
+as ``win_kernel.state_value`` fills them for the win-optimal player, then
+``win_kernel.one_layer`` layer by layer, deepest first, each layer's
 arrays written into place as soon as it is solved (``U`` has no layer axis).
 The bytes are those of ``WinPlanner.turn`` run turn start by turn start, on
 any number of threads (the tests compare them); seat 1's last-turn layers,
@@ -71,7 +71,7 @@ from numba import njit, prange
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
-from tutto_sim.tutto.win_kernel import MAX_MODE, _chain, _leaf, _one_layer
+from tutto_sim.tutto.win_kernel import MAX_MODE, win_chain, leaf_value, one_layer
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -145,7 +145,7 @@ def _build(table, key: str, progress, slots: int | None = None) -> WinBotData:
     """The values of every turn start by :func:`_fill_turns` (``slots``
     scratch slots, default one per thread; the same bytes for any number),
     then seat 1's last-turn layers from the planner."""
-    from tutto_sim.tutto.winprob import WinPlanner, _Scratch
+    from tutto_sim.tutto.winprob import WinPlanner, WinScratch
 
     planner = WinPlanner(table)
     n, x2, tsize = planner.n, planner.x2_card, planner.tsize
@@ -155,7 +155,7 @@ def _build(table, key: str, progress, slots: int | None = None) -> WinBotData:
     vals = np.zeros(size + size_last)
     bust = np.zeros(len(lay) + len(last))
     slots = slots or max(1, numba.get_num_threads())
-    s = _Scratch(slots, n // 20 + 3, tsize, x2, planner.p.cpmax)
+    s = WinScratch(slots, n // 20 + 3, tsize, x2, planner.p.cpmax)
     dirty = np.zeros(slots, dtype=np.int64)
     W = np.ascontiguousarray(table.W, dtype=np.float64)
     L = np.ascontiguousarray(table.last_turn_table, dtype=np.float64)
@@ -202,11 +202,11 @@ def _turn_layout(planner) -> tuple[np.ndarray, np.ndarray, int]:
     order (index ``(seat * N + own) * N + other``): each layer's ``bl`` (the
     planner's whole row), ``A``, ``D``, ``U``, ``UX`` one after the other.
     Returns the first layer of each turn start, ``lay`` and the doubles used."""
-    from tutto_sim.tutto.winprob import _layers_of
+    from tutto_sim.tutto.winprob import layers_of
 
     n, tsize, x2 = planner.n, planner.tsize, planner.x2_card
     cpx = planner.p.cpmax + 1
-    nl_ab = np.array([[_layers_of(a, b) for b in range(n)] for a in range(n)], dtype=np.int64)
+    nl_ab = np.array([[layers_of(a, b) for b in range(n)] for a in range(n)], dtype=np.int64)
     nl = np.concatenate([nl_ab.ravel(), nl_ab.ravel()])
     own = np.tile(np.repeat(np.arange(n, dtype=np.int64), n), 2)
     seat = np.repeat(np.arange(2, dtype=np.int64), n * n)
@@ -281,16 +281,16 @@ def _fill_turns(i0, i1, first, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, 
 @njit(cache=True)
 def _fill_turn(s, a, b, row0, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, vals, bust_out,
                A, D, U, UX, bl, bust, win, chain, sc_buf):
-    """One turn start: the leaves as ``win_kernel._state_value`` (kind 0)
+    """One turn start: the leaves as ``win_kernel.state_value`` (kind 0)
     fills them, then the layers deepest first (``WinPlanner.turn``)."""
-    nl = _chain(a, b, chain)
+    nl = win_chain(a, b, chain)
     tcap = n - a + (mc if s == 0 else 0)
     beta = W[1 - s, b, a]
     win[0] = 1.0
     for j in range(nl):
         e = chain[j]
         for t in range(bl.shape[2]):
-            bl[0, j, t] = _leaf(W, LT, s, a, e, a + t, n, immediate)
+            bl[0, j, t] = leaf_value(W, LT, s, a, e, a + t, n, immediate)
         eb = e if ded_tutto else b
         bust[0, j] = 1.0 - beta if eb == b else 1.0 - W[1 - s, eb, a]
         bust_out[row0 + j] = bust[0, j]
@@ -304,7 +304,7 @@ def _fill_turn(s, a, b, row0, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, v
         nj = j + 1 if j + 1 < nl else j
         t_lo = min(_PM_UNITS * j, tcap)
         # np.int64, not literals: the solver's compile of the layer serves here too
-        _one_layer(np.int64(MAX_MODE), np.int64(1), tcap, t_lo, j, nj, sc_buf, bl, bust, win, A,
+        one_layer(np.int64(MAX_MODE), np.int64(1), tcap, t_lo, j, nj, sc_buf, bl, bust, win, A,
                    D, U, UX, tp, ev)
         r = row0 + j
         for t in range(t_lo, tcap):
@@ -354,13 +354,13 @@ def forced_table(rules):
 def _static_choices(rules) -> tuple[np.ndarray, ...]:
     """Plus/Minus, Kleeblatt and Straße keeps, most or least likely Tutto
     (``WinPlanner.keep_dice`` and ``street_take`` without the scores)."""
-    from tutto_sim.tutto.solver import _street_new_numbers
-    from tutto_sim.tutto.win_kernel import _tutto_extremes
-    from tutto_sim.tutto.winprob import _street_by_numbers
+    from tutto_sim.tutto.solver import street_new_numbers
+    from tutto_sim.tutto.win_kernel import tutto_extremes
+    from tutto_sim.tutto.winprob import street_by_numbers
 
     t = build_tables(rules.scoring)
     best = np.asarray(t.best_pts)
-    p_hi, p_lo = _tutto_extremes(np.ascontiguousarray(t.prob),
+    p_hi, p_lo = tutto_extremes(np.ascontiguousarray(t.prob),
                                  np.ascontiguousarray(t.start).astype(np.int64),
                                  best.astype(np.int64))
     keep_hi = np.zeros(t.n_multisets, dtype=np.int8)
@@ -371,10 +371,10 @@ def _static_choices(rules) -> tuple[np.ndarray, ...]:
             if ks:
                 keep_hi[ms] = ks[int(np.argmax([p_hi[dice - kk] for kk in ks]))]
                 keep_lo[ms] = ks[int(np.argmax([-p_lo[dice - kk] for kk in ks]))]
-    r = _street_new_numbers(np.ascontiguousarray(t.prob),
+    r = street_new_numbers(np.ascontiguousarray(t.prob),
                             np.ascontiguousarray(t.start).astype(np.int64),
                             np.ascontiguousarray(t.faces))
-    q_hi, q_lo = _street_by_numbers(r)
+    q_hi, q_lo = street_by_numbers(r)
     street_hi = np.zeros((7, 7), dtype=np.int8)
     street_lo = np.zeros((7, 7), dtype=np.int8)
     for have in range(MAX_DICE):

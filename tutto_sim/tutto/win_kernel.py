@@ -33,7 +33,7 @@ PM_UNITS, STREET_UNITS = 20, 40
 
 
 @njit(cache=True)
-def _tutto_extremes(prob, start, best_pts):
+def tutto_extremes(prob, start, best_pts):
     """Most and least likely Tutto from d dice when the player never banks."""
     hi = np.zeros(MAX_DICE + 1)
     lo = np.zeros(MAX_DICE + 1)
@@ -58,7 +58,7 @@ def _tutto_extremes(prob, start, best_pts):
 
 
 @njit(cache=True)
-def _tutto_table(prob, start, keep_row):
+def tutto_value_table(prob, start, keep_row):
     """P(Tutto) from 6 dice when the keep of each throw is ``keep_row[ms]`` dice."""
     p = np.zeros(MAX_DICE + 1)
     p[0] = 1.0
@@ -73,7 +73,7 @@ def _tutto_table(prob, start, keep_row):
 
 
 @njit(cache=True)
-def _street_extremes(r):
+def street_extremes(r):
     """Most and least likely Straße (``r[m, j]`` as in the turn solver)."""
     hi = np.zeros(MAX_DICE + 1)
     lo = np.zeros(MAX_DICE + 1)
@@ -96,7 +96,7 @@ def _street_extremes(r):
 
 
 @njit(cache=True)
-def _street_table(r, take):
+def street_table(r, take):
     """P(completing the Straße) when ``take[m, j]`` numbers are set aside."""
     q = np.zeros(MAX_DICE + 1)
     q[MAX_DICE] = 1.0
@@ -109,7 +109,7 @@ def _street_table(r, take):
 
 
 @njit(cache=True)
-def _fireworks_pmf(prob, start, keep_dice, keep_pts, gmax):
+def fireworks_pmf(prob, start, keep_dice, keep_pts, gmax):
     """``pmf[g]``: P(a Feuerwerk adds exactly g units before its Niete), g < gmax,
     and ``surv[g]`` = P(it adds at least g), g <= gmax."""
     h = np.zeros((MAX_DICE + 1, gmax))
@@ -480,7 +480,7 @@ def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, 
 
 
 @njit(cache=True)
-def _margin_next(m, floor0):
+def margin_next(m, floor0):
     """Margin after one deduction: the leader loses 20 units while he leads or
     ties; all negative margins are alike (-1). ``floor0``: the trailing player
     has 0 points, so the leader cannot fall below 0 (margin 0, no more deductions)."""
@@ -492,7 +492,7 @@ def _margin_next(m, floor0):
 
 
 @njit(cache=True)
-def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, UX,
+def last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, UX,
                       bl, bust, win, sc_buf, out):
     """``out[m + 1]`` for margins m = -1..mmax: the trailing player's chance in
     the last turn when the leader is m units ahead (win 1, tie 1/2).
@@ -513,12 +513,12 @@ def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, 
             bust[0, row] = 1.0 if m < 0 else (0.5 if m == 0 else 0.0)
         else:
             bust[0, row] = 0.0
-        nxt = _margin_next(m, floor0) + 1
+        nxt = margin_next(m, floor0) + 1
         # A and bl beyond this margin's tcap are read as bank values: fill them
         for t in range(tcap + 1, bl.shape[2]):
             bl[0, row, t] = 1.0 if t > m else (0.5 if t == m else 0.0)
         # np.int64, not the literals 1 and 0: the layer kernel compiles once for all callers
-        _one_layer(mode, np.int64(1), tcap, np.int64(0), row, nxt, sc_buf, bl, bust, win, A, D,
+        one_layer(mode, np.int64(1), tcap, np.int64(0), row, nxt, sc_buf, bl, bust, win, A, D,
                    U, UX, tp, ev)
         for t in range(tcap + 1, A.shape[2]):
             A[0, row, t] = bl[0, row, t]
@@ -526,7 +526,7 @@ def _last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, tp, ev, A, D, U, 
 
 
 @njit(cache=True)
-def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
+def one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
      q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
@@ -544,7 +544,7 @@ def _one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX,
 
 
 @njit(cache=True)
-def _chain(a, b, chain):
+def win_chain(a, b, chain):
     """Opponent's score after j deductions: ``chain[j]``; returns the layers."""
     e = b
     n = 0
@@ -561,7 +561,7 @@ def _chain(a, b, chain):
 
 
 @njit(cache=True)
-def _leaf(V, L, s, a, e, x, n_units, immediate):
+def leaf_value(V, L, s, a, e, x, n_units, immediate):
     """Value for the player who banks to ``x`` leaving the opponent at ``e``."""
     if x < n_units:
         return 1.0 - V[1 - s, e, x]
@@ -574,7 +574,7 @@ def _leaf(V, L, s, a, e, x, n_units, immediate):
 
 
 @njit(cache=True)
-def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutto,
+def state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutto,
                  tcap_win, tcap_ev, tp, ev, A, D, U, UX, bl, bust, win, chain, sc_buf,
                  prune=False):
     """One turn of the player at seat s (a points) against b points.
@@ -583,7 +583,7 @@ def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutt
     V; kind 2: win-optimal decisions (from W) valued in V. ``beta`` is the
     partner's value (the opponent to move at (b, a)) used in place of V's.
     Returns (value, d value / d beta)."""
-    n_layers = _chain(a, b, chain)
+    n_layers = win_chain(a, b, chain)
     if kind == 1:
         mode, nv, iv, idv, tcap = EV_MODE, 2, 0, 1, tcap_ev
     elif kind == 0:
@@ -598,8 +598,8 @@ def _state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutt
         for t in range(bl.shape[2]):
             x = a + t
             if kind == 2:
-                bl[0, j, t] = _leaf(W, LW, s, a, e, x, n_units, immediate)
-            bl[iv, j, t] = _leaf(V, LV, s, a, e, x, n_units, immediate)
+                bl[0, j, t] = leaf_value(W, LW, s, a, e, x, n_units, immediate)
+            bl[iv, j, t] = leaf_value(V, LV, s, a, e, x, n_units, immediate)
             bl[idv, j, t] = 0.0
         eb = e if ded_tutto else b
         if kind == 2:
@@ -690,7 +690,7 @@ def _link_slopes(kind, a, b, n_units, tcap, n_layers, chain, bl, bust, A, D, tp,
 
 
 @njit(cache=True, parallel=True)
-def _group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1, n_units,
+def group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1, n_units,
                   immediate, ded_tutto, margin_cap, te, tp, ev, A, D, U, UX, bl, bust, win,
                   chain, sc_buf, dm, am, ev_q, ev_po, ev_hfw, ev_pb, ev_pw, out_v, out_p, out_r,
                   out_e):
@@ -720,19 +720,19 @@ def _group_states(seat, own, other, beta, kind0, kind1, W, LW0, LW1, V, LV0, LV1
                 continue
             # np.bool_, not the literal True: the turn kernels compile once for every caller
             if s == 0:
-                v, dv = _state_value(kind, s, a, b, beta[i], W, LW0, V, LV0, n_units, immediate,
+                v, dv = state_value(kind, s, a, b, beta[i], W, LW0, V, LV0, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
                                      sc_buf[blk], np.bool_(True))
             else:
-                v, dv = _state_value(kind, s, a, b, beta[i], W, LW1, V, LV1, n_units, immediate,
+                v, dv = state_value(kind, s, a, b, beta[i], W, LW1, V, LV1, n_units, immediate,
                                      ded_tutto, tw, te_s, tp, ev, A[blk], D[blk], U[blk],
                                      UX[blk], bl[blk], bust[blk], win[blk], chain[blk],
                                      sc_buf[blk], np.bool_(True))
             out_v[i] = v
             out_p[i] = dv
             tcap = te_s if kind == 1 else tw
-            nl = _chain(a, b, chain[blk])
+            nl = win_chain(a, b, chain[blk])
             _link_slopes(kind, a, b, n_units, tcap, nl, chain[blk], bl[blk], bust[blk],
                          A[blk], D[blk], tp, ev, dm[blk], am[blk], out_r[i], out_e[i])
 
@@ -778,7 +778,7 @@ def _ev_roll_x2(cp, j, t, d, m, tm, ev_kx, egstart, egprob, egrep, best_pts, Am,
 
 
 @njit(cache=True)
-def _ev_outcomes(tp, ev, n_j, tsize, cpx):
+def ev_turn_outcomes(tp, ev, n_j, tsize, cpx):
     """The EV-optimal player's turn, forward: the chance of banking ``T``
     after ``j`` Plus/Minus Tuttos other than by a Feuerwerk (``po[j, T]``),
     of drawing the Feuerwerk at ``(j, T)`` (``fw[j, T]``), of a Niete or Stop
@@ -862,11 +862,11 @@ def _ev_outcomes(tp, ev, n_j, tsize, cpx):
 def _ev_state(s, a, b, beta, V, LV, n_units, immediate, ded_tutto, tcap, chain, q, po, hfw,
               pb, pw, out_r, out_e):
     """The EV-optimal player's turn at seat s (a points against b) from its
-    outcomes (:func:`_ev_outcomes`; ``q[j, T]`` = banks at T below ``tcap``
+    outcomes (:func:`ev_turn_outcomes`; ``q[j, T]`` = banks at T below ``tcap``
     including the Feuerwerk's, ``hfw[j, tcap]`` = the Feuerwerk's gains
     that reach ``tcap``, counted there as the programme does). Returns
     (value, d value / d beta) and the links as :func:`_link_slopes`."""
-    nl = _chain(a, b, chain)
+    nl = win_chain(a, b, chain)
     n_j = q.shape[0]
     v = pw
     dv = 0.0
@@ -890,8 +890,8 @@ def _ev_state(s, a, b, beta, V, LV, n_units, immediate, ded_tutto, tcap, chain, 
                 v += c * (1.0 - beta)  # a Feuerwerk's empty first throw hands over
                 dv -= c
                 continue
-            v += c * _leaf(V, LV, s, a, e, a + t, n_units, immediate)
-        v += hfw[j, tcap] * _leaf(V, LV, s, a, e, a + tcap, n_units, immediate)
+            v += c * leaf_value(V, LV, s, a, e, a + t, n_units, immediate)
+        v += hfw[j, tcap] * leaf_value(V, LV, s, a, e, a + tcap, n_units, immediate)
         t = PM_UNITS * j
         if 1 <= j < nl and e + t == b and a + t < n_units and t < tcap:
             out_r[j] = q[j, t]

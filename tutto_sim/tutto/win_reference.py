@@ -649,7 +649,7 @@ def _ev_outcomes(turn: TuttoRules) -> TurnOutcomes:
 def _ev_player(rules: TuttoRules) -> Seat:
     """The ``optimal`` bot: the EV-optimal turn table it plays in games (it
     depends on the turn's rules only)."""
-    from tutto_sim.tutto.bots import turn_rules
+    from tutto_sim.tutto.policy import turn_rules
 
     _units(rules)
     out = _ev_outcomes(turn_rules(rules))

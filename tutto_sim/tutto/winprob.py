@@ -103,7 +103,7 @@ win-optimal player (its decisions from ``W``) against it, averaged over both
 seatings. Both are exact evaluations of fixed decisions. The EV table's
 decisions do not look at the scores, so its turn's outcomes (banked total,
 Plus/Minus Tuttos, Niete or Stop, Kleeblatt win) are followed forwards once
-(:func:`win_kernel._ev_outcomes`) and each state's value is their sum with
+(:func:`win_kernel.ev_turn_outcomes`) and each state's value is their sum with
 that state's leaves (:func:`win_kernel._ev_state`); the win-optimal
 player's turns are programmes as above.
 """
@@ -123,7 +123,7 @@ from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto import win_kernel as k
 from tutto_sim.tutto.cards import N_CARDS, Card
 from tutto_sim.tutto.rules import PLUSMINUS_CHAIN_CHOICES, TuttoRules
-from tutto_sim.tutto.solver import CARD_FREQ, _street_new_numbers, max_card_points
+from tutto_sim.tutto.solver import CARD_FREQ, street_new_numbers, max_card_points
 
 #: Stop when no value moves by more than this in a sweep.
 DEFAULT_TOL = 1e-11
@@ -217,7 +217,7 @@ class _Params:
 
 
 def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
-    from tutto_sim.tutto.bots import optimal_policy
+    from tutto_sim.tutto.policy import optimal_policy
 
     t = build_tables(rules.scoring)
     prob = np.ascontiguousarray(t.prob)
@@ -226,13 +226,13 @@ def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
     kd = np.ascontiguousarray(t.keep_dice).astype(np.int64)
     kp = np.ascontiguousarray(t.keep_pts).astype(np.int64)
     bonus = np.array([Card(c).bonus // POINT_UNIT for c in range(N_CARDS)], dtype=np.int64)
-    p_hi, p_lo = k._tutto_extremes(prob, start, best_pts)
-    r = _street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
-    q_hi, q_lo = k._street_extremes(r)
+    p_hi, p_lo = k.tutto_extremes(prob, start, best_pts)
+    r = street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
+    q_hi, q_lo = k.street_extremes(r)
     pol = optimal_policy(rules)
     cpmax = max_card_points(t)
     # the Feuerwerk's gains as far as a turn of the EV table reaches (_ev_outcomes)
-    pmf, surv = k._fireworks_pmf(prob, start, kd, kp,
+    pmf, surv = k.fireworks_pmf(prob, start, kd, kp,
                                  max(gmax, _ev_reach(int(pol.t_max), best_pts, bonus, cpmax) + 3))
     gstart, gprob, _, gk, kdice, kpts = _throw_classes(prob, start, best_pts, None)
     kslot, slot_lk = _keep_slots(gstart, gk, kdice, kpts)
@@ -244,9 +244,9 @@ def _turn_params(rules: TuttoRules, gmax: int) -> _Params:
 
     _check_ev_banks_at_top(pol)
     keep = np.ascontiguousarray(pol.keep.astype(np.int64))
-    p_pm = float(k._tutto_table(prob, start, keep[Card.PLUSMINUS, 0]))
-    p_cl = float(k._tutto_table(prob, start, keep[Card.CLOVERLEAF, 0])) ** 2
-    q_ev = float(k._street_table(r, np.ascontiguousarray(pol.street_take.astype(np.int64))))
+    p_pm = float(k.tutto_value_table(prob, start, keep[Card.PLUSMINUS, 0]))
+    p_cl = float(k.tutto_value_table(prob, start, keep[Card.CLOVERLEAF, 0])) ** 2
+    q_ev = float(k.street_table(r, np.ascontiguousarray(pol.street_take.astype(np.int64))))
     if pol.keep_x2p is not None:
         kx = np.ascontiguousarray(pol.keep_x2p.astype(np.int64))
         bx = np.ascontiguousarray(pol.bank_x2p)
@@ -269,14 +269,14 @@ def _ev_reach(t_max: int, best_pts, bonus, cpmax: int) -> int:
 
 def _ev_outcomes(tp, ev, tsize: int, cpmax: int) -> tuple:
     """The EV table's turn outcomes for :func:`win_kernel._ev_state`: with
-    ``po, fw, pb, pw`` of :func:`win_kernel._ev_outcomes`, ``q[j, T]`` adds
+    ``po, fw, pb, pw`` of :func:`win_kernel.ev_turn_outcomes`, ``q[j, T]`` adds
     the Feuerwerk's banks (gain ``g`` from ``fw[j, T - g]``) and ``hfw[j, c]``
     is the chance that a Feuerwerk from below ``c`` reaches ``c``; ``po`` is
     cut after its last total."""
     t_max = ev[5]
     width = max(tsize, _ev_reach(t_max, tp[7], tp[9], cpmax) + 1)
     n_j = width // (2 * k.PM_UNITS) + 4  # at least the layers of any turn
-    po, fw, pb, pw = k._ev_outcomes(tp, ev, n_j, width, cpmax + 1 if tp[0] else 1)
+    po, fw, pb, pw = k.ev_turn_outcomes(tp, ev, n_j, width, cpmax + 1 if tp[0] else 1)
     pmf, surv = tp[14], tp[15]
     q = po.copy()
     hfw = np.zeros((n_j, width))
@@ -375,7 +375,7 @@ def _check_ev_banks_at_top(pol) -> None:
                          "last row; the win solver cannot follow it")
 
 
-class _Scratch:
+class WinScratch:
     """Per-thread scratch of the kernels (never shared between threads)."""
 
     def __init__(self, slots: int, layers: int, tsize: int, x2_card: bool, cpmax: int):
@@ -396,9 +396,9 @@ class _Scratch:
 
 def _last_turn(mode: int, mmax: int, ded_tutto: bool, floor0: bool, tcap_min: int,
                p: _Params, tsize: int, x2_card: bool) -> np.ndarray:
-    s = _Scratch(1, mmax + 2, tsize, x2_card, p.cpmax)
+    s = WinScratch(1, mmax + 2, tsize, x2_card, p.cpmax)
     out = np.zeros(mmax + 2)
-    k._last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, p.tp, p.ev, s.A[0], s.D[0],
+    k.last_turn_values(mode, mmax, ded_tutto, floor0, tcap_min, p.tp, p.ev, s.A[0], s.D[0],
                         s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0], s.sc[0], out)
     return out
 
@@ -513,7 +513,7 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
         ov, op, orr = np.zeros(m), np.zeros(m), np.zeros((m, nl))
         oe = np.full((m, nl), -1, dtype=np.int64)
         beta = z[partner[todo]]
-        k._group_states(seat[todo], own[todo], other[todo], beta, kinds[0], kinds[1], W, LW,
+        k.group_states(seat[todo], own[todo], other[todo], beta, kinds[0], kinds[1], W, LW,
                         LW, V, LV, LV, n, immediate, ded_tutto, margin_cap, te, p.tp, p.ev,
                         scratch.A, scratch.D, scratch.U, scratch.UX, scratch.bl, scratch.bust,
                         scratch.win, scratch.chain, scratch.sc, scratch.dm, scratch.am, *p.ev_out,
@@ -596,7 +596,7 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
     p = _turn_params(rules, tsize + 2)
     layers = n // 20 + 3
     slots = max(1, numba.get_num_threads())
-    scratch = _Scratch(slots, layers, tsize, rules.x2_scope == "card", p.cpmax)
+    scratch = WinScratch(slots, layers, tsize, rules.x2_scope == "card", p.cpmax)
 
     LW = _last_turn_table(k.MAX_MODE, mmax, rules, p, tsize)
     W = np.zeros((2, n, n))
@@ -698,13 +698,13 @@ def turn_start(rules: TuttoRules, W: np.ndarray, last_turn_table: np.ndarray,
     mc = 0 if immediate else margin_cap
     p = _params_for(rules, n, mc)
     tsize = _tsize(rules, n, mc, p.t_max)
-    s = _Scratch(1, n // 20 + 3, tsize, rules.x2_scope == "card", p.cpmax)
+    s = WinScratch(1, n // 20 + 3, tsize, rules.x2_scope == "card", p.cpmax)
     tcap = n - own + (mc if seat == 0 else 0)
     if immediate:
         tcap = n - own
     beta = float(W[1 - seat, other, own])
     W = np.ascontiguousarray(W)
-    k._state_value(0, seat, own, other, beta, W, last_turn_table, W, last_turn_table, n,
+    k.state_value(0, seat, own, other, beta, W, last_turn_table, W, last_turn_table, n,
                    immediate, rules.plusminus_deduction == "tutto", tcap, tcap, p.tp, p.ev,
                    s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],
                    s.chain[0], s.sc[0])
@@ -848,9 +848,9 @@ class WinPlanner:
         t = build_tables(self.rules.scoring)
         self.best_pts = np.asarray(t.best_pts)
         prob, start = np.ascontiguousarray(t.prob), np.ascontiguousarray(t.start).astype(np.int64)
-        self.p_hi, self.p_lo = k._tutto_extremes(prob, start, self.best_pts.astype(np.int64))
-        r = _street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
-        self.q_hi, self.q_lo = _street_by_numbers(r)
+        self.p_hi, self.p_lo = k.tutto_extremes(prob, start, self.best_pts.astype(np.int64))
+        r = street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
+        self.q_hi, self.q_lo = street_by_numbers(r)
         self.tables = t
 
     # ---- the programmes ------------------------------------------------
@@ -860,7 +860,7 @@ class WinPlanner:
         for j in rows_from_top:
             nj = j + 1 if j + 1 < n_layers else j
             nxt[j] = nj
-            k._one_layer(k.MAX_MODE, 1, tcap, min(k.PM_UNITS * j, tcap), j, nj, s.sc[0],
+            k.one_layer(k.MAX_MODE, 1, tcap, min(k.PM_UNITS * j, tcap), j, nj, s.sc[0],
                          s.bl[0], s.bust[0], s.win[0], s.A[0], s.D[0], s.U[0], s.UX[0],
                          self.p.tp, self.p.ev)
             U[j] = s.U[0, 0].copy()
@@ -874,15 +874,15 @@ class WinPlanner:
             if len(self._turns) > 64:
                 self._turns.clear()
             n, W, L = self.n, self.table.W, self.table.last_turn_table
-            s = _Scratch(1, n // 20 + 3, self.tsize, self.x2_card, self.p.cpmax)
+            s = WinScratch(1, n // 20 + 3, self.tsize, self.x2_card, self.p.cpmax)
             tcap = n - own + (self.mc if seat == 0 else 0)
             ded_tutto = self.rules.plusminus_deduction == "tutto"
             # fill the leaves as the solver does, then solve the layers here
-            k._state_value(0, seat, own, other, float(W[1 - seat, other, own]), W, L, W, L, n,
+            k.state_value(0, seat, own, other, float(W[1 - seat, other, own]), W, L, W, L, n,
                            self.immediate, ded_tutto, tcap, tcap, self.p.tp, self.p.ev,
                            s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],
                            s.chain[0], s.sc[0])
-            layers = _layers_of(own, other)
+            layers = layers_of(own, other)
             self._turns[key] = self._run(s, layers, tcap, range(layers - 1, -1, -1))
         return self._turns[key]
 
@@ -890,9 +890,9 @@ class WinPlanner:
         """Seat 1's last turn ``margin`` units behind (after deductions)."""
         mmax = self.table.last_turn_table.shape[1] - 2
         if self._last is None:
-            s = _Scratch(1, mmax + 2, self.tsize, self.x2_card, self.p.cpmax)
+            s = WinScratch(1, mmax + 2, self.tsize, self.x2_card, self.p.cpmax)
             out = np.zeros(mmax + 2)
-            k._last_turn_values(k.MAX_MODE, mmax, self.rules.plusminus_deduction == "tutto",
+            k.last_turn_values(k.MAX_MODE, mmax, self.rules.plusminus_deduction == "tutto",
                                 False, 0, self.p.tp, self.p.ev, s.A[0], s.D[0], s.U[0],
                                 s.UX[0], s.bl[0], s.bust[0], s.win[0], s.sc[0], out)
             self._last = s
@@ -900,8 +900,8 @@ class WinPlanner:
         m = min(max(margin, -1), mmax)
         row = m + 1
         tcap = max(m + 1, 1)
-        nj = k._margin_next(m, False) + 1
-        k._one_layer(k.MAX_MODE, 1, tcap, 0, row, nj, s.sc[0], s.bl[0], s.bust[0], s.win[0],
+        nj = k.margin_next(m, False) + 1
+        k.one_layer(k.MAX_MODE, 1, tcap, 0, row, nj, s.sc[0], s.bl[0], s.bust[0], s.win[0],
                      s.A[0], s.D[0], s.U[0], s.UX[0], self.p.tp, self.p.ev)
         lay = _Layers(tcap, s.bl[0, 0], s.bust[0, 0], s.A[0, 0], s.D[0, 0],
                       {row: s.U[0, 0].copy()}, {row: s.UX[0, 0].copy() if self.x2_card else None},
@@ -918,7 +918,7 @@ class WinPlanner:
         if view.last_round and seat == 1 and not self.immediate:
             m = other - own
             for _ in range(pending):
-                m = k._margin_next(m, False)
+                m = k.margin_next(m, False)
             return self.last_turn(m)
         lay = self.turn(seat, own, other)
         return lay, min(pending, len(lay.U) - 1)
@@ -1002,12 +1002,12 @@ class WinPlanner:
         return int(np.argmax(vals)) + 1
 
 
-def _layers_of(own: int, other: int) -> int:
+def layers_of(own: int, other: int) -> int:
     chain = np.zeros(64, dtype=np.int64)
-    return int(k._chain(own, other, chain))
+    return int(k.win_chain(own, other, chain))
 
 
-def _street_by_numbers(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def street_by_numbers(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Most and least likely Straße with m numbers set aside (m = 0..6)."""
     hi = np.zeros(MAX_DICE + 1)
     lo = np.zeros(MAX_DICE + 1)
@@ -1018,3 +1018,18 @@ def _street_by_numbers(r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         lo[m] = sum(r[m, j] * min(lo[m + t] for t in range(1, j + 1))
                     for j in range(1, MAX_DICE - m + 1))
     return hi, lo
+
+
+def win_rules(rules: TuttoRules) -> TuttoRules:
+    """The rule fields a win table depends on, the others at their defaults."""
+    return TuttoRules(**{f: getattr(rules, f) for f in WIN_FIELDS})
+
+
+def default_win_file(rules):
+    """(path, run digest) of the win table of ``rules``: where ``solve --objective
+    win`` writes it by default and where ``winopt``, the report and the
+    advisor look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
+    (``core.runs``) of the rule fields the table depends on."""
+    from tutto_sim.core.runs import win_table_file
+
+    return win_table_file("tutto", win_rules(rules))
