@@ -40,7 +40,7 @@ from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.entry import MACKE_BOT_SPECS, MACKE_VALID_BOTS  # noqa: F401  (light there: --help lists them)
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
-from tutto_sim.macke.rules import MackeRules
+from tutto_sim.macke.rules import MackeRules, macke_turn_rules
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 
 #: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
@@ -162,12 +162,6 @@ def _minutes(target: int) -> str:
 def win_rules(rules: MackeRules) -> MackeRules:
     """The rule fields a win table depends on, ``win_value`` at its default."""
     return replace(rules, win_value=MackeRules().win_value)
-
-
-def macke_turn_rules(rules: MackeRules) -> MackeRules:
-    """The rules with the target at the variant's preset: what a turn policy sees
-    (the target is the only game-level field of ``MackeRules``)."""
-    return replace(rules, target=MackeRules.preset(rules.variant).target)
 
 
 def optimal_macke_policy(rules: MackeRules) -> MackeTablePolicy:

@@ -1,0 +1,160 @@
+"""The dice games' game loop in numba, shared by Tutto's and Macke's game kernels.
+
+``tutto.game_kernel`` and ``macke.game_kernel`` each keep their turn; the game
+around it lives here once, as ``dice.game`` holds it for the reference games:
+seat the lineup and start the stream (:func:`start_game`), before each turn
+ask whether the game is over (:func:`next_turn`), after it add the result and
+see who reached the target (:func:`turn_played`), and at the end record turns,
+end kind and win shares (:func:`close_game`), the game's state in a small
+scratch array ``gs``. The endgame bot's
+bank rule (:func:`endgame_banks`) is the same in both games.
+
+Game ``g`` of a run reads stream ``(seed, g)``; its lineup is
+``lineups[g % L]`` rotated by ``r = (g // L) % n``: seat j gets bot
+``lineups[g % L, (j + r) % n]`` (``core.tournament.seat_bots``).
+
+End rules: a player's reaching the target makes him the *finisher*; with
+``round_end`` the game ends before seat 0's next turn (Tutto: the round is
+finished), else before the finisher's own next turn (Macke: every other player
+throws once more). With ``immediate`` the first to reach the target wins at
+once. An instant win (the Kleeblatt, five 1s) ends the game with its thrower
+the winner. A game reaching ``max_turns`` turns with no finisher ends there.
+How a game ended is one of ``OVER_*``; each game maps them to its own end kinds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from tutto_sim.core.blocks import BLOCK, record_result, run_game_blocks
+from tutto_sim.core.streams import stream_start
+
+#: How a game ended (``NOT_OVER``: it goes on).
+OVER_FINISHED, OVER_TARGET, OVER_INSTANT, OVER_CAP = range(4)
+NOT_OVER = -1
+#: The game state's columns (``start_game``).
+TURN, SEAT, FINISHER, OVER = range(4)
+#: Lower than any score (scores may be negative in Macke).
+NO_SCORE = -(1 << 62)
+
+
+def pad_rows(a: np.ndarray, axis: int, rows: int) -> np.ndarray:
+    """Repeat the last row up to ``rows``: a larger total uses the last row anyway."""
+    extra = rows - a.shape[axis]
+    if extra <= 0:
+        return a
+    pad = [(0, 0)] * a.ndim
+    pad[axis] = (0, extra)
+    return np.pad(a, pad, mode="edge")
+
+
+def stack_rows(arrays: list, axis: int, rows: int) -> np.ndarray:
+    """The bots' arrays stacked along a first axis, each padded to ``rows`` along ``axis``."""
+    return np.ascontiguousarray(np.stack([pad_rows(a, axis, rows) for a in arrays]))
+
+
+@njit(cache=True)
+def game_scratch(n):
+    """A game kernel call's scratch arrays: the stream state, the bots by seat,
+    the scores and the game state ``gs``."""
+    return (np.empty(1, dtype=np.uint64), np.empty(n, dtype=np.int64),
+            np.empty(n, dtype=np.int64), np.empty(4, dtype=np.int64))
+
+
+@njit(cache=True, inline="always")
+def start_game(seed, g, lineups, seats, scores, st, gs):
+    """Seat game ``g``'s lineup, zero the scores, start its stream and the
+    game state ``gs`` (int64 [4]: turn, seat, finisher, how it is over)."""
+    n_lineups, n = lineups.shape
+    line = g % n_lineups
+    r = (g // n_lineups) % n
+    for j in range(n):
+        seats[j] = lineups[line, (j + r) % n]
+        scores[j] = 0
+    st[0] = stream_start(seed, np.uint64(g))
+    gs[TURN] = 0
+    gs[FINISHER] = -1
+    gs[OVER] = NOT_OVER
+
+
+@njit(cache=True, inline="always")
+def next_turn(gs, n, round_end, max_turns):
+    """Is there a next turn? Its seat is ``gs[SEAT]``; if not, ``gs[OVER]`` says why."""
+    if gs[OVER] != NOT_OVER:
+        return False
+    turn = gs[TURN]
+    finisher = gs[FINISHER]
+    me = turn % n
+    gs[SEAT] = me
+    if finisher >= 0 and me == (0 if round_end else finisher):
+        gs[OVER] = OVER_FINISHED
+    elif finisher < 0 and me == 0 and turn >= max_turns:
+        gs[OVER] = OVER_CAP
+    return gs[OVER] == NOT_OVER
+
+
+@njit(cache=True, inline="always")
+def turn_played(gs, v, won, scores, bsum, bsq, row, target, immediate):
+    """Seat ``gs[SEAT]``'s turn added ``v`` (``won``: an instant win): count it,
+    add it up, and see whether it reached the target."""
+    me = gs[SEAT]
+    gs[TURN] += 1
+    bsum[row, me] += v
+    bsq[row, me] += v * v
+    if won:
+        gs[OVER] = OVER_INSTANT
+        return
+    scores[me] += v
+    if scores[me] >= target:
+        if immediate:
+            gs[OVER] = OVER_TARGET
+        elif gs[FINISHER] < 0:
+            gs[FINISHER] = me
+
+
+@njit(cache=True, inline="always")
+def close_game(gs, ends, scores, n, row, turns, end, score, share):
+    """Record game ``row``: its turns, its end kind ``ends[gs[OVER]]``, scores and win shares."""
+    over = gs[OVER]
+    turns[row] = gs[TURN]
+    end[row] = ends[over]
+    winner = gs[SEAT] if over == OVER_INSTANT or over == OVER_TARGET else -1
+    record_result(scores, winner, n, score[row], share[row])
+
+
+@njit(cache=True)
+def endgame_banks(table_banks, gain, me, n, scores, target, last_turn):
+    """The endgame bot's bank decision (banking adds ``gain``): press on when
+    behind in its last turn, bank at once when banking reaches the target,
+    else what the table says."""
+    mine = scores[me] + gain
+    if last_turn:
+        best = NO_SCORE
+        for q in range(n):
+            if q != me and scores[q] > best:
+                best = scores[q]
+        if mine < best:
+            return False
+    if mine >= target:
+        return True
+    return table_banks
+
+
+class DiceGameKernel:
+    """A game kernel's inputs (``config``, ``bots``, ``data``, ``params``, set by
+    the game) ready to run its ``play_games`` (``core.blocks.run_game_blocks``)."""
+
+    play_games = None
+
+    def check(self, lineups: np.ndarray) -> None:
+        """Refuse lineups the game cannot play (nothing by default)."""
+
+    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
+            threads: int | None = None, block: int = BLOCK):
+        """Play games ``start .. start+n_games-1``; per-game arrays
+        ``(share, score, bsum, bsq, turns, end)`` (the game's ``play_games``)."""
+        lineups = np.ascontiguousarray(lineups, dtype=np.int64)
+        self.check(lineups)
+        return run_game_blocks(type(self).play_games, seed, start, n_games, lineups, self.bots,
+                               self.data, self.params, threads, block)
