@@ -1,9 +1,6 @@
 """The dice games' game loop in plain Python, shared by the reference games of
-Tutto (``tutto.game``) and Berliner Macke / Volle Lotte (``macke.game``).
-
-A game keeps its turn (``_turn``), its end rules (the class attributes below)
-and its words; the loop is here once, as ``dice.game_kernel`` holds it for the
-kernels, and both play the same games on the same seeds.
+Tutto (``tutto.game``) and Berliner Macke / Volle Lotte (``macke.game``), which
+keep their turn (``_turn``), end rules and words; ``dice.game_kernel`` is its twin.
 
 Game ``i`` of a run with seed ``s`` reads stream ``(s, i)``; seat 0 starts.
 A player's reaching the target at the end of his turn makes him the
@@ -22,7 +19,7 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from tutto_sim.core.api import Bot, IllegalAction
-from tutto_sim.core.games import GameRecord, bot_rng, game_over
+from tutto_sim.core.games import GameRecord, bot_rng
 from tutto_sim.core.rng import Stream
 
 
@@ -31,16 +28,12 @@ class InstantWin(Exception):
 
 
 class DiceGame:
-    """One game: ``Game(bots, config, seed, index).play()`` -> ``GameRecord``.
+    """One game: ``Game(bots, config, seed, index).play()`` -> ``GameRecord``; ``config``
+    has ``rules`` and ``max_rounds``, ``narrate`` receives one line per event."""
 
-    ``bots[j]`` plays seat j; ``config`` has ``rules`` (with ``target``) and
-    ``max_rounds``. ``narrate``, if given, receives one line of text per event.
-    """
-
-    #: End kinds of ``GameRecord.end``: the finisher's game end, an instant win, the cap.
-    END_FINISHED = END_INSTANT = END_CAP = ""
-    #: The end kind of an ``immediate()`` win (a game that has one).
-    END_TARGET = ""
+    #: End kinds of ``GameRecord.end``: the finisher's game end, an ``immediate()`` win,
+    #: an instant win, the cap.
+    END_FINISHED = END_TARGET = END_INSTANT = END_CAP = ""
     #: The game ends when the round is finished (else before the finisher's next turn).
     ROUND_END = True
     #: What is said at an instant win, after the player's name.
@@ -62,8 +55,7 @@ class DiceGame:
         self.say = narrate or (lambda text: None)
 
     @property
-    def last_round(self) -> bool:
-        """Somebody reached the target: the game ends after this round (or these turns)."""
+    def last_round(self) -> bool:  # somebody reached the target
         return self.finisher is not None
 
     # ---- what a game says and decides besides its turn ------------------------
@@ -83,9 +75,6 @@ class DiceGame:
 
     def _who(self, seat: int) -> str:
         return f"seat {seat} ({self.bots[seat].name})"
-
-    def _turn(self, seat: int) -> int:
-        raise NotImplementedError
 
     # ---- the game -------------------------------------------------------
     def play(self) -> GameRecord:
@@ -124,4 +113,10 @@ class DiceGame:
                 if self.finisher is None:
                     self.finisher = seat
                     self._reached(seat)
-        return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
+        if winners is None:  # the highest score wins, ties share
+            winners = tuple(j for j in range(n) if self.scores[j] == max(self.scores))
+        self.say("game over: " + ", ".join(f"{self._who(j)} {s:,}" for j, s in enumerate(self.scores))
+                 + "; winner" + ("s " if len(winners) > 1 else " ")
+                 + ", ".join(self._who(j) for j in winners))
+        return GameRecord(list(self.scores), winners, self.turn, end, banked, banked_sq,
+                          turns_by_seat, errors)

@@ -1,25 +1,12 @@
 """The dice games' game loop in numba, shared by Tutto's and Macke's game kernels.
 
-``tutto.game_kernel`` and ``macke.game_kernel`` each keep their turn; the game
-around it lives here once, as ``dice.game`` holds it for the reference games:
-seat the lineup and start the stream (:func:`start_game`), before each turn
-ask whether the game is over (:func:`next_turn`), after it add the result and
-see who reached the target (:func:`turn_played`), and at the end record turns,
-end kind and win shares (:func:`close_game`), the game's state in a small
-scratch array ``gs``. The endgame bot's
-bank rule (:func:`endgame_banks`) is the same in both games.
-
-Game ``g`` of a run reads stream ``(seed, g)``; its lineup is
-``lineups[g % L]`` rotated by ``r = (g // L) % n``: seat j gets bot
-``lineups[g % L, (j + r) % n]`` (``core.tournament.seat_bots``).
-
-End rules: a player's reaching the target makes him the *finisher*; with
-``round_end`` the game ends before seat 0's next turn (Tutto: the round is
-finished), else before the finisher's own next turn (Macke: every other player
-throws once more). With ``immediate`` the first to reach the target wins at
-once. An instant win (the Kleeblatt, five 1s) ends the game with its thrower
-the winner. A game reaching ``max_turns`` turns with no finisher ends there.
-How a game ended is one of ``OVER_*``; each game maps them to its own end kinds.
+Each game kernel keeps its turn; the game around it is here, with the end
+rules of ``dice.game`` (``round_end``, ``immediate``, instant wins, the cap):
+:func:`start_game`, :func:`next_turn`, :func:`turn_played` and :func:`close_game`
+keep the game's state in a scratch array ``gs``; how a game ended is one of
+``OVER_*``, which each game maps to its own end kinds. Game ``g`` reads stream
+``(seed, g)``; its lineup is ``lineups[g % L]`` rotated by ``r = (g // L) % n``:
+seat j gets bot ``lineups[g % L, (j + r) % n]`` (``core.tournament.seat_bots``).
 """
 
 from __future__ import annotations
@@ -39,25 +26,19 @@ TURN, SEAT, FINISHER, OVER = range(4)
 NO_SCORE = -(1 << 62)
 
 
-def pad_rows(a: np.ndarray, axis: int, rows: int) -> np.ndarray:
-    """Repeat the last row up to ``rows``: a larger total uses the last row anyway."""
-    extra = rows - a.shape[axis]
-    if extra <= 0:
-        return a
-    pad = [(0, 0)] * a.ndim
-    pad[axis] = (0, extra)
-    return np.pad(a, pad, mode="edge")
-
-
 def stack_rows(arrays: list, axis: int, rows: int) -> np.ndarray:
-    """The bots' arrays stacked along a first axis, each padded to ``rows`` along ``axis``."""
-    return np.ascontiguousarray(np.stack([pad_rows(a, axis, rows) for a in arrays]))
+    """The bots' arrays stacked along a first axis, each padded to ``rows`` along
+    ``axis`` by repeating its last row (a larger total uses the last row anyway)."""
+    def pad(a):
+        widths = [(0, 0)] * a.ndim
+        widths[axis] = (0, max(0, rows - a.shape[axis]))
+        return np.pad(a, widths, mode="edge")
+    return np.ascontiguousarray(np.stack([pad(a) for a in arrays]))
 
 
 @njit(cache=True)
 def game_scratch(n):
-    """A game kernel call's scratch arrays: the stream state, the bots by seat,
-    the scores and the game state ``gs``."""
+    """A game kernel call's scratch arrays: stream state, bots by seat, scores, ``gs``."""
     return (np.empty(1, dtype=np.uint64), np.empty(n, dtype=np.int64),
             np.empty(n, dtype=np.int64), np.empty(4, dtype=np.int64))
 
@@ -147,8 +128,8 @@ class DiceGameKernel:
 
     play_games = None
 
-    def check(self, lineups: np.ndarray) -> None:
-        """Refuse lineups the game cannot play (nothing by default)."""
+    def check(self, lineups: np.ndarray) -> None:  # refuse lineups the game cannot play
+        pass
 
     def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
             threads: int | None = None, block: int = BLOCK):

@@ -31,8 +31,7 @@ player gets exactly one more turn (*nachwerfen*), in seat order; nobody
 else's reaching the target during it changes anything. Then the highest
 score wins; ties share the win (1/k each). Variant ``instant-win``: five 1s
 in one throw win the game at once, whatever the scores, also during the
-nachwerfen; the turn adds nothing. A game that reaches ``max_rounds`` rounds
-with nobody at the target ends there (a safety net, not a rule).
+nachwerfen; the turn adds nothing (the loop and the ``max_rounds`` cap: ``dice.game``).
 
 An **illegal action** (an answer not in ``decision.legal``, or an exception)
 is reported by the bot's name and counts as a bust: the turn ends as if a

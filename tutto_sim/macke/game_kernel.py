@@ -47,8 +47,7 @@ COMPILING = "the Macke game kernel"
 P_DICE, P_THROWS, P_MIN, P_BUST_ZERO, P_TARGET, P_MAX_ROUNDS = range(6)
 END_NACHWERFEN, END_INSTANT, END_CAP = range(3)
 assert END_KINDS == ("nachwerfen", "instant-win", "cap")
-#: ``dice.game_kernel``'s OVER_* (finished, target, instant, cap) as end kinds
-#: (Macke has no ``immediate`` end: OVER_TARGET does not occur).
+#: ``dice.game_kernel``'s OVER_* (finished, target: never in Macke, instant, cap) as end kinds.
 _ENDS = np.array([END_NACHWERFEN, END_CAP, END_INSTANT, END_CAP], dtype=np.int64)
 
 @dataclass(frozen=True)

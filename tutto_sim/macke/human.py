@@ -1,25 +1,15 @@
-"""A human player of Berliner Macke / Volle Lotte at the terminal, with the
-optimal turn policy's advice on request (as ``tutto.human`` for Tutto).
-
-:class:`MackeHumanBot` is an ordinary bot (``core.api``): it shows the throw,
-what is set aside and the legal actions as numbered choices and reads the
-answer from a line-reading function. ``?`` shows :class:`MackeAdvisor`'s
-values (the expected signed result of the turn after each choice), and with a
-win table each choice's chance to win; ``q`` leaves the game.
-"""
+"""A human player of Berliner Macke / Volle Lotte at the terminal (:class:`MackeHumanBot`),
+with the optimal turn policy's advice on request (:class:`MackeAdvisor`), as ``tutto.human``."""
 
 from __future__ import annotations
 
 from collections import Counter
 
+from tutto_sim.core.cli import plural
 from tutto_sim.core.play import TerminalPlayer
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.rules import MackeRules, macke_turn_rules
-
-
-def _n(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 class MackeAdvisor:
@@ -147,7 +137,7 @@ class MackeHumanBot(TerminalPlayer):
             self.write(f"before throw {L - d.throws_left + 1} of {L}: set aside {d.aside}; "
                        "return units to the cup? (they are thrown again, their points are lost)")
         elif d.kind == BANK_OR_THROW:
-            self.write(f"{_n(d.dice, 'die', 'dice')} and {_n(d.throws_left, 'throw')} left: bank {d.turn_total:,} "
+            self.write(f"{plural(d.dice, 'die', 'dice')} and {plural(d.throws_left, 'throw')} left: bank {d.turn_total:,} "
                        f"({d.bank_result:+,}) or throw on?")
         elif d.kind == BANK_OR_SERIES:
             self.write(f"all dice set aside! bank {d.turn_total:,} or throw all {g.rules.n_dice} "

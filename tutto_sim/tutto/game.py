@@ -30,9 +30,8 @@ other, never below 0 (option ``plusminus_deduction="tutto"``: at the Tutto
 itself, even if the turn is later lost). A Kleeblatt success wins at once.
 When a player ends a turn at or above the target, ``game_end="round"``
 finishes the round (the highest score wins, ties share the win: 1/k each);
-``"immediate"`` ends the game with that player the winner. A game that
-reaches ``max_rounds`` rounds (a safety net for bots that never bank) ends
-there as if the round were finished.
+``"immediate"`` ends the game with that player the winner (the loop and the
+``max_rounds`` cap: ``dice.game``).
 """
 
 from __future__ import annotations

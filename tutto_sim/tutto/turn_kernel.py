@@ -114,9 +114,8 @@ def street_aside(new, mask, take):
 
 @njit(cache=True, inline="always")
 def set_aside(card, k, ms, dice, total, card_pts, can_bank, best_pts):
-    """Set aside ``k`` dice of throw ``ms`` under ``card``: the dice left, the
-    turn total and the card's points after (points count under a card that may
-    bank before its Tutto and under the Feuerwerk)."""
+    """Set aside ``k`` dice of throw ``ms`` under ``card``: dice left, turn total and
+    card points after (points count under a bankable card and the Feuerwerk)."""
     if can_bank or card == FIREWORKS:
         pts = best_pts[ms, k]
         return dice - k, total + pts, card_pts + pts
@@ -125,9 +124,8 @@ def set_aside(card, k, ms, dice, total, card_pts, can_bank, best_pts):
 
 @njit(cache=True, inline="always")
 def tutto_bonus(card, total, card_pts, x2_card_scope, pm_chain, bonus):
-    """A Tutto under a Bonus, x2 or Plus/Minus card: (the new turn total, the
-    turn ends and banks it?). Plus/Minus banks at once under ``plusminus_chain``
-    "bank" (1) and banks only its 1000 under "flat" (2)."""
+    """A Tutto under a Bonus, x2 or Plus/Minus card: (new turn total, banked at once?);
+    Plus/Minus banks at once under ``plusminus_chain`` "bank" (1), only 1000 under "flat" (2)."""
     if card == X2:
         return (total + card_pts if x2_card_scope else 2 * total), False
     if card == PLUSMINUS:
