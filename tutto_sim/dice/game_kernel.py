@@ -3,7 +3,7 @@
 Each game kernel keeps its turn; the game around it is here, with the end
 rules of ``dice.game`` (``round_end``, ``immediate``, instant wins, the cap):
 :func:`start_game`, :func:`next_turn`, :func:`turn_played` and :func:`close_game`
-keep the game's state in a scratch array ``gs``; how a game ended is one of
+play it (turn count, finisher, end in registers); how a game ended is one of
 ``OVER_*``, which each game maps to its own end kinds. Game ``g`` reads stream
 ``(seed, g)``; its lineup is ``lineups[g % L]`` rotated by ``r = (g // L) % n``:
 seat j gets bot ``lineups[g % L, (j + r) % n]`` (``core.tournament.seat_bots``).
@@ -20,8 +20,6 @@ from tutto_sim.core.streams import stream_start
 #: How a game ended (``NOT_OVER``: it goes on).
 OVER_FINISHED, OVER_TARGET, OVER_INSTANT, OVER_CAP = range(4)
 NOT_OVER = -1
-#: The game state's columns (``start_game``).
-TURN, SEAT, FINISHER, OVER = range(4)
 #: Lower than any score (scores may be negative in Macke).
 NO_SCORE = -(1 << 62)
 
@@ -38,15 +36,13 @@ def stack_rows(arrays: list, axis: int, rows: int) -> np.ndarray:
 
 @njit(cache=True)
 def game_scratch(n):
-    """A game kernel call's scratch arrays: stream state, bots by seat, scores, ``gs``."""
-    return (np.empty(1, dtype=np.uint64), np.empty(n, dtype=np.int64),
-            np.empty(n, dtype=np.int64), np.empty(4, dtype=np.int64))
+    """A game kernel call's scratch arrays: stream state, bots by seat, scores."""
+    return np.empty(1, dtype=np.uint64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
 
 
 @njit(cache=True, inline="always")
-def start_game(seed, g, lineups, seats, scores, st, gs):
-    """Seat game ``g``'s lineup, zero the scores, start its stream and the
-    game state ``gs`` (int64 [4]: turn, seat, finisher, how it is over)."""
+def start_game(seed, g, lineups, seats, scores, st):
+    """Seat game ``g``'s lineup, zero the scores, start its stream."""
     n_lineups, n = lineups.shape
     line = g % n_lineups
     r = (g // n_lineups) % n
@@ -54,53 +50,42 @@ def start_game(seed, g, lineups, seats, scores, st, gs):
         seats[j] = lineups[line, (j + r) % n]
         scores[j] = 0
     st[0] = stream_start(seed, np.uint64(g))
-    gs[TURN] = 0
-    gs[FINISHER] = -1
-    gs[OVER] = NOT_OVER
 
 
 @njit(cache=True, inline="always")
-def next_turn(gs, n, round_end, max_turns):
-    """Is there a next turn? Its seat is ``gs[SEAT]``; if not, ``gs[OVER]`` says why."""
-    if gs[OVER] != NOT_OVER:
-        return False
-    turn = gs[TURN]
-    finisher = gs[FINISHER]
+def next_turn(turn, finisher, n, round_end, max_turns):
+    """The next turn's seat, and ``OVER_FINISHED``, ``OVER_CAP`` or ``NOT_OVER``."""
     me = turn % n
-    gs[SEAT] = me
     if finisher >= 0 and me == (0 if round_end else finisher):
-        gs[OVER] = OVER_FINISHED
-    elif finisher < 0 and me == 0 and turn >= max_turns:
-        gs[OVER] = OVER_CAP
-    return gs[OVER] == NOT_OVER
+        return me, OVER_FINISHED
+    if finisher < 0 and me == 0 and turn >= max_turns:
+        return me, OVER_CAP
+    return me, NOT_OVER
 
 
 @njit(cache=True, inline="always")
-def turn_played(gs, v, won, scores, bsum, bsq, row, target, immediate):
-    """Seat ``gs[SEAT]``'s turn added ``v`` (``won``: an instant win): count it,
-    add it up, and see whether it reached the target."""
-    me = gs[SEAT]
-    gs[TURN] += 1
+def turn_played(me, v, won, turn, finisher, scores, bsum, bsq, row, target, immediate):
+    """Seat ``me``'s turn added ``v`` (``won``: an instant win): the turns played,
+    the finisher, and ``OVER_INSTANT``, ``OVER_TARGET`` or ``NOT_OVER``."""
     bsum[row, me] += v
     bsq[row, me] += v * v
     if won:
-        gs[OVER] = OVER_INSTANT
-        return
+        return turn + 1, finisher, OVER_INSTANT
     scores[me] += v
     if scores[me] >= target:
         if immediate:
-            gs[OVER] = OVER_TARGET
-        elif gs[FINISHER] < 0:
-            gs[FINISHER] = me
+            return turn + 1, finisher, OVER_TARGET
+        if finisher < 0:
+            finisher = me
+    return turn + 1, finisher, NOT_OVER
 
 
 @njit(cache=True, inline="always")
-def close_game(gs, ends, scores, n, row, turns, end, score, share):
-    """Record game ``row``: its turns, its end kind ``ends[gs[OVER]]``, scores and win shares."""
-    over = gs[OVER]
-    turns[row] = gs[TURN]
+def close_game(me, turn, over, ends, scores, n, row, turns, end, score, share):
+    """Record game ``row``: its turns, its end kind ``ends[over]``, scores and win shares."""
+    turns[row] = turn
     end[row] = ends[over]
-    winner = gs[SEAT] if over == OVER_INSTANT or over == OVER_TARGET else -1
+    winner = me if over == OVER_INSTANT or over == OVER_TARGET else -1
     record_result(scores, winner, n, score[row], share[row])
 
 

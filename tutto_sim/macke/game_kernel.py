@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from tutto_sim.dice.game_kernel import FINISHER, SEAT, DiceGameKernel, close_game, endgame_banks
+from tutto_sim.dice.game_kernel import NOT_OVER, DiceGameKernel, close_game, endgame_banks
 from tutto_sim.dice.game_kernel import game_scratch, next_turn, stack_rows, start_game, turn_played
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.game import END_KINDS, MackeConfig
@@ -151,17 +151,20 @@ def _play_games(seed, lo, hi, lineups, keep, ret, bank, clear, endgame, ordered,
     n = lineups.shape[1]
     target = params[P_TARGET]
     max_turns = params[P_MAX_ROUNDS] * n
-    st, seats, scores, gs = game_scratch(n)
+    st, seats, scores = game_scratch(n)
     for g in range(lo, hi):
-        start_game(seed, g, lineups, seats, scores, st, gs)
-        while next_turn(gs, n, False, max_turns):
-            me = gs[SEAT]
-            v, won = _play_turn(st, seats[me], me, n, scores, gs[FINISHER] >= 0, keep, ret, bank,
-                                clear, endgame, ordered, ordered_off, start, state_dice,
-                                state_pts, add, sub_start, sub_states, keep_start, keep_states,
-                                win, slot_off, empty, params)
-            turn_played(gs, v, won, scores, bsum, bsq, g - lo, target, False)
-        close_game(gs, _ENDS, scores, n, g - lo, turns, end, score, share)
+        start_game(seed, g, lineups, seats, scores, st)
+        turn, finisher, over = 0, -1, NOT_OVER
+        while over == NOT_OVER:
+            me, over = next_turn(turn, finisher, n, False, max_turns)
+            if over == NOT_OVER:
+                v, won = _play_turn(st, seats[me], me, n, scores, finisher >= 0, keep, ret, bank,
+                                    clear, endgame, ordered, ordered_off, start, state_dice,
+                                    state_pts, add, sub_start, sub_states, keep_start, keep_states,
+                                    win, slot_off, empty, params)
+                turn, finisher, over = turn_played(me, v, won, turn, finisher, scores, bsum,
+                                                   bsq, g - lo, target, False)
+        close_game(me, turn, over, _ENDS, scores, n, g - lo, turns, end, score, share)
 
 
 class MackeGameKernel(DiceGameKernel):

@@ -40,7 +40,7 @@ from numba import njit
 
 from tutto_sim.core.blocks import SHARE  # noqa: F401  (the win shares' unit, for the callers)
 from tutto_sim.core.streams import below
-from tutto_sim.dice.game_kernel import FINISHER, SEAT, DiceGameKernel, close_game, endgame_banks
+from tutto_sim.dice.game_kernel import NOT_OVER, DiceGameKernel, close_game, endgame_banks
 from tutto_sim.dice.game_kernel import game_scratch, next_turn, stack_rows, start_game, turn_played
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import build_tables
@@ -246,20 +246,23 @@ def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_
     target = params[P_TARGET]
     immediate = params[P_IMMEDIATE] == 1
     max_turns = params[P_MAX_ROUNDS] * n
-    st, seats, scores, gs = game_scratch(n)
+    st, seats, scores = game_scratch(n)
     deck = np.empty(deck0.shape[0], dtype=np.int64)
     pos = np.zeros(1, dtype=np.int64)
     for g in range(lo, hi):
-        start_game(seed, g, lineups, seats, scores, st, gs)
+        start_game(seed, g, lineups, seats, scores, st)
         deck[:] = deck0
         pos[0] = 0
-        while next_turn(gs, n, True, max_turns):
-            me = gs[SEAT]
-            v, won = _play_turn(st, seats[me], me, n, scores, gs[FINISHER] >= 0, keep, bank, draw,
-                                street, keep_x2p, bank_x2p, endgame, win, deck, pos, ordered,
-                                ordered_off, best_pts, faces, bonus, bankable, params)
-            turn_played(gs, v, won, scores, bsum, bsq, g - lo, target, immediate)
-        close_game(gs, _ENDS, scores, n, g - lo, turns, end, score, share)
+        turn, finisher, over = 0, -1, NOT_OVER
+        while over == NOT_OVER:
+            me, over = next_turn(turn, finisher, n, True, max_turns)
+            if over == NOT_OVER:
+                v, won = _play_turn(st, seats[me], me, n, scores, finisher >= 0, keep, bank, draw,
+                                    street, keep_x2p, bank_x2p, endgame, win, deck, pos, ordered,
+                                    ordered_off, best_pts, faces, bonus, bankable, params)
+                turn, finisher, over = turn_played(me, v, won, turn, finisher, scores, bsum,
+                                                   bsq, g - lo, target, immediate)
+        close_game(me, turn, over, _ENDS, scores, n, g - lo, turns, end, score, share)
 
 
 class TuttoGameKernel(DiceGameKernel):
