@@ -386,7 +386,8 @@ def test_play_explains_equal_keeps_under_plus_minus():
 def test_macke_play_says_why_keeps_tie_and_why_returning_everything_pays(capsys):
     """Scripted game: the advice names the free return of every unit."""
     from tutto_sim.core.bots import parse_bots
-    from tutto_sim.macke.game import MackeAdvisor, MackeConfig, MackeGame, MackeHumanBot
+    from tutto_sim.macke.game import MackeConfig, MackeGame
+    from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
     from tutto_sim.macke.rules import MackeRules
 
     rules = MackeRules()

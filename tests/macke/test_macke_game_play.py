@@ -7,7 +7,8 @@ import pytest
 from conftest import run_cli
 
 from tutto_sim.core.bots import parse_bots
-from tutto_sim.macke.game import MackeAdvisor, MackeConfig, MackeHumanBot, play_macke_game
+from tutto_sim.macke.game import MackeConfig, play_macke_game
+from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
 from tutto_sim.macke.rules import MackeRules
 
 

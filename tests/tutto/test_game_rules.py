@@ -13,13 +13,13 @@ import pytest
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.rng import Stream
+from tutto_sim.dice.game import InstantWin
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, DRAW, KEEP
 from tutto_sim.tutto.bots import RandomBot, ThresholdBot, threshold_policy
 from tutto_sim.tutto.cards import DECK_COUNTS, Card
 from tutto_sim.tutto.game import (
     Deck,
     GameConfig,
-    KleeblattWin,
     TuttoGame,
     legal_keeps,
     play_game,
@@ -204,7 +204,7 @@ def test_x2_doubles_the_turn_total(scope, banked):
 def test_kleeblatt_two_tuttos_win_at_once():
     script = [card(Card.CLOVERLEAF), dice(1, 1, 1, 5, 5, 5), dice(2, 2, 2, 6, 6, 6)]
     game, stream = scripted_game([banker(), banker()], script, scores=[0, 5900])
-    with pytest.raises(KleeblattWin):
+    with pytest.raises(InstantWin):
         game._turn(0)
     assert not stream.script
 

@@ -1,6 +1,5 @@
-"""What every reference game shares: the record of one game, each bot's private
-random generator, and closing a game (the highest score wins, ties share).
-Game-independent."""
+"""What every reference game shares: the record of one game and each bot's
+private random generator. Game-independent."""
 
 from __future__ import annotations
 
@@ -32,16 +31,3 @@ def bot_rng(seed: int, index: int, seat: int) -> random.Random:
     """The private generator of the bot in ``seat`` of game ``index``."""
     return random.Random(stream_start(seed, index) ^ ((seat + 1) * GOLDEN & MASK))
 
-
-def game_over(game, winners, end, banked, banked_sq, turns_by_seat, errors) -> GameRecord:
-    """Close a dice game's reference game: the highest score wins and
-    ties share unless ``winners`` is already decided; narrate and record."""
-    n = len(game.scores)
-    if winners is None:
-        top = max(game.scores)
-        winners = tuple(j for j in range(n) if game.scores[j] == top)
-    game.say("game over: " + ", ".join(f"{game._who(j)} {s:,}" for j, s in enumerate(game.scores))
-             + "; winner" + ("s " if len(winners) > 1 else " ")
-             + ", ".join(game._who(j) for j in winners))
-    return GameRecord(list(game.scores), winners, game.turn, end, banked, banked_sq,
-                      turns_by_seat, errors)

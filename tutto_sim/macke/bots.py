@@ -31,7 +31,6 @@ game kernel too.
 from __future__ import annotations
 
 import functools
-from dataclasses import replace
 
 from tutto_sim.core.bots import POLICY_DIR, BotSpecError, parse_points, table_bot, threshold_parts
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
@@ -40,7 +39,7 @@ from tutto_sim.macke.flags import MACKE_VALID_BOTS
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
-from tutto_sim.macke.rules import MackeRules
+from tutto_sim.macke.rules import MackeRules, macke_turn_rules
 from tutto_sim.macke.threshold import MackeThresholdPolicy
 
 #: The Macke files `optimal` loads (by variant) when the turn rules are the preset's.
@@ -152,10 +151,6 @@ def _minutes(target: int) -> str:
     return f"{m} minutes"
 
 
-def macke_turn_rules(rules: MackeRules) -> MackeRules:
-    """The rules with the target at the variant's preset: what a turn policy sees
-    (the target is the only game-level field of ``MackeRules``)."""
-    return replace(rules, target=MackeRules.preset(rules.variant).target)
 
 
 def optimal_macke_policy(rules: MackeRules) -> MackeTablePolicy:

@@ -31,8 +31,7 @@ player gets exactly one more turn (*nachwerfen*), in seat order; nobody
 else's reaching the target during it changes anything. Then the highest
 score wins; ties share the win (1/k each). Variant ``instant-win``: five 1s
 in one throw win the game at once, whatever the scores, also during the
-nachwerfen; the turn adds nothing. A game that reaches ``max_rounds`` rounds
-with nobody at the target ends there (a safety net, not a rule).
+nachwerfen; the turn adds nothing (the loop and the ``max_rounds`` cap: ``dice.game``).
 
 An **illegal action** (an answer not in ``decision.legal``, or an exception)
 is reported by the bot's name and counts as a bust: the turn ends as if a
@@ -50,10 +49,9 @@ from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Sequence
 
 from tutto_sim.core.api import Bot, IllegalAction, ask
-from tutto_sim.core.games import GameRecord, bot_rng, game_over
-from tutto_sim.core.play import TerminalPlayer
-from tutto_sim.core.rng import Stream
+from tutto_sim.core.games import GameRecord
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
+from tutto_sim.dice.game import DiceGame, InstantWin
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.dice.throws import build_tables
 from tutto_sim.macke.api import TurnView
@@ -167,11 +165,7 @@ class MackeDecision:
         return self.game.rules.result(self.turn_total)
 
 
-class _InstantWin(Exception):
-    """Raised inside a turn: five 1s in one throw (variant instant-win)."""
-
-
-class _Bust(Exception):
+class _Bust(IllegalAction):
     """Raised inside a turn: an illegal action, counted as a Macke at that moment."""
 
     def __init__(self, message: str, total: int):
@@ -203,67 +197,37 @@ def throw_keeps(dice: tuple[int, ...], rules: MackeRules) -> tuple[MackeKeep, ..
     return tuple(sorted(keeps, key=lambda k: (k.dice, k.points, k.units)))
 
 
-class MackeGame:
+class MackeGame(DiceGame):
     """One game: ``MackeGame(bots, config, seed, index).play()`` -> ``GameRecord``.
 
     ``bots[j]`` plays seat j. ``GameRecord.banked`` holds the sum of the
     signed turn results by seat (what the turns added to the score), ``end``
-    one of :data:`END_KINDS`. ``narrate`` receives one line per event.
+    one of :data:`END_KINDS`. ``narrate`` receives one line per event. The loop
+    is ``dice.game.DiceGame``'s: the game ends before the finisher's next turn
+    (nachwerfen); five 1s (variant instant-win) are its instant win.
     """
+
+    END_FINISHED, END_INSTANT, END_CAP = END_NACHWERFEN, END_INSTANT, END_CAP
+    ROUND_END = False
+    INSTANT_WIN_WORDS = "throws five 1s and wins at once!"
 
     def __init__(self, bots: Sequence[Bot], config: MackeConfig = MackeConfig(), seed: int = 1,
                  index: int = 0, narrate: Callable[[str], None] | None = None):
-        if not 1 <= len(bots) <= 8:
-            raise ValueError(f"a game needs 1-8 players, not {len(bots)}")
-        self.bots = list(bots)
-        self.config = config
-        self.rules = config.rules
-        self.n = len(bots)
-        self.stream = Stream(seed, index)
-        self.scores = [0] * self.n
-        self.rngs = [bot_rng(seed, index, j) for j in range(self.n)]
-        self.turn = 0
-        self.finisher: int | None = None
-        self.say = narrate or (lambda text: None)
+        super().__init__(bots, config, seed, index, narrate)
         self._codec = state_codec(self.rules)
         self._multisets = build_tables(ScoringRules(6, self.rules.six_of_kind))
 
-    # ---- the game -------------------------------------------------------
-    def play(self) -> GameRecord:
-        n, target = self.n, self.rules.target
-        banked, banked_sq, turns_by_seat, errors = [0] * n, [0] * n, [0] * n, []
-        end, winners = END_CAP, None
-        while True:
-            seat = self.turn % n
-            if self.finisher is not None and seat == self.finisher:
-                end = END_NACHWERFEN  # every other player had his one more turn
-                break
-            if self.finisher is None and seat == 0 and self.turn >= self.config.max_rounds * n:
-                break
-            self.say(f"-- {self._who(seat)}: turn {self.turn // n + 1}, score {self.scores[seat]:,}"
-                     + (" (last turn: nachwerfen)" if self.finisher is not None else ""))
-            try:
-                points = self._turn(seat)
-            except _InstantWin:
-                points = 0
-                winners, end = (seat,), END_INSTANT
-            except _Bust as e:
-                points = 0 if self.rules.bust == "zero" else -e.total
-                errors.append((seat, str(e)))
-                self.say(f"{e}; counted as a bust: {points:+,}")
-            self.turn += 1
-            turns_by_seat[seat] += 1
-            banked[seat] += points
-            banked_sq[seat] += points * points
-            if winners is not None:
-                self.say(f"{self._who(seat)} throws five 1s and wins at once!")
-                break
-            self.scores[seat] += points
-            if self.finisher is None and self.scores[seat] >= target:
-                self.finisher = seat
-                if n > 1:
-                    self.say(f"{self._who(seat)} reached {target:,}: every other player throws once more")
-        return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
+    def _bust(self, error: _Bust) -> tuple[int, str]:
+        points = 0 if self.rules.bust == "zero" else -error.total
+        return points, f"{error}; counted as a bust: {points:+,}"
+
+    def _heading(self, seat: int) -> str:
+        return super()._heading(seat) + (" (last turn: nachwerfen)" if self.last_round else "")
+
+    def _reached(self, seat: int) -> None:
+        if self.n > 1:
+            self.say(f"{self._who(seat)} reached {self.rules.target:,}: every other player "
+                     "throws once more")
 
     # ---- one turn (docs/macke.md) -----------------------------------------
     def _turn(self, seat: int) -> int:
@@ -304,7 +268,7 @@ class MackeGame:
             first = throws == 1
             self.say(f"throws {' '.join(map(str, dice))}")
             if is_instant_win(dice, rules):
-                raise _InstantWin
+                raise InstantWin
             keeps = throw_keeps(tuple(sorted(dice)), rules)
             if not keeps:
                 at_risk = total()
@@ -343,9 +307,6 @@ class MackeGame:
     def _state(self, units: tuple[str, ...]) -> int:
         return self._codec.state(units)
 
-    def _who(self, seat: int) -> str:
-        return f"seat {seat} ({self.bots[seat].name})"
-
     def view(self, seat: int) -> MackeGameView:
         return MackeGameView(self.rules.game, self.rules, tuple(b.name for b in self.bots),
                              tuple(self.scores), seat, self.turn, self.turn // self.n,
@@ -369,182 +330,3 @@ def play_macke_game(bots: Sequence[Bot], config: MackeConfig = MackeConfig(), se
                     index: int = 0, narrate: Callable[[str], None] | None = None) -> GameRecord:
     """Play game ``index`` of a run with ``seed``: stream ``(seed, index)``."""
     return MackeGame(bots, config, seed, index, narrate).play()
-
-
-# ---- a human at the terminal -------------------------------------------------------
-
-
-def _n(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-class MackeAdvisor:
-    """The optimal turn policy's value of every choice at a Macke decision: the
-    expected signed result of the turn after that choice, the rest of the turn
-    played optimally (``macke.solver.MackeSolution`` values; turn analysis,
-    not the chance to win the game). :meth:`best` breaks ties as the solver
-    does, so following it is playing the ``optimal`` table."""
-
-    def __init__(self, rules: MackeRules):
-        from tutto_sim.macke.bots import macke_turn_rules
-        from tutto_sim.macke.solver import solve_macke
-        from tutto_sim.macke.tables import build_macke_tables
-
-        self.rules = macke_turn_rules(rules)
-        self.sol = solve_macke(self.rules)
-        self.tables = build_macke_tables(self.rules)
-
-    def _r(self, t: int) -> float:
-        return float(t if t >= self.rules.min_score // 50 else -t)
-
-    def _after_keep(self, t0: int, u2: int, left: int) -> float:
-        m, sol, cap = self.tables, self.sol, self.sol.cap_units
-        t = t0 + int(m.state_pts[u2])
-        if int(m.state_dice[u2]) == self.rules.n_dice:  # a clear
-            return float(sol.clear_value[t]) if t < cap else self._r(t)
-        if left == 0 or t0 >= cap:
-            return self._r(t)
-        return max(self._r(t), float(sol.before_value[t0, left, u2]))
-
-    def values(self, d: MackeDecision) -> list[float]:
-        """One value per legal action (real points)."""
-        m, sol, cap = self.tables, self.sol, self.sol.cap_units
-        t0, u, t = d.locked // 50, d.view.aside, d.turn_total // 50
-        if d.kind == KEEP:
-            vals = [self._after_keep(t0, int(m.add[u, s]), d.throws_left) for s in d.options]
-        elif d.kind == RETURN:
-            vals = [float(sol.throw_value[min(t0, cap - 1), d.throws_left, s]) for s in d.options]
-        elif d.kind == BANK_OR_THROW:
-            on = float(sol.before_value[t0, d.throws_left, u]) if t0 < cap else self._r(t)
-            vals = [self._r(t), on]
-        elif d.kind == BANK_OR_SERIES:
-            on = float(sol.throw_value[t, self.rules.throws, m.empty]) if t < cap else self._r(t)
-            vals = [self._r(t), on]
-        else:
-            raise ValueError(f"no advice for a {d.kind} decision")
-        return [v * 50 for v in vals]
-
-    def explain(self, d: MackeDecision, vals: list[float], best: int) -> list[str]:
-        """Why, in words, where the advice rests on a rule a player may not see:
-        ties between choices, and returning every unit (docs/macke.md)."""
-        lines = []
-        top = vals[best]
-        ties = sum(abs(v - top) < 1e-6 for v in vals)
-        free = "the turn total drops to 0, so a Macke on that throw costs nothing" if not d.locked \
-            else f"the turn total drops to the {d.locked:,} locked by earlier series"
-        if d.kind == KEEP and ties > 1:
-            t0 = d.locked // 50
-            restart = (float(self.sol.throw_value[min(t0, self.sol.cap_units - 1), d.throws_left,
-                                                  self.tables.empty]) * 50
-                       if d.throws_left > 0 else None)
-            if restart is not None and abs(restart - top) < 1e-6:
-                lines.append(f"{ties} keeps are worth the same: whichever you set aside, the best "
-                             "next step is to return every unit and throw all dice again, "
-                             f"which the rules allow before the next throw ({free})")
-            else:
-                lines.append(f"{ties} keeps are worth the same: the rest of the turn, played "
-                             "at its best, is worth the same after each of them")
-        elif d.kind == RETURN and d.legal[best] != d.legal[0] and not d.legal[best].units:
-            lines.append(f"returning everything pays here: you may put every set-aside unit back "
-                         f"before this throw; {free}")
-        elif ties > 1:
-            lines.append(f"{ties} choices are worth the same: either is optimal")
-        return lines
-
-    def best(self, d: MackeDecision) -> int:
-        """Index of the best action; ties as the solver: the first keep in table
-        order, returning the least, banking."""
-        vals = self.values(d)
-        top = max(vals)
-        best = [j for j, v in enumerate(vals) if v == top]
-        if d.kind == KEEP:
-            return min(best, key=lambda j: d.options[j])
-        if d.kind == RETURN:
-            dice = self.tables.state_dice
-            return min(best, key=lambda j: (-int(dice[d.options[j]]), d.options[j]))
-        return best[0]
-
-
-class MackeHumanBot(TerminalPlayer):
-    """A player who answers at the terminal: numbered choices, ``?`` shows
-    :class:`MackeAdvisor`'s values (``advisor``, or None), and with ``win`` (a
-    ``macke.winprob.WinPlanner``, two players) each choice's chance to win;
-    ``q`` leaves (``core.play.QuitGame``)."""
-
-    win = None
-
-    @staticmethod
-    def label(d: MackeDecision, a) -> str:
-        if d.kind == KEEP:
-            return f"set aside {a}"
-        if d.kind == RETURN:
-            if a == d.legal[0]:
-                return "return nothing"
-            if not a.units:
-                return f"return everything (throw all {d.game.rules.n_dice} dice)"
-            back = Counter(d.aside.units) - Counter(a.units)
-            return f"return {' + '.join(sorted(back.elements()))}, keep {a}"
-        if a == BANK:
-            return "bank"
-        return f"throw all {d.game.rules.n_dice} dice again" if d.kind == BANK_OR_SERIES else "throw on"
-
-    def _header(self, d: MackeDecision) -> None:
-        g = d.game
-        scores = ", ".join(f"{n} {s:,}" for n, s in zip(g.names, g.scores))
-        head = f"turn total {d.turn_total:,}" + (f" ({d.locked:,} locked)" if d.locked else "")
-        head += f"; scores: {scores}"
-        if g.last_round:
-            head += f"; your last turn (target {g.rules.target:,} reached)"
-        self.write(head)
-        L = g.rules.throws
-        if d.kind == KEEP:
-            self.write(f"your throw ({L - d.throws_left} of {L} in this series): "
-                       + " ".join(map(str, d.throw)))
-        elif d.kind == RETURN:
-            self.write(f"before throw {L - d.throws_left + 1} of {L}: set aside {d.aside}; "
-                       "return units to the cup? (they are thrown again, their points are lost)")
-        elif d.kind == BANK_OR_THROW:
-            self.write(f"{_n(d.dice, 'die', 'dice')} and {_n(d.throws_left, 'throw')} left: bank {d.turn_total:,} "
-                       f"({d.bank_result:+,}) or throw on?")
-        elif d.kind == BANK_OR_SERIES:
-            self.write(f"all dice set aside! bank {d.turn_total:,} or throw all {g.rules.n_dice} "
-                       "dice again (a new series, the total at risk)?")
-
-    def _advise(self, d: MackeDecision) -> None:
-        if self.advisor is None:
-            self.write("no advice available")
-            return
-        vals = self.advisor.values(d)
-        best = self.advisor.best(d)
-        chances = self.win.option_chances(d) if self.win is not None else None
-        if chances is None:
-            self.write("advice (optimal turn policy; expected points this turn adds):")
-        else:
-            self.write("advice: expected points this turn adds (optimal turn policy), and your "
-                       "chance to win the game (both play to win from here; win table to "
-                       f"{self.win.rules.target:,}):")
-        for i, (a, v) in enumerate(zip(d.legal, vals)):
-            mark = "  <- best" if i == best else ""
-            if chances is not None:
-                top = max(chances)
-                mark += "  <- best to win" if chances[i] == top else ""
-                mark = f"  {chances[i]:>7.2%}{mark}"
-            self.write(f"  {i + 1}) {self.label(d, a):<34} {v:,.1f}{mark}")
-        for line in self.advisor.explain(d, vals, best):
-            self.write("  " + line)
-
-    def act(self, d: MackeDecision):
-        from tutto_sim.core.play import ask_choice
-
-        self._header(d)
-        for i, a in enumerate(d.legal, start=1):
-            self.write(f"  {i}) {self.label(d, a)}")
-        if self.always_advise:
-            self._advise(d)
-        letters = {"b": BANK, "t": THROW} if d.kind in (BANK_OR_THROW, BANK_OR_SERIES) else {}
-        prompt = f"choose 1-{len(d.legal)}" + (", b=bank, t=throw" if letters else "")
-        prompt += " (? advice, q quit): "
-        retry = (f"please answer 1-{len(d.legal)}" + (" or b, t" if letters else "")
-                 + ", ? for advice, q to quit")
-        return ask_choice(self.read, self.write, prompt, d.legal, letters,
-                          lambda: self._advise(d), retry)

@@ -22,10 +22,7 @@ padded to the most rows (a row past the last uses the last one anyway):
 ``row`` is the locked total (points of earlier series), ``T`` the turn
 total, both in units of 50.
 
-Game ``i`` of a run reads stream ``(seed, i)``; its lineup is ``lineups[i % L]``
-rotated by ``r = (i // L) % n`` (``core.tournament.seat_bots``). Blocks of
-:data:`BLOCK` fixed games run on a pool of threads (the kernel releases the
-GIL), so results never depend on the number of threads.
+The game loop, streams, lineups and end rules are ``dice.game_kernel``'s.
 """
 
 from __future__ import annotations
@@ -35,12 +32,12 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from tutto_sim.core.blocks import record_result, run_game_blocks
-from tutto_sim.core.streams import below, stream_start
+from tutto_sim.dice.game_kernel import NOT_OVER, DiceGameKernel, close_game, endgame_banks
+from tutto_sim.dice.game_kernel import game_scratch, next_turn, stack_rows, start_game, turn_played
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.dice.throws import MAX_DICE
 from tutto_sim.macke.game import END_KINDS, MackeConfig
 from tutto_sim.macke.solver import slot_layout, throw_tables
+from tutto_sim.macke.table_kernel import last_rows, throw_rest
 from tutto_sim.macke.tables import build_macke_tables
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
@@ -50,12 +47,8 @@ COMPILING = "the Macke game kernel"
 P_DICE, P_THROWS, P_MIN, P_BUST_ZERO, P_TARGET, P_MAX_ROUNDS = range(6)
 END_NACHWERFEN, END_INSTANT, END_CAP = range(3)
 assert END_KINDS == ("nachwerfen", "instant-win", "cap")
-#: Games per unit of parallel work.
-BLOCK = 512
-_NO_SCORE = -(1 << 62)
-
-_POW6 = np.array([6**n for n in range(MAX_DICE + 1)], dtype=np.int64)
-
+#: ``dice.game_kernel``'s OVER_* (finished, target: never in Macke, instant, cap) as end kinds.
+_ENDS = np.array([END_NACHWERFEN, END_CAP, END_INSTANT, END_CAP], dtype=np.int64)
 
 @dataclass(frozen=True)
 class MackeBotTable:
@@ -77,21 +70,11 @@ class MackeBotTable:
                    np.asarray(dec.bank, np.bool_), clear, endgame)
 
 
-def _pad(a: np.ndarray, axis: int, rows: int) -> np.ndarray:
-    extra = rows - a.shape[axis]
-    if extra <= 0:
-        return a
-    pad = [(0, 0)] * a.ndim
-    pad[axis] = (0, extra)
-    return np.pad(a, pad, mode="edge")
-
-
 def stack_tables(tables: list[MackeBotTable]) -> tuple:
     """The kernel's stacked arrays (keep, ret, bank, clear, endgame)."""
     def stack(name: str, axis: int):
         arrs = [getattr(t, name) for t in tables]
-        rows = max(a.shape[axis] for a in arrs)
-        return np.ascontiguousarray(np.stack([_pad(a, axis, rows) for a in arrs]))
+        return stack_rows(arrs, axis, max(a.shape[axis] for a in arrs))
 
     return (stack("keep", 0), stack("ret", 0), stack("bank", 0), stack("clear", 1),
             np.array([t.endgame for t in tables], dtype=np.bool_))
@@ -109,23 +92,6 @@ def _result(total, min_u):
 
 
 @njit(cache=True)
-def _endgame(table_banks, result, me, n, scores, target, last_turn):
-    """The endgame bot's bank decision: press on when behind in its last turn
-    (nachwerfen), bank at once when banking reaches the target, else the table."""
-    mine = scores[me] + result
-    if last_turn:
-        best = _NO_SCORE
-        for q in range(n):
-            if q != me and scores[q] > best:
-                best = scores[q]
-        if mine < best:
-            return False
-    if mine >= target:
-        return True
-    return table_banks
-
-
-@njit(cache=True)
 def _play_turn(st, b, me, n, scores, last_turn, keep, ret, bank, clear, endgame, ordered,
                ordered_off, start, state_dice, state_pts, add, sub_start, sub_states, keep_start,
                keep_states, win, slot_off, empty, params):
@@ -136,32 +102,28 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, ret, bank, clear, endgame,
     bust_zero = params[P_BUST_ZERO] == 1
     target = params[P_TARGET]
     eg = endgame[b]
-    krows = keep.shape[1] - 1
-    rrows = ret.shape[1] - 1
-    brows = bank.shape[1] - 1
-    crows = clear.shape[2] - 1
+    krows, rrows, brows, crows = last_rows(keep, ret, bank, clear)
     locked = 0
     u = empty
     tl = n_throws
     while True:
         if tl < n_throws:  # returns before the 2nd and later throw of a series
             u = sub_states[sub_start[u] + ret[b, min(locked, rrows), tl, u]]
-        nd = n_all - state_dice[u]
-        ms = ordered[ordered_off[nd] + below(st, _POW6[nd])]
+        ms, slot = throw_rest(st, u, n_all, state_dice, ordered, ordered_off, start)
         total = locked + state_pts[u]
         if win[ms]:
             return 0, True
         k0 = keep_start[ms]
         if k0 == keep_start[ms + 1]:  # Macke: -total (the turn's first throw: total is 0)
             return (0 if bust_zero else -total), False
-        j = keep[b, min(locked, krows), tl, slot_off[u] + ms - start[nd]]
+        j = keep[b, min(locked, krows), tl, slot_off[u] + slot]
         u = add[u, keep_states[k0 + j]]
         total = locked + state_pts[u]
         tl -= 1
         if state_dice[u] == n_all:  # a clear: bank, or a new series with the total locked
             stop = clear[b, tl, min(total, crows)]
             if eg:
-                stop = _endgame(stop, _result(total, min_u), me, n, scores, target, last_turn)
+                stop = endgame_banks(stop, _result(total, min_u), me, n, scores, target, last_turn)
             if stop:
                 break
             locked = total
@@ -172,7 +134,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, ret, bank, clear, endgame,
         else:
             stop = bank[b, min(locked, brows), tl, u]
             if eg:
-                stop = _endgame(stop, _result(total, min_u), me, n, scores, target, last_turn)
+                stop = endgame_banks(stop, _result(total, min_u), me, n, scores, target, last_turn)
             if stop:
                 break
     return _result(total, min_u), False
@@ -186,57 +148,29 @@ def _play_games(seed, lo, hi, lineups, keep, ret, bank, clear, endgame, ordered,
     ``share`` (of SHARE; the highest score wins, ties share, an instant winner
     alone), ``score``, ``bsum``/``bsq`` (signed turn results and their
     squares, summed over the seat's turns); per game ``turns`` and ``end``."""
-    n_lineups, n = lineups.shape
+    n = lineups.shape[1]
     target = params[P_TARGET]
     max_turns = params[P_MAX_ROUNDS] * n
-    st = np.empty(1, dtype=np.uint64)
-    seats = np.empty(n, dtype=np.int64)
-    scores = np.empty(n, dtype=np.int64)
+    st, seats, scores = game_scratch(n)
     for g in range(lo, hi):
-        line = g % n_lineups
-        r = (g // n_lineups) % n
-        for j in range(n):
-            seats[j] = lineups[line, (j + r) % n]
-            scores[j] = 0
-        st[0] = stream_start(seed, np.uint64(g))
-        finisher = -1
-        turn = 0
-        winner = -1
-        e = END_CAP
-        while True:
-            me = turn % n
-            if finisher >= 0 and me == finisher:
-                e = END_NACHWERFEN
-                break
-            if finisher < 0 and me == 0 and turn >= max_turns:
-                break
-            v, won = _play_turn(st, seats[me], me, n, scores, finisher >= 0, keep, ret, bank,
-                                clear, endgame, ordered, ordered_off, start, state_dice,
-                                state_pts, add, sub_start, sub_states, keep_start, keep_states,
-                                win, slot_off, empty, params)
-            turn += 1
-            bsum[g - lo, me] += v
-            bsq[g - lo, me] += v * v
-            if won:
-                winner, e = me, END_INSTANT
-                break
-            scores[me] += v
-            if finisher < 0 and scores[me] >= target:
-                finisher = me
-        turns[g - lo] = turn
-        end[g - lo] = e
-        record_result(scores, winner, n, score[g - lo], share[g - lo])
+        start_game(seed, g, lineups, seats, scores, st)
+        turn, finisher, over = 0, -1, NOT_OVER
+        while over == NOT_OVER:
+            me, over = next_turn(turn, finisher, n, False, max_turns)
+            if over == NOT_OVER:
+                v, won = _play_turn(st, seats[me], me, n, scores, finisher >= 0, keep, ret, bank,
+                                    clear, endgame, ordered, ordered_off, start, state_dice,
+                                    state_pts, add, sub_start, sub_states, keep_start, keep_states,
+                                    win, slot_off, empty, params)
+                turn, finisher, over = turn_played(me, v, won, turn, finisher, scores, bsum,
+                                                   bsq, g - lo, target, False)
+        close_game(me, turn, over, _ENDS, scores, n, g - lo, turns, end, score, share)
 
 
-def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):
-    """Play games ``start .. start+n_games-1``; per-game arrays
-    ``(share, score, bsum, bsq, turns, end)`` (see :func:`_play_games`)."""
-    return run_game_blocks(_play_games, seed, start, n_games, lineups, bots, data, params,
-                           threads, block)
-
-
-class MackeGameKernel:
+class MackeGameKernel(DiceGameKernel):
     """The kernel's inputs for a config and a list of bot tables, ready to run."""
+
+    play_games = _play_games
 
     def __init__(self, config: MackeConfig, tables: list[MackeBotTable]):
         rules = config.rules
@@ -257,9 +191,3 @@ class MackeGameKernel:
                      c(m.add), c(m.sub_start), c(m.sub_states), c(m.keep_start), c(m.keep_states),
                      c(m.win), c(off), int(m.empty))  # the order _play_games reads them
         self.params = kernel_params(config)
-
-    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
-            threads: int | None = None, block: int = BLOCK):
-        lineups = np.ascontiguousarray(lineups, dtype=np.int64)
-        return simulate_games(seed, start, n_games, lineups, self.bots, self.data, self.params,
-                              threads, block)

@@ -46,7 +46,7 @@ def game_kind(config):
 
 def exact_turn_values(rules, thresholds) -> dict[str, float]:
     """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
-    from tutto_sim.macke.bots import macke_turn_rules
+    from tutto_sim.macke.rules import macke_turn_rules
     from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
     from tutto_sim.macke.threshold import MackeThresholdPolicy
 
@@ -85,7 +85,7 @@ def instant_column(rules) -> tuple[str, str, bool]:
 def human(name, read, write, hints, rules, win_table=None):
     """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
     win``) adds each choice's chance to win to the advice (two players)."""
-    from tutto_sim.macke.game import MackeAdvisor, MackeHumanBot
+    from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
 
     bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
     if win_table is not None:

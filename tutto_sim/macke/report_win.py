@@ -66,7 +66,7 @@ def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
 
 
 def compute(rules: MackeRules, win_target: int | None = None, phase=None) -> MackeWinPages:
-    from tutto_sim.macke.bots import macke_turn_rules
+    from tutto_sim.macke.rules import macke_turn_rules
     from tutto_sim.macke.solver import NEVER, solve_macke
     from tutto_sim.macke.winprob import WinPlanner
 

@@ -94,3 +94,9 @@ class MackeRules(GameRules):
 
     def to_dict(self) -> dict:
         return {"game": "macke", **asdict(self)}
+
+
+def macke_turn_rules(rules: MackeRules) -> MackeRules:
+    """The rules with the target at the variant's preset: what a turn policy sees
+    (the target is the only game-level field of ``MackeRules``)."""
+    return replace(rules, target=MackeRules.preset(rules.variant).target)

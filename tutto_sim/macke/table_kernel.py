@@ -23,27 +23,31 @@ from numba import njit, prange
 
 from tutto_sim.core.streams import below, stream_start
 from tutto_sim.dice.throws import MAX_DICE
-from tutto_sim.macke.turn_kernel import (
-    END_BANK,
-    END_MACKE,
-    END_WIN,
-    N_CLEARS,
-    N_MACKE,
-    N_NEGATIVE,
-    N_POSITIVE,
-    N_SUMS,
-    N_THROWS,
-    N_WINS,
-    N_ZERO,
-    SUM,
-    SUM_SQ,
-)
+from tutto_sim.macke.turn_kernel import END_BANK, END_MACKE, END_WIN, N_CLEARS, N_MACKE, N_NEGATIVE, N_POSITIVE
+from tutto_sim.macke.turn_kernel import N_SUMS, N_THROWS, N_WINS, N_ZERO, SUM, SUM_SQ
 
 #: Extra column of the table kernel's sums: throws before which units were returned.
 N_RETURNS = N_SUMS
 N_TABLE_SUMS = N_SUMS + 1
 
 _POW6 = np.array([6**n for n in range(MAX_DICE + 1)], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def last_rows(keep, ret, bank, clear):
+    """The last row of each decision array (locked totals; the clear's turn
+    totals), with or without the game kernel's first axis of bots."""
+    return (keep.shape[keep.ndim - 3] - 1, ret.shape[ret.ndim - 3] - 1,
+            bank.shape[bank.ndim - 3] - 1, clear.shape[clear.ndim - 1] - 1)
+
+
+@njit(cache=True, inline="always")
+def throw_rest(st, u, n_all, state_dice, ordered, ordered_off, start):
+    """Throw the dice not set aside in state ``u``: the throw (multiset index)
+    and its place among the throws of that many dice (the keep table's slot)."""
+    nd = n_all - state_dice[u]
+    ms = ordered[ordered_off[nd] + below(st, _POW6[nd])]
+    return ms, ms - start[nd]
 
 
 @njit(cache=True)
@@ -56,10 +60,7 @@ def play_turn_table(st, keep, ret, bank, clear_bank, ordered, ordered_off, start
     min_u = params[2]
     bust_zero = params[3] == 1
     win_u = params[4]
-    rows = keep.shape[0] - 1
-    brows = bank.shape[0] - 1
-    rrows = ret.shape[0] - 1
-    crows = clear_bank.shape[0] - 1
+    rows, rrows, brows, crows = last_rows(keep, ret, bank, clear_bank)
     locked = 0
     u = empty
     tl = n_throws
@@ -72,8 +73,7 @@ def play_turn_table(st, keep, ret, bank, clear_bank, ordered, ordered_off, start
             if s != u:
                 returns += 1
                 u = s
-        n = n_all - state_dice[u]
-        ms = ordered[ordered_off[n] + below(st, _POW6[n])]
+        ms, slot = throw_rest(st, u, n_all, state_dice, ordered, ordered_off, start)
         throws += 1
         total = locked + state_pts[u]
         if win[ms]:
@@ -81,7 +81,7 @@ def play_turn_table(st, keep, ret, bank, clear_bank, ordered, ordered_off, start
         k0 = keep_start[ms]
         if k0 == keep_start[ms + 1]:  # Macke: -total (0 on the first throw: total is 0)
             return (0 if bust_zero else -total), total, throws, clears, END_MACKE, returns
-        j = keep[min(locked, rows), tl, slot_off[u] + ms - start[n]]
+        j = keep[min(locked, rows), tl, slot_off[u] + slot]
         u = add[u, keep_states[k0 + j]]
         total = locked + state_pts[u]
         tl -= 1

@@ -209,7 +209,7 @@ class _Setup:
 
     def ev_outcomes(self):
         """Outcome distribution of the EV-optimal turn (``solve_macke``): by total."""
-        from tutto_sim.macke.bots import macke_turn_rules
+        from tutto_sim.macke.rules import macke_turn_rules
 
         sol = solve_macke(macke_turn_rules(self.rules))
         dec = sol.decisions

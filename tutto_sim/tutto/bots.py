@@ -3,7 +3,7 @@
 Every bot implements the bot protocol (``core.api``: a ``name`` and
 ``act(decision)``), so every bot plays in the reference game. Table and
 threshold bots also have ``table()``, their decisions as a
-:class:`~tutto_sim.tutto.game_kernel.BotTable`, and so also play in the numba
+:class:`~tutto_sim.tutto.table_kernel.BotTable`, and so also play in the numba
 kernel; the tests check that both ways give the same games.
 
 Bot specs (``parse_bot``):
@@ -52,8 +52,8 @@ from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision
 from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
 from tutto_sim.tutto.flags import VALID_BOTS
-from tutto_sim.tutto.game_kernel import BotTable
 from tutto_sim.tutto.policy import TURN_FIELDS, ExactPolicy, load_policy, optimal_policy
+from tutto_sim.tutto.table_kernel import BotTable
 from tutto_sim.tutto.reference import choose_keep
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.threshold import CardPolicy, ThresholdPolicy

@@ -30,9 +30,8 @@ other, never below 0 (option ``plusminus_deduction="tutto"``: at the Tutto
 itself, even if the turn is later lost). A Kleeblatt success wins at once.
 When a player ends a turn at or above the target, ``game_end="round"``
 finishes the round (the highest score wins, ties share the win: 1/k each);
-``"immediate"`` ends the game with that player the winner. A game that
-reaches ``max_rounds`` rounds (a safety net for bots that never bank) ends
-there as if the round were finished.
+``"immediate"`` ends the game with that player the winner (the loop and the
+``max_rounds`` cap: ``dice.game``).
 """
 
 from __future__ import annotations
@@ -42,8 +41,9 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from tutto_sim.core.games import GameRecord, bot_rng, game_over  # noqa: F401  (shared)
+from tutto_sim.core.games import GameRecord
 from tutto_sim.core.rng import Stream
+from tutto_sim.dice.game import DiceGame, InstantWin
 from tutto_sim.dice.reference import best_split
 from tutto_sim.dice.scoring import ScoringRules
 from tutto_sim.tutto.api import (
@@ -57,7 +57,6 @@ from tutto_sim.tutto.api import (
     Bot,
     Decision,
     GameView,
-    IllegalAction,
     Keep,
     ask,
 )
@@ -140,71 +139,28 @@ class Deck:
         return tuple(counts)
 
 
-class KleeblattWin(Exception):
-    """Raised inside a turn: a second Tutto in a row under the Kleeblatt."""
-
-
-class TuttoGame:
+class TuttoGame(DiceGame):
     """One game: ``TuttoGame(bots, config, seed, index).play()`` -> :class:`GameRecord`.
 
     ``bots[j]`` plays seat j. ``narrate``, if given, receives one line of text
-    per event (cards, throws, keeps, banks), for the terminal game.
+    per event (cards, throws, keeps, banks), for the terminal game. The loop is
+    ``dice.game.DiceGame``'s; a second Tutto in a row under the Kleeblatt is its
+    instant win.
     """
+
+    END_FINISHED, END_TARGET, END_INSTANT, END_CAP = END_ROUND, END_TARGET, END_CLOVERLEAF, END_CAP
+    INSTANT_WIN_WORDS = "wins at once with the Kleeblatt!"
 
     def __init__(self, bots: Sequence[Bot], config: GameConfig = GameConfig(), seed: int = 1,
                  index: int = 0, narrate: Callable[[str], None] | None = None):
-        if not 1 <= len(bots) <= 8:
-            raise ValueError(f"a game needs 1-8 players, not {len(bots)}")
-        self.bots = list(bots)
-        self.config = config
-        self.rules = config.rules
-        self.n = len(bots)
-        self.stream = Stream(seed, index)
+        super().__init__(bots, config, seed, index, narrate)
         self.deck = Deck(self.stream, self.rules.deck == "iid")
-        self.scores = [0] * self.n
-        self.rngs = [bot_rng(seed, index, j) for j in range(self.n)]
-        self.turn = 0
-        self.last_round = False
-        self.say = narrate or (lambda text: None)
 
-    # ---- the game -------------------------------------------------------
-    def play(self) -> GameRecord:
-        n, target = self.n, self.rules.target
-        banked, banked_sq, turns_by_seat, errors = [0] * n, [0] * n, [0] * n, []
-        end, winners = END_CAP, None
-        while True:
-            seat = self.turn % n
-            if seat == 0 and self.last_round:
-                end = END_ROUND
-                break
-            if seat == 0 and self.turn >= self.config.max_rounds * n:
-                break
-            self.say(f"-- {self._who(seat)}: turn {self.turn // n + 1}, score {self.scores[seat]:,}")
-            try:
-                points = self._turn(seat)
-            except KleeblattWin:
-                points = 0
-                winners, end = (seat,), END_CLOVERLEAF
-            except IllegalAction as e:
-                points = 0
-                errors.append((seat, str(e)))
-                self.say(f"{e}; counted as a bust")
-            self.turn += 1
-            turns_by_seat[seat] += 1
-            banked[seat] += points
-            banked_sq[seat] += points * points
-            if winners is not None:
-                self.say(f"{self._who(seat)} wins at once with the Kleeblatt!")
-                break
-            self.scores[seat] += points
-            if self.scores[seat] >= target:
-                if self.rules.game_end == "immediate":
-                    winners, end = (seat,), END_TARGET
-                    break
-                if not self.last_round:
-                    self.say(f"{self._who(seat)} reached {target:,}: the round is finished")
-                self.last_round = True
-        return game_over(self, winners, end, banked, banked_sq, turns_by_seat, errors)
+    def immediate(self) -> bool:
+        return self.rules.game_end == "immediate"
+
+    def _reached(self, seat: int) -> None:
+        self.say(f"{self._who(seat)} reached {self.rules.target:,}: the round is finished")
 
     # ---- one turn (docs/rules.md §4) --------------------------------------
     def _turn(self, seat: int) -> int:
@@ -269,7 +225,7 @@ class TuttoGame:
                         if card is Card.CLOVERLEAF:
                             clover_tuttos += 1
                             if clover_tuttos == 2:
-                                raise KleeblattWin
+                                raise InstantWin
                             self.say("first Tutto under the Kleeblatt: one more in a row wins")
                             dice_left = 6
                             continue
@@ -331,9 +287,6 @@ class TuttoGame:
         dice = throw_dice(self.stream, n)
         self.say(f"throws {' '.join(map(str, dice))}")
         return dice
-
-    def _who(self, seat: int) -> str:
-        return f"seat {seat} ({self.bots[seat].name})"
 
     def view(self, seat: int) -> GameView:
         return GameView("tutto", self.rules, tuple(b.name for b in self.bots), tuple(self.scores),

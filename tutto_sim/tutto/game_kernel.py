@@ -27,41 +27,29 @@ Cards: the rule option ``deck`` (``real``: the 56-card deck without
 replacement; ``iid``: every card independently at the deck frequencies) is
 the parameter ``P_INDEPENDENT``; both draw exactly as ``tutto.game`` does.
 
-Game ``i`` of a run reads stream ``(seed, i)``; its lineup is
-``lineups[i % L]`` rotated by ``r = (i // L) % n``: seat j gets bot
-``lineups[i % L, (j + r) % n]`` (``core.tournament.seat_bots``). Games are
-cut into blocks of fixed games (:data:`BLOCK`), each played by one call of
-the ``nogil`` kernel with its own scratch arrays on a pool of threads, so
-results never depend on the number of threads. (Plain threads rather than
-``prange``: a parallel loop around a whole game more than doubles the compile
-time and gains nothing here.)
+The game loop, streams, lineups and end rules are ``dice.game_kernel``'s.
+Blocks of fixed games each run in one call of the ``nogil`` kernel on a pool
+of threads (plain threads rather than ``prange``: a parallel loop around a
+whole game more than doubles the compile time and gains nothing here).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 from numba import njit
 
-from tutto_sim.core.blocks import BLOCK, SHARE, record_result, run_game_blocks  # noqa: F401
-from tutto_sim.core.streams import below, stream_start
+from tutto_sim.core.blocks import SHARE  # noqa: F401  (the win shares' unit, for the callers)
+from tutto_sim.core.streams import below
+from tutto_sim.dice.game_kernel import NOT_OVER, DiceGameKernel, close_game, endgame_banks
+from tutto_sim.dice.game_kernel import game_scratch, next_turn, stack_rows, start_game, turn_played
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import build_tables
 from tutto_sim.tutto.game import END_KINDS, GameConfig
 from tutto_sim.tutto.rules import PLUSMINUS_CHAIN_CHOICES
-from tutto_sim.tutto.turn_kernel import (
-    CLOVERLEAF,
-    FIREWORKS,
-    PLUSMINUS,
-    PLUSMINUS_UNITS,
-    STOP,
-    STREET,
-    STREET_UNITS,
-    X2,
-    TuttoKernelData,
-    draw_throw,
-)
+from tutto_sim.tutto.table_kernel import BotTable
+from tutto_sim.tutto.turn_kernel import CLOVERLEAF, FIREWORKS, PLUSMINUS, PLUSMINUS_UNITS, STOP, STREET
+from tutto_sim.tutto.turn_kernel import STREET_UNITS, X2, TuttoKernelData, draw_throw, set_aside, street_aside
+from tutto_sim.tutto.turn_kernel import street_throw, tutto_bonus
 from tutto_sim.tutto.win_bot_kernel import (
     WinBotTable,
     kernel_win_args,
@@ -79,34 +67,8 @@ COMPILING = "the Tutto game kernel"
 P_X2_CARD, P_PM_CHAIN, P_DEDUCT_AT_TUTTO, P_TARGET, P_IMMEDIATE, P_MAX_ROUNDS, P_INDEPENDENT = range(7)
 END_ROUND, END_TARGET, END_CLOVERLEAF, END_CAP = range(4)
 assert END_KINDS == ("round", "target", "cloverleaf", "cap")
-CLOVER_WIN = -1
-
-
-@dataclass(frozen=True)
-class BotTable:
-    """One bot's decisions as arrays (module docstring); rows = turn totals 0..R-1."""
-
-    keep: np.ndarray  # int8 [C, R, M]
-    bank: np.ndarray  # bool [C, 6, R]
-    draw: np.ndarray  # bool [C, R]
-    street: np.ndarray  # int8 [7, 7]
-    keep_x2p: np.ndarray  # int8 [P, R, M] (P = 1 and unused under x2 scope "turn")
-    bank_x2p: np.ndarray  # bool [P, 6, R]
-    endgame: bool = False
-
-    @property
-    def rows(self) -> int:
-        return self.draw.shape[1]
-
-
-def _pad_rows(a: np.ndarray, axis: int, rows: int) -> np.ndarray:
-    """Repeat the last row up to ``rows``: a larger total uses the last row anyway."""
-    extra = rows - a.shape[axis]
-    if extra <= 0:
-        return a
-    pad = [(0, 0)] * a.ndim
-    pad[axis] = (0, extra)
-    return np.pad(a, pad, mode="edge")
+#: ``dice.game_kernel``'s OVER_* (finished, target, instant, cap) as end kinds.
+_ENDS = np.array([END_ROUND, END_TARGET, END_CLOVERLEAF, END_CAP], dtype=np.int64)
 
 
 def stack_tables(tables: list[BotTable]) -> tuple:
@@ -115,8 +77,7 @@ def stack_tables(tables: list[BotTable]) -> tuple:
     x2_rows = rows if max(t.keep_x2p.shape[0] for t in tables) > 1 else 1
 
     def stack(name: str, axis: int, r: int = rows):
-        arrs = [_pad_rows(getattr(t, name), axis, r) for t in tables]
-        return np.ascontiguousarray(np.stack(arrs))
+        return stack_rows([getattr(t, name) for t in tables], axis, r)
 
     return (stack("keep", 1), stack("bank", 2), stack("draw", 1),
             np.ascontiguousarray(np.stack([t.street for t in tables])),
@@ -171,26 +132,10 @@ def _deduct(scores, me, n, tuttos):
 
 
 @njit(cache=True)
-def _endgame(table_banks, total, me, n, scores, target, last_round):
-    """The endgame bot's bank decision: press on when behind in the last round,
-    bank at once when banking reaches the target, else what the table says."""
-    mine = scores[me] + total
-    best = 0
-    for q in range(n):
-        if q != me and scores[q] > best:
-            best = scores[q]
-    if last_round and mine < best:
-        return False
-    if mine >= target:
-        return True
-    return table_banks
-
-
-@njit(cache=True)
-def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_x2p,
+def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x2p,
                bank_x2p, endgame, win, deck, pos, ordered, ordered_off, best_pts, faces, bonus,
                bankable, params):
-    """One turn of bot b in seat ``me``: banked units, or CLOVER_WIN.
+    """One turn of bot b in seat ``me``: (banked units, Kleeblatt win?).
 
     ``play_turn_table`` with the deck, the deductions and the endgame rule;
     a ``winopt`` bot (``win[0][b] >= 0``) decides by ``win_bot_kernel``.
@@ -209,41 +154,29 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
     card = _draw_card(st, deck, pos, independent)
     while True:
         if card == STOP:
-            return 0
+            return 0, False
         if card == STREET:
             mask = 0
             dice = 6
             while dice > 0:
-                ms = draw_throw(st, dice, ordered, ordered_off)
-                new = faces[ms] & ~mask & 63
+                new, j = street_throw(st, dice, mask, ordered, ordered_off, faces)
                 if new == 0:
-                    return 0
-                j = 0
-                x = new
-                while x != 0:
-                    x &= x - 1
-                    j += 1
+                    return 0, False
                 take = street[b, 6 - dice, j]
                 if wb >= 0:
-                    L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
                     take = win_street(win, L, total, 6 - dice, j)
-                for _ in range(take):
-                    low = new & -new
-                    mask |= low
-                    new ^= low
-                    dice -= 1
+                mask = street_aside(new, mask, take)
+                dice -= take
             total += STREET_UNITS
         else:
-            can_bank = bankable[card]
-            by_points = x2_card and card == X2
-            dice = 6
-            card_pts = 0
-            tuttos_here = 0
+            can_bank, by_points = bankable[card], x2_card and card == X2
+            dice, card_pts, tuttos_here = 6, 0, 0
             while True:
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
-                    L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
                     k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
                                  x2_card, pm_chain)
                 elif by_points:
@@ -253,60 +186,50 @@ def _play_turn(st, b, me, n, scores, last_round, keep, bank, draw, street, keep_
                 if k == 0:
                     if card == FIREWORKS:  # only a Niete ends it, and it banks
                         _deduct(scores, me, n, pm)
-                        return total
-                    return 0
-                dice -= k
-                if can_bank or card == FIREWORKS:
-                    pts = best_pts[ms, k]
-                    total += pts
-                    card_pts += pts
+                        return total, False
+                    return 0, False
+                dice, total, card_pts = set_aside(card, k, ms, dice, total, card_pts, can_bank,
+                                                  best_pts)
                 if dice == 0:
                     if card == FIREWORKS or card == CLOVERLEAF:
                         tuttos_here += 1
                         if card == CLOVERLEAF and tuttos_here == 2:
-                            return CLOVER_WIN
+                            return 0, True
                         dice = 6
                         continue
                     break
                 if can_bank:
                     row = total if total < t_max else t_max
                     if wb >= 0:
-                        L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+                        L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
                         stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
                     elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
                     else:
                         stop = bank[b, card, dice, row]
                     if eg:
-                        stop = _endgame(stop, total, me, n, scores, target, last_round)
+                        stop = endgame_banks(stop, total, me, n, scores, target, last_turn)
                     if stop:
                         _deduct(scores, me, n, pm)
-                        return total
-            if card == X2:
-                total = total + card_pts if x2_card else 2 * total
-            elif card == PLUSMINUS:
-                total += PLUSMINUS_UNITS
+                        return total, False
+            total, ends = tutto_bonus(card, total, card_pts, x2_card, pm_chain, bonus)
+            if card == PLUSMINUS:
                 if at_tutto:
                     _deduct(scores, me, n, 1)
                 else:
                     pm += 1
-                if pm_chain == 1:
-                    _deduct(scores, me, n, pm)
-                    return total
-                if pm_chain == 2:
-                    _deduct(scores, me, n, pm)
-                    return PLUSMINUS_UNITS
-            else:
-                total += bonus[card]
+            if ends:
+                _deduct(scores, me, n, pm)
+                return total, False
         go = draw[b, card, total if total < t_max else t_max]
         if wb >= 0:
-            L = win_layer(win, wb, me, scores, last_round, pm, immediate)
+            L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
             go = not win_banks_after_tutto(win, L, total)
         if eg:
-            go = not _endgame(not go, total, me, n, scores, target, last_round)
+            go = not endgame_banks(not go, total, me, n, scores, target, last_turn)
         if not go:
             _deduct(scores, me, n, pm)
-            return total
+            return total, False
         card = _draw_card(st, deck, pos, independent)
 
 
@@ -319,66 +242,33 @@ def _play_games(seed, lo, hi, lineups, keep, bank, draw, street, keep_x2p, bank_
     ties share, a Kleeblatt or ``immediate`` winner alone), ``score``, ``bsum``,
     ``bsq`` (banked units and their squares, summed over the seat's turns);
     per game ``turns`` and ``end``."""
-    n_lineups, n = lineups.shape
+    n = lineups.shape[1]
     target = params[P_TARGET]
     immediate = params[P_IMMEDIATE] == 1
     max_turns = params[P_MAX_ROUNDS] * n
-    st = np.empty(1, dtype=np.uint64)
-    seats = np.empty(n, dtype=np.int64)
-    scores = np.empty(n, dtype=np.int64)
+    st, seats, scores = game_scratch(n)
     deck = np.empty(deck0.shape[0], dtype=np.int64)
     pos = np.zeros(1, dtype=np.int64)
     for g in range(lo, hi):
-        line = g % n_lineups
-        r = (g // n_lineups) % n
-        for j in range(n):
-            seats[j] = lineups[line, (j + r) % n]
-            scores[j] = 0
+        start_game(seed, g, lineups, seats, scores, st)
         deck[:] = deck0
         pos[0] = 0
-        st[0] = stream_start(seed, np.uint64(g))
-        last_round = False
-        turn = 0
-        winner = -1
-        e = END_CAP
-        while True:
-            me = turn % n
-            if me == 0 and last_round:
-                e = END_ROUND
-                break
-            if me == 0 and turn >= max_turns:
-                break
-            v = _play_turn(st, seats[me], me, n, scores, last_round, keep, bank, draw, street,
-                           keep_x2p, bank_x2p, endgame, win, deck, pos, ordered, ordered_off,
-                           best_pts, faces, bonus, bankable, params)
-            turn += 1
-            if v == CLOVER_WIN:
-                winner, e = me, END_CLOVERLEAF
-                v = 0
-            bsum[g - lo, me] += v
-            bsq[g - lo, me] += v * v
-            if winner >= 0:
-                break
-            scores[me] += v
-            if scores[me] >= target:
-                if immediate:
-                    winner, e = me, END_TARGET
-                    break
-                last_round = True
-        turns[g - lo] = turn
-        end[g - lo] = e
-        record_result(scores, winner, n, score[g - lo], share[g - lo])
+        turn, finisher, over = 0, -1, NOT_OVER
+        while over == NOT_OVER:
+            me, over = next_turn(turn, finisher, n, True, max_turns)
+            if over == NOT_OVER:
+                v, won = _play_turn(st, seats[me], me, n, scores, finisher >= 0, keep, bank, draw,
+                                    street, keep_x2p, bank_x2p, endgame, win, deck, pos, ordered,
+                                    ordered_off, best_pts, faces, bonus, bankable, params)
+                turn, finisher, over = turn_played(me, v, won, turn, finisher, scores, bsum,
+                                                   bsq, g - lo, target, immediate)
+        close_game(me, turn, over, _ENDS, scores, n, g - lo, turns, end, score, share)
 
 
-def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=None, block=BLOCK):
-    """Play games ``start .. start+n_games-1``; returns per-game arrays
-    ``(share, score, bsum, bsq, turns, end)`` (see :func:`_play_games`)."""
-    return run_game_blocks(_play_games, seed, start, n_games, lineups, bots, data, params,
-                           threads, block)
-
-
-class TuttoGameKernel:
+class TuttoGameKernel(DiceGameKernel):
     """The kernel's inputs for a config and a list of bot tables, ready to run."""
+
+    play_games = _play_games
 
     def __init__(self, config: GameConfig, tables: list):
         kd = TuttoKernelData(config.rules)
@@ -393,10 +283,6 @@ class TuttoGameKernel:
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
         self.params = kernel_params(config)
 
-    def run(self, seed: int, start: int, n_games: int, lineups: np.ndarray,
-            threads: int | None = None, block: int = BLOCK):
-        lineups = np.ascontiguousarray(lineups, dtype=np.int64)
+    def check(self, lineups: np.ndarray) -> None:
         if any(self.winopt) and lineups.shape[1] != 2:
             raise ValueError(f"winopt plays two-player games only, not {lineups.shape[1]} players")
-        return simulate_games(seed, start, n_games, lineups, self.bots, self.data, self.params,
-                              threads, block)

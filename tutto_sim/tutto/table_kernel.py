@@ -9,21 +9,32 @@ last row). ``tutto.reference.play_turn_exact`` is its readable twin.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit, prange
 
 from tutto_sim.core.streams import below, stream_start
-from tutto_sim.tutto.turn_kernel import (
-    CLOVERLEAF,
-    FIREWORKS,
-    PLUSMINUS,
-    PLUSMINUS_UNITS,
-    STOP,
-    STREET,
-    STREET_UNITS,
-    X2,
-    draw_throw,
-)
+from tutto_sim.tutto.turn_kernel import CLOVERLEAF, FIREWORKS, STOP, STREET, STREET_UNITS, X2, draw_throw
+from tutto_sim.tutto.turn_kernel import set_aside, street_aside, street_throw, tutto_bonus
+
+
+@dataclass(frozen=True)
+class BotTable:
+    """One game-kernel bot's decisions as arrays (``game_kernel``'s docstring):
+    the arrays above by card, rows = turn totals 0..R-1."""
+
+    keep: np.ndarray  # int8 [C, R, M]
+    bank: np.ndarray  # bool [C, 6, R]
+    draw: np.ndarray  # bool [C, R]
+    street: np.ndarray  # int8 [7, 7]
+    keep_x2p: np.ndarray  # int8 [P, R, M] (P = 1 and unused under x2 scope "turn")
+    bank_x2p: np.ndarray  # bool [P, 6, R]
+    endgame: bool = False
+
+    @property
+    def rows(self) -> int:
+        return self.draw.shape[1]
 
 
 @njit(cache=True)
@@ -48,29 +59,17 @@ def play_turn_table(first_card, st, keep, bank, draw, street_take, keep_x2p, ban
             mask = 0
             dice = 6
             while dice > 0:
-                ms = draw_throw(st, dice, ordered, ordered_off)
+                new, j = street_throw(st, dice, mask, ordered, ordered_off, faces)
                 throws += 1
-                new = faces[ms] & ~mask & 63
                 if new == 0:
                     return 0, first_tuttos, throws
-                j = 0
-                x = new
-                while x != 0:
-                    x &= x - 1
-                    j += 1
                 take = street_take[6 - dice, j]
-                for _ in range(take):
-                    low = new & -new
-                    mask |= low
-                    new ^= low
-                    dice -= 1
+                mask = street_aside(new, mask, take)
+                dice -= take
             total += STREET_UNITS
         else:
-            can_bank = bankable[card]
-            by_points = x2_card_scope and card == X2
-            dice = 6
-            card_pts = 0
-            tuttos_here = 0
+            can_bank, by_points = bankable[card], x2_card_scope and card == X2
+            dice, card_pts, tuttos_here = 6, 0, 0
             while True:
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 throws += 1
@@ -83,11 +82,8 @@ def play_turn_table(first_card, st, keep, bank, draw, street_take, keep_x2p, ban
                     if card == FIREWORKS:  # only a Niete ends it, and it banks
                         return total, first_tuttos, throws
                     return 0, first_tuttos, throws
-                dice -= k
-                if can_bank or card == FIREWORKS:
-                    pts = best_pts[ms, k]
-                    total += pts
-                    card_pts += pts
+                dice, total, card_pts = set_aside(card, k, ms, dice, total, card_pts, can_bank,
+                                                  best_pts)
                 if dice == 0:
                     if card == FIREWORKS or card == CLOVERLEAF:
                         tuttos_here += 1
@@ -106,16 +102,9 @@ def play_turn_table(first_card, st, keep, bank, draw, street_take, keep_x2p, ban
                         stop = bank[card, dice, row]
                     if stop:
                         return total, first_tuttos, throws
-            if card == X2:
-                total = total + card_pts if x2_card_scope else 2 * total
-            elif card == PLUSMINUS:
-                total += PLUSMINUS_UNITS
-                if pm_chain == 1:
-                    return total, first_tuttos + (1 if first else 0), throws
-                if pm_chain == 2:
-                    return PLUSMINUS_UNITS, first_tuttos + (1 if first else 0), throws
-            else:
-                total += bonus[card]
+            total, ends = tutto_bonus(card, total, card_pts, x2_card_scope, pm_chain, bonus)
+            if ends:
+                return total, first_tuttos + (1 if first else 0), throws
         if first:
             first_tuttos += 1
         if not draw[total if total < t_max else t_max]:

@@ -89,6 +89,52 @@ def draw_throw(st, dice, ordered, ordered_off):
     return ordered[ordered_off[dice] + below(st, _POW6[dice])]
 
 
+@njit(cache=True, inline="always")
+def street_throw(st, dice, mask, ordered, ordered_off, faces):
+    """A Straße throw of ``dice`` dice, ``mask`` the numbers set aside (bits):
+    the new numbers (bits; 0 is a Niete) and how many there are."""
+    new = faces[draw_throw(st, dice, ordered, ordered_off)] & ~mask & 63
+    j = 0
+    x = new
+    while x != 0:
+        x &= x - 1
+        j += 1
+    return new, j
+
+
+@njit(cache=True, inline="always")
+def street_aside(new, mask, take):
+    """Set aside the ``take`` smallest of the new numbers ``new``: the mask after."""
+    for _ in range(take):
+        low = new & -new
+        mask |= low
+        new ^= low
+    return mask
+
+
+@njit(cache=True, inline="always")
+def set_aside(card, k, ms, dice, total, card_pts, can_bank, best_pts):
+    """Set aside ``k`` dice of throw ``ms`` under ``card``: dice left, turn total and
+    card points after (points count under a bankable card and the Feuerwerk)."""
+    if can_bank or card == FIREWORKS:
+        pts = best_pts[ms, k]
+        return dice - k, total + pts, card_pts + pts
+    return dice - k, total, card_pts
+
+
+@njit(cache=True, inline="always")
+def tutto_bonus(card, total, card_pts, x2_card_scope, pm_chain, bonus):
+    """A Tutto under a Bonus, x2 or Plus/Minus card: (new turn total, banked at once?);
+    Plus/Minus banks at once under ``plusminus_chain`` "bank" (1), only 1000 under "flat" (2)."""
+    if card == X2:
+        return (total + card_pts if x2_card_scope else 2 * total), False
+    if card == PLUSMINUS:
+        if pm_chain == 2:
+            return PLUSMINUS_UNITS, True
+        return total + PLUSMINUS_UNITS, pm_chain == 1
+    return total + bonus[card], False
+
+
 @njit(cache=True)
 def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
               faces, deck, bonus, bankable, params):
@@ -125,18 +171,13 @@ def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
             dice = 6
             take = pol[card, COL_STREET]
             while dice > 0:
-                ms = draw_throw(st, dice, ordered, ordered_off)
+                new, j = street_throw(st, dice, mask, ordered, ordered_off, faces)
                 throws += 1
-                new = faces[ms] & ~mask & 63
                 if new == 0:
                     return 0, first_tuttos, throws
-                k = 0
-                while new != 0 and k < take:
-                    low = new & -new
-                    mask |= low
-                    new ^= low
-                    k += 1
-                    dice -= 1
+                k = min(take, j)
+                mask = street_aside(new, mask, k)
+                dice -= k
             total += STREET_UNITS
         else:
             rule = pol[card, 0]
@@ -166,16 +207,9 @@ def play_turn(first_card, st, pol, ordered, ordered_off, keep_dice, keep_pts,
                     dice = 6
                 elif can_bank and total >= pol[card, dice]:
                     return total, first_tuttos, throws
-            if card == X2:
-                total = total + card_pts if x2_card_scope else 2 * total
-            elif card == PLUSMINUS:
-                total += PLUSMINUS_UNITS
-                if pm_chain == 1:
-                    return total, first_tuttos + (1 if first else 0), throws
-                if pm_chain == 2:
-                    return PLUSMINUS_UNITS, first_tuttos + (1 if first else 0), throws
-            else:
-                total += bonus[card]
+            total, ends = tutto_bonus(card, total, card_pts, x2_card_scope, pm_chain, bonus)
+            if ends:
+                return total, first_tuttos + (1 if first else 0), throws
         # a Tutto: bank, or draw the next card and play it with 6 dice
         if first:
             first_tuttos += 1

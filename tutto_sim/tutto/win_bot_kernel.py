@@ -71,7 +71,8 @@ from numba import njit, prange
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
-from tutto_sim.tutto.win_kernel import MAX_MODE, win_chain, leaf_value, one_layer
+from tutto_sim.tutto.table_kernel import BotTable
+from tutto_sim.tutto.win_kernel import MAX_MODE, leaf_value, one_layer, win_chain
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -115,7 +116,7 @@ class WinBotTable:
     decision table for what is not its choice (the Feuerwerk's forced keep)."""
 
     data: WinBotData
-    forced: object  # game_kernel.BotTable
+    forced: BotTable
 
 
 def table_key(table) -> str:
@@ -338,7 +339,6 @@ def _store_hold(vals, lay, r, U, UX, t0, t1, x2_card):
 def forced_table(rules):
     """A decision table whose only row is read: the Feuerwerk's keep (every
     scoring die, the most points), as the reference game forces it."""
-    from tutto_sim.tutto.game_kernel import BotTable
     from tutto_sim.tutto.solver import max_card_points
 
     t = build_tables(rules.scoring)

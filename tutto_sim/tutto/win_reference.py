@@ -397,7 +397,7 @@ class TurnOutcomes:
 
 
 def table_outcomes(rules: TuttoRules, table, t_cap: int = 400) -> TurnOutcomes:
-    """The turn of a player who follows ``table`` (a ``game_kernel.BotTable``:
+    """The turn of a player who follows ``table`` (a ``table_kernel.BotTable``:
     keep, bank, draw and Straße choices by card and turn total, row
     ``min(T, rows - 1)``), by forward propagation of exact probabilities in
     the order of the turn total; the Feuerwerk keeps are forced."""
