@@ -307,7 +307,7 @@ def reproduce_command(game: str, data, size: str, tournament=None) -> str:
     """The command that writes the report of ``data`` again (the cover):
     ``size`` the report's sample-size option with its value (``--turns
     200000``), ``tournament`` the :class:`Tournament` of ``--tournament``. A
-    rule flag that ``--game game`` implies (``--variant volle-lotte``) is left out."""
+    rule flag that ``--game game`` implies (a variant preset's ``--variant``) is left out."""
     flags = "".join(" " + f for f in rules_flags(data.rules) if f != f"--variant {game}")
     cmd = f"tutto-sim report --game {game} --seed {data.seed} {size}{flags}"
     if tournament is not None:

@@ -26,7 +26,8 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.runs import run_digest, run_file
 from tutto_sim.macke.cli import percent
-from tutto_sim.macke.entry import SixOfKind, Throws, Variant, WinValue
+from tutto_sim.dice.flags import SixOfKind
+from tutto_sim.macke.flags import Throws, Variant, WinValue
 
 
 def explore(

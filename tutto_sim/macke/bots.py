@@ -62,7 +62,7 @@ def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
 
 
 class MackePolicyBot:
-    """Plays a Macke turn policy (``macke.protocol``): the optimal
+    """Plays a Macke turn policy (``macke.api``): the optimal
     :class:`~tutto_sim.macke.policy.MackeTablePolicy` or a
     :class:`~tutto_sim.macke.threshold.MackeThresholdPolicy`;
     ``endgame`` adds the overrides of :func:`macke_endgame_banks`."""
@@ -88,7 +88,7 @@ class MackePolicyBot:
 
 
 def policy_action(p, d: MackeDecision, endgame: bool = False):
-    """The action of Macke turn policy ``p`` (``macke.protocol``) at ``d``."""
+    """The action of Macke turn policy ``p`` (``macke.api``) at ``d``."""
     if d.kind == KEEP:
         return d.legal[d.options.index(p.keep(d.view, d.throw_id, list(d.options)))]
     if d.kind == RETURN:

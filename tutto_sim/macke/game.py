@@ -139,7 +139,7 @@ class MackeDecision:
     including the coming one (``return``). ``dice`` is the number thrown
     (``keep``) or the number left to throw. ``view``, ``throw_id`` and
     ``options`` are the Macke policy protocol's view of the same decision
-    (``macke.protocol``): ``options[j]`` is the state index of
+    (``macke.api``): ``options[j]`` is the state index of
     ``legal[j]`` (``keep``, ``return``), so policy tables can answer.
     """
 

@@ -15,7 +15,7 @@ from tutto_sim.macke.rules import MackeRules, macke_turn_rules
 class MackeAdvisor:
     """The optimal turn policy's value of every choice at a Macke decision: the
     expected signed result of the turn after that choice, the rest of the turn
-    played optimally (``solve.macke_dp.MackeSolution`` values; turn analysis,
+    played optimally (``macke.solver.MackeSolution`` values; turn analysis,
     not the chance to win the game). :meth:`best` breaks ties as the solver
     does, so following it is playing the ``optimal`` table."""
 

@@ -3,7 +3,7 @@
 Part of the policy layer. A :class:`MackeTablePolicy` holds the solver's
 decision arrays (``macke.decisions``) with the rules they were solved
 for. It answers the questions of the Macke protocol
-(``macke.protocol``), so the reference engine ``macke.reference`` can
+(``macke.api``), so the reference engine ``macke.reference`` can
 play it, and hands the same arrays to the numba table kernel
 (``macke.table_kernel``).
 

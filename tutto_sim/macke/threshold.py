@@ -1,7 +1,7 @@
 """Threshold policies for Berliner Macke: the simple family players use.
 
 Part of the policy layer. A :class:`MackeThresholdPolicy` answers the
-questions of the Macke protocol (``macke.protocol``) like this:
+questions of the Macke protocol (``macke.api``) like this:
 
 - **keep**: set aside every scoring unit of the throw (``macke.tables``
   ``all_keep``: most dice, then most points);

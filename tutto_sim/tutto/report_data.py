@@ -2,8 +2,8 @@
 
 Part of the report layer. Everything exact comes from the solver
 (``tutto.solver.solve_tutto``, ``tutto.solver.policy_value``); everything simulated from the
-turn kernels (``sim.turns.run_policies`` for threshold sweeps,
-``sim.exact.exact_turns`` and ``tutto.turn_kernel.simulate_turns`` for
+turn kernels (``tutto.turns.run_policies`` for threshold sweeps,
+``tutto.exact_sim.exact_turns`` and ``tutto.turn_kernel.simulate_turns`` for
 per-turn results), always from ``seed`` so that the same seed gives the same
 report.
 
