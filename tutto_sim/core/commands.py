@@ -36,8 +36,9 @@ def _threads(threads: Optional[int]) -> int:
         raise UserError(str(e)) from None
 
 
-def _hook(rules, what: str):
-    return registry.for_rules(rules).hook(what)
+def _hooks(rules):
+    """The game's hooks (``core.contract.GameHooks``)."""
+    return registry.for_rules(rules).hooks
 
 
 #: Options of ``optimize`` that only some games take, with their flags: a game's
@@ -63,8 +64,7 @@ def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
     naming the games that take it."""
     for name in GAME_OPTIMIZE_OPTIONS:
         if name in given and name not in takes:
-            others = [e.name for e in registry.entries()
-                      if name in getattr(e.module(), "OPTIMIZE_OPTIONS", ())]
+            others = [e.name for e in registry.entries() if name in e.hooks.OPTIMIZE_OPTIONS]
             only = f" (only to --game {', '.join(others)})" if others else ""
             raise UserError(f"{GAME_OPTIMIZE_OPTIONS[name]} does not apply to optimize "
                             f"--game {game_label(rules)}{only}")
@@ -100,22 +100,21 @@ def optimize(
         if value is not None:
             positive(flag, value, ceiling=ceiling)
     _seed(seed)
-    handler = _hook(rules, "optimize")
-    module = registry.for_rules(rules).module()
-    takes = tuple(getattr(module, "OPTIMIZE_OPTIONS", ()))
+    hooks = _hooks(rules)
+    hooks.require("optimize")
+    takes = hooks.OPTIMIZE_OPTIONS
     values = {"card": card, "method": method, "turns": turns, "search_turns": search_turns,
               "games": games, "search_games": search_games, "candidates": candidates,
               "players": players, "field": field, "out_path": out_path}
     _refuse_foreign(rules, {k for k in values if _given(ctx, k)}, takes)
     own = {k: v for k, v in values.items() if k in takes}
-    check = getattr(module, "check_optimize", None)
-    if check is not None:
-        check(rules=rules, seed=seed, out_dir=out_dir, **own)
+    hooks.check_optimize(rules=rules, seed=seed, out_dir=out_dir, **own)
     if method == "monte-carlo":
         prepare_dir(out_dir, "--out-dir")
     n_threads = _threads(threads)
     with on_cluster(cluster):
-        handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
+        hooks.optimize(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads,
+                       **own)
 
 
 @with_rules()
@@ -133,24 +132,25 @@ def solve(
     if objective == "win":
         if solo or duel or cap is not None:
             raise UserError("--objective win does not take --solo, --duel or --cap")
-        takes = [e.name for e in registry.entries() if hasattr(e.module(), "solve_win")]
-        module = registry.for_rules(rules).module()
-        if not hasattr(module, "solve_win"):
+        takes = [e.name for e in registry.entries() if e.hooks.offers("solve_win")]
+        hooks = _hooks(rules)
+        if not hooks.offers("solve_win"):
             raise UserError(f"--objective win does not apply to --game {game_label(rules)} "
                             f"(only to --game {', '.join(takes)})" if takes else
                             f"--objective win does not apply to --game {game_label(rules)}")
-        module.solve_win(rules=rules, as_json=as_json, out_path=out_path)
+        hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path)
         return
     if out_path is not None:
         raise UserError("--out applies to solve --objective win only")
-    handler = _hook(rules, "solve")
+    hooks = _hooks(rules)
+    hooks.require("solve")
     extra = {}
     for name, given in (("solo", solo), ("duel", duel)):
         if given:  # only games whose hooks declare it take --solo / --duel
-            if name not in getattr(registry.for_rules(rules).module(), "SOLVE_OPTIONS", ()):
+            if name not in hooks.SOLVE_OPTIONS:
                 raise UserError(f"--{name} does not apply to --game {game_label(rules)}")
             extra[name] = True
-    handler(rules=rules, as_json=as_json, cap=cap, **extra)
+    hooks.solve(rules=rules, as_json=as_json, cap=cap, **extra)
 
 
 @with_rules()
@@ -161,7 +161,7 @@ def export_policy(
 ) -> None:
     """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
     _choice("--format", fmt, ("json", "csv", "parquet"))
-    _hook(rules, "export_policy")(rules=rules, out_path=out_path, fmt=fmt)
+    _hooks(rules).export_policy(rules=rules, out_path=out_path, fmt=fmt)
 
 
 @with_rules()
@@ -178,9 +178,10 @@ def validate(
     positive("--turns", turns)
     _seed(seed)
     _threads(threads)
-    handler = _hook(rules, "validate")
+    hooks = _hooks(rules)
+    hooks.require("validate")
     with on_cluster(cluster):
-        handler(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)
+        hooks.validate(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)
 
 
 def mount(app) -> None:

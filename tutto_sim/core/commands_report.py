@@ -57,9 +57,8 @@ def report(
     module = report_module(key)
     n_turns = module.DEFAULT_TURNS if turns is None else positive("--turns", turns)
     _seed(seed)
-    check = getattr(module, "check_rules", None)  # a rule the report cannot take: one line
-    if check is not None:
-        check(rules)
+    hooks = registry.for_rules(rules).hooks
+    hooks.check_report(rules)  # a rule the report cannot take: one line
     extra = {}
     if win_target is not None:
         import inspect
@@ -101,7 +100,7 @@ def report(
     seconds = time.perf_counter() - t0
     out.print(f"wrote {moved[files.pdf.name]} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
               f"{moved[files.index.name]} in {target_dir}", soft_wrap=True)
-    size = getattr(module, "SIZE_WORDS", "turns per point")
+    size = hooks.report_size_words(rules)
     out.print(f"seed {seed}; {n_turns:,} {size}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
 
 

@@ -37,7 +37,7 @@ from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, py
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
-from tutto_sim.macke.entry import MACKE_BOT_SPECS, MACKE_VALID_BOTS  # noqa: F401  (light there: --help lists them)
+from tutto_sim.macke.entry import BOT_SPECS, VALID_BOTS  # noqa: F401  (light there: --help lists them)
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
 from tutto_sim.macke.rules import MackeRules
@@ -62,7 +62,7 @@ def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
     return table_banks
 
 
-class MackePolicyBot:
+class KernelBot:
     """Plays a Macke turn policy (``policy.macke_protocol``): the optimal
     :class:`~tutto_sim.macke.policy.MackeTablePolicy` or a
     :class:`~tutto_sim.macke.threshold.MackeThresholdPolicy`;
@@ -195,15 +195,15 @@ def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
     return policy
 
 
-def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
+def parse_bot(spec: str, rules: MackeRules = MackeRules()):
     """A Berliner Macke / Volle Lotte bot from its spec (module docstring)."""
-    valid = MACKE_VALID_BOTS
+    valid = VALID_BOTS
     text = spec.strip()
     kind, _, arg = text.partition(":")
     kind = kind.lower()
     bot = table_bot(spec, kind, arg, valid, lambda: optimal_macke_policy(rules),
                     lambda path: _load_macke_table(path, rules),
-                    lambda policy, endgame: MackePolicyBot(policy, text, endgame=endgame))
+                    lambda policy, endgame: KernelBot(policy, text, endgame=endgame))
     if bot is not None:
         return bot
     if kind == "winopt":
@@ -217,11 +217,11 @@ def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
             raise BotSpecError(f"bot {spec!r}: threshold takes at most K:CLEAR; {valid}")
         k = _points(spec, "K", parts[0], valid) if parts else 300
         clear = _points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
-        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
+        return KernelBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "cautious" and not arg:
-        return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
+        return KernelBot(MackeThresholdPolicy.first_chance(rules), text)
     if kind == "reckless" and not arg:
-        return MackePolicyBot(MackeThresholdPolicy(rules, None, 0), text)
+        return KernelBot(MackeThresholdPolicy(rules, None, 0), text)
     if kind == "random" and not arg:
         return RandomBot(text)
     if kind == "py":

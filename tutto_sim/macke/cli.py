@@ -105,9 +105,9 @@ def macke_optimize(rules, card, method: str, turns: int, search_turns: int, seed
 
 
 def _title(rules) -> str:
-    from tutto_sim.macke.hooks import title
+    from tutto_sim.core.cli import game_title
 
-    return title(rules)
+    return game_title(rules)
 
 
 def _exact_optimum(rules):

@@ -21,9 +21,9 @@ Bust = Annotated[str, typer.Option("--bust", help="Macke after the first throw: 
 WinValue = Annotated[int, typer.Option("--win-value", help="Macke instant-win, turn analysis: points an instant win is worth.", rich_help_panel="Macke rules")]
 
 #: The bots of ``--bots`` (``macke.bots`` parses them); here, light, for ``--help``.
-MACKE_BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
+BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
                    "reckless", "random", "py:MODULE:NAME")
-MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 RULE_FLAGS = (
     RuleFlag("variant", Variant, "standard"),
@@ -58,6 +58,6 @@ ENTRY = GameEntry(
     rules_type=MackeRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=macke_rules,
-    hooks="tutto_sim.macke.hooks",
+    hooks_module="tutto_sim.macke.hooks",
     extra={"sample_report": True, "name_notes": {"volle-lotte": "macke --variant volle-lotte"}},
 )

@@ -39,7 +39,7 @@ from tutto_sim.core.blocks import record_result, run_game_blocks
 from tutto_sim.core.streams import below, stream_start
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE
-from tutto_sim.macke.game import END_KINDS, MackeConfig
+from tutto_sim.macke.game import END_KINDS, GameConfig
 from tutto_sim.macke.solver import slot_layout, throw_tables
 from tutto_sim.macke.tables import build_macke_tables
 
@@ -97,7 +97,7 @@ def stack_tables(tables: list[MackeBotTable]) -> tuple:
             np.array([t.endgame for t in tables], dtype=np.bool_))
 
 
-def kernel_params(config: MackeConfig) -> np.ndarray:
+def kernel_params(config: GameConfig) -> np.ndarray:
     r = config.rules
     return np.array([r.n_dice, r.throws, r.min_score // POINT_UNIT, 1 if r.bust == "zero" else 0,
                      r.target // POINT_UNIT, config.max_rounds], dtype=np.int64)
@@ -238,7 +238,7 @@ def simulate_games(seed, start, n_games, lineups, bots, data, params, threads=No
 class MackeGameKernel:
     """The kernel's inputs for a config and a list of bot tables, ready to run."""
 
-    def __init__(self, config: MackeConfig, tables: list[MackeBotTable]):
+    def __init__(self, config: GameConfig, tables: list[MackeBotTable]):
         rules = config.rules
         m = build_macke_tables(rules)
         t = throw_tables(rules)

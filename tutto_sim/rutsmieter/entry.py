@@ -16,6 +16,11 @@ from tutto_sim.core.cli import UserError
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
+#: The bots of ``--bots`` (``rutsmieter.bots`` parses them); here, light, for ``--help``.
+BOT_SPECS = ("random", "first", "last", "aggressive", "defensive", "tuned", "expert",
+             "expert:ROLLOUTS", "weights:FILE", "py:MODULE:NAME")
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
+
 PANEL = "Rutsmieter rules"
 ON_OFF = ("on", "off")
 
@@ -50,6 +55,6 @@ ENTRY = GameEntry(
     rules_type=RutsmieterRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=rutsmieter_rules,
-    hooks="tutto_sim.rutsmieter.hooks",
+    hooks_module="tutto_sim.rutsmieter.hooks",
     extra={"sample_report": True},
 )

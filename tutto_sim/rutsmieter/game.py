@@ -38,19 +38,19 @@ EXPERT_BLOCK = 4
 
 
 @dataclass(frozen=True)
-class RutsmieterConfig:
+class GameConfig:
     """The rules of a Rutsmieter table (``rules.players`` is the table size)."""
 
     rules: RutsmieterRules = RutsmieterRules()
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, RutsmieterRules):
-            raise TypeError("RutsmieterConfig needs RutsmieterRules")
+            raise TypeError("GameConfig needs RutsmieterRules")
 
 
 
 
-def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) -> TournamentRecord:
+def play_tournament_game(bots, config: GameConfig, seed: int, index: int) -> TournamentRecord:
     """Game ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
     (parsed bots, ``rutsmieter.bots``) plays for player j."""
     rules = config.rules
@@ -80,7 +80,7 @@ class RutsmieterGameKernel:
     so the kernel gets the ``L * n`` seatings once and game ``i`` plays
     seating ``i mod (L * n)``: the same games as the reference engine."""
 
-    def __init__(self, config: RutsmieterConfig, tables: list[int]):
+    def __init__(self, config: GameConfig, tables: list[int]):
         from .expert import ExpertTable, kernel_row
         from .kernel import BOT_EXPERT, BOT_WEIGHTS
 

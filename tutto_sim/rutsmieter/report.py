@@ -24,8 +24,8 @@ from tutto_sim.core.report import (
 )
 
 from . import report_figures as figs
-from .report_data import PhaseHook, at_table, compute
-from .rules import RutsmieterRules
+from .report_data import PhaseHook, compute
+from .rules import RutsmieterRules, table_rules
 
 #: Games per table (each bot tournament, each table size, each rule set of the
 #: house-rule analysis): about a minute and a half for the whole report on 2 cores.
@@ -48,7 +48,7 @@ def build(out_dir: Path, rules: RutsmieterRules = RutsmieterRules(), seed: int =
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
     if turns < 1:
         raise ValueError(f"turns must be a positive number, not {turns}")
-    rules = at_table(rules, 4)
+    rules = table_rules(rules, 4)
     tournament = report_tournament(tournament, rules)
     phase = phase or (lambda label, total: (lambda n: None))
     data = compute(rules, seed, turns, phase)

@@ -66,7 +66,7 @@ ValueError: players must be one of 2, 3, 4, not 5
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from tutto_sim.core.rules import GameRules
 
@@ -132,3 +132,12 @@ class RutsmieterRules(GameRules):
 
     def to_dict(self) -> dict:
         return {"game": "rutsmieter", **asdict(self)}
+
+
+def table_rules(rules: RutsmieterRules, players: int) -> RutsmieterRules:
+    """The rules for a table of ``players`` (``--players``): 2, 3 or 4 (one line otherwise)."""
+    from tutto_sim.core.cli import UserError
+
+    if players not in PLAYER_CHOICES:
+        raise UserError(f"--players must be 2, 3 or 4 for Rutsmieter, not {players}")
+    return replace(rules, players=players)

@@ -17,6 +17,12 @@ from tutto_sim.core.cli import UserError
 from tutto_sim.core.registry import GameEntry, RuleFlag
 from tutto_sim.tutti.rules import HANDS_CHOICES, TUTE_WINS_CHOICES, TuttiRules
 
+#: The bots of ``--bots`` (``tutti.bots`` parses them); here, light, for ``--help``.
+BOT_SPECS = ("random", "heuristic", "pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS",
+             "cheat (sees every card)", "openspiel-ismcts", "openspiel-ismcts:ITERATIONS",
+             "openspiel-mcts", "openspiel-mcts:SIMULATIONS (sees every card)", "py:MODULE:NAME")
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
+
 PANEL = "Tutti rules"
 ON_OFF = ("on", "off")
 
@@ -61,6 +67,6 @@ ENTRY = GameEntry(
     rules_type=TuttiRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=tutti_rules,
-    hooks="tutto_sim.tutti.hooks",
+    hooks_module="tutto_sim.tutti.hooks",
     extra={"sample_report": True},
 )

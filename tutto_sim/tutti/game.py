@@ -44,14 +44,14 @@ COUNTS = ("hands", "ties", "tutes")
 
 
 @dataclass(frozen=True)
-class TuttiConfig:
+class GameConfig:
     """The rules of a Tutti table (``rules.players`` is the table size)."""
 
     rules: TuttiRules = TuttiRules()
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, TuttiRules):
-            raise TypeError("TuttiConfig needs TuttiRules")
+            raise TypeError("GameConfig needs TuttiRules")
 
 
 
@@ -85,9 +85,9 @@ def engine_of(bot, report):
 
 
 
-def play_tournament_game(bots, config: TuttiConfig, seed: int, index: int) -> TournamentRecord:
+def play_tournament_game(bots, config: GameConfig, seed: int, index: int) -> TournamentRecord:
     """Match ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
-    (parsed bots, ``tutti.bots.parse_tutti_bot``) plays seat j."""
+    (parsed bots, ``tutti.bots.parse_bot``) plays seat j."""
     rules = config.rules
     n = len(bots)
     check_table(rules, n)
@@ -116,7 +116,7 @@ class TuttiGameKernel:
     the kernel gets the ``L * n`` seatings once and match ``i`` plays seating
     ``i mod (L * n)``: the same matches as the reference engine."""
 
-    def __init__(self, config: TuttiConfig, tables: list[int]):
+    def __init__(self, config: GameConfig, tables: list[int]):
         self.config = config
         self.ids = np.array([int(t) for t in tables], dtype=np.int64)
 

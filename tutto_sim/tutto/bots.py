@@ -91,7 +91,7 @@ def endgame_banks(table_banks: bool, d: Decision) -> bool:
     return table_banks
 
 
-class TableBot:
+class KernelBot:
     """Plays a decision table (:class:`~tutto_sim.tutto.policy.ExactPolicy`)."""
 
     def __init__(self, policy: ExactPolicy, name: str = "optimal", endgame: bool = False):
@@ -390,7 +390,7 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     kind = kind.lower()
     bot = table_bot(spec, kind, arg, VALID_BOTS, lambda: optimal_policy(rules),
                     lambda path: _load_table(path, rules),
-                    lambda policy, endgame: TableBot(policy, text, endgame=endgame))
+                    lambda policy, endgame: KernelBot(policy, text, endgame=endgame))
     if bot is not None:
         return bot
     if kind == "winopt":
