@@ -24,7 +24,7 @@ from tutto_sim.core.cli import (
     with_rules,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import Cluster, on_cluster
+from tutto_sim.core.commands_games import Cluster, game_help, on_cluster
 
 
 def _threads(threads: Optional[int]) -> int:
@@ -73,15 +73,15 @@ def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
 @with_rules()
 def optimize(
     ctx: typer.Context,
-    card: Annotated[Optional[str], typer.Option("--card", help="Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.")] = None,
+    card: Annotated[Optional[str], typer.Option("--card", help=game_help("optimize --card"))] = None,
     method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
-    games: Annotated[Optional[int], typer.Option("--games", help="Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.")] = None,
-    search_games: Annotated[Optional[int], typer.Option("--search-games", help="Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.")] = None,
-    candidates: Annotated[Optional[int], typer.Option("--candidates", help="Whole-game searches: weight vectors to try. Default 160.")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.")] = None,
-    field: Annotated[Optional[str], typer.Option("--field", help="Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help=game_help("optimize --games"))] = None,
+    search_games: Annotated[Optional[int], typer.Option("--search-games", help=game_help("optimize --search-games"))] = None,
+    candidates: Annotated[Optional[int], typer.Option("--candidates", help=game_help("optimize --candidates"))] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help=game_help("optimize --players"))] = None,
+    field: Annotated[Optional[str], typer.Option("--field", help=game_help("optimize --field"))] = None,
     out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS-<run>.json, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
@@ -120,9 +120,9 @@ def optimize(
 @with_rules()
 def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
-    duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
+    cap: Annotated[Optional[int], typer.Option("--cap", help=game_help("solve --cap"))] = None,
+    solo: Annotated[bool, typer.Option("--solo", help=game_help("solve --solo"))] = False,
+    duel: Annotated[bool, typer.Option("--duel", help=game_help("solve --duel"))] = False,
     objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     rules=None,

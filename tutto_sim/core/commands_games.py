@@ -48,6 +48,12 @@ OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (cre
 Cluster = Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster (docs/cluster.md): local, local:N (N worker processes on this machine) or tcp://HOST:PORT (a running scheduler). Default: this process's threads. The same seed gives the same numbers.")]
 
 
+def game_help(key: str, before: str = "", after: str = "") -> str:
+    """An option's help in the games' own words (hooks ``HELP[key]``, in
+    registration order) between core's ``before`` and ``after``."""
+    return before + "".join(e.hooks.HELP.get(key, "") for e in registry.entries()) + after
+
+
 @contextlib.contextmanager
 def on_cluster(spec: Optional[str]):
     """The block of a command that runs on ``--cluster`` (None: in this
@@ -384,7 +390,7 @@ analyze_app = typer.Typer(no_args_is_help=True,
 @with_rules()
 def analyze_seats(
     bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat; each game's bots and its default are listed below.")] = None,
-    players: Annotated[Optional[str], typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8; Rutsmieter 2-4).")] = None,
+    players: Annotated[Optional[str], typer.Option("--players", help=game_help("analyze seats --players", "Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8", ")."))] = None,
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,

@@ -30,6 +30,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core import registry
+from tutto_sim.core.commands_games import game_help
 from tutto_sim.core.report import report_games
 from tutto_sim.core.runs import file_digest, run_digest, run_file
 
@@ -38,7 +39,7 @@ from tutto_sim.core.runs import file_digest, run_digest, run_file
 def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME-<run>, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
-    turns: Annotated[Optional[int], typer.Option("--turns", help="Monte Carlo turns per point of a curve (default: the game's; 200,000 for Tutto, 1,000,000 for Macke); for Rutsmieter: games per table, every tournament and table size of the report; for Tutti: matches per table, the other parts scale with it).")] = None,
+    turns: Annotated[Optional[int], typer.Option("--turns", help=game_help("report --turns", "Monte Carlo turns per point of a curve (default: the game's; ", ")."))] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
     win_target: Annotated[Optional[int], typer.Option("--win-target", help="Tutto, Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: the table solve --objective win saved in results/ for the game's target when present, else 1,000; Volle Lotte 500). Solved unless that file is in results/.")] = None,

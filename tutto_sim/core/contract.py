@@ -54,6 +54,9 @@ class GameHooks:
     and ``words`` are the game's modules of the common file set.
     """
 
+    #: This game's words in the shared commands' option help, by ``"command --option"``:
+    #: each game's, in registration order, between core's own (``core.commands_games.game_help``).
+    HELP: dict[str, str] = {}
     #: Options of the shared ``optimize`` command this game takes (``core.commands``).
     OPTIMIZE_OPTIONS: tuple[str, ...] = ()
     #: Options of the shared ``solve`` command this game takes (``--solo``, ``--duel``).

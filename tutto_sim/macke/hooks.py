@@ -22,6 +22,11 @@ def default_win_file(rules):
 
 
 class MackeHooks(GameHooks):
+    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
+    HELP = {
+        "report --turns": ", 1,000,000 for Macke",
+    }
+
     #: Options of the shared ``optimize`` command that this game takes (``core.commands``).
     OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
 

@@ -43,6 +43,26 @@ def tuned_note(rules) -> str | None:
 
 
 class RutsmieterHooks(GameHooks):
+    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
+    HELP = {
+        "optimize --games": ("Whole-game searches (Rutsmieter): fresh games against each field bot to "
+                             "evaluate the weights found. Default 100,000."),
+        "optimize --search-games": ("Whole-game searches: games per candidate against each field bot, the same "
+                                    "games for every candidate (common random numbers). Default 2,000."),
+        "optimize --candidates": "Whole-game searches: weight vectors to try. Default 160.",
+        "optimize --players": ("Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes "
+                               "every other seat. Default 2."),
+        "optimize --field": ("Whole-game searches: the bots to beat, comma-separated. Default "
+                             "first,aggressive,defensive,random."),
+        "solve --solo": ("Rutsmieter: one player alone, exact expected throws to bring all pieces "
+                         "home."),
+        "solve --duel": ("Rutsmieter: two players with one piece each, exact chances to win and "
+                         "expected throws."),
+        "analyze seats --players": "; Rutsmieter 2-4",
+        "report --turns": ("); for Rutsmieter: games per table, every tournament and table size of the "
+                           "report"),
+    }
+
     #: Options of the shared ``solve`` command that Rutsmieter takes.
     SOLVE_OPTIONS = ("solo", "duel")
     #: Options of the shared ``optimize`` command that Rutsmieter takes (the weight search).

@@ -13,6 +13,11 @@ from tutto_sim.tutti.rules import PLAYER_CHOICES, table_rules
 
 
 class TuttiHooks(GameHooks):
+    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
+    HELP = {
+        "report --turns": "; for Tutti: matches per table, the other parts scale with it",
+    }
+
     def label(self, rules) -> str:
         """The game's name in file names: ``tutti``, ``tutti-pairs``."""
         return "tutti-pairs" if rules.pairs else "tutti"

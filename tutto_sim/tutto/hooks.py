@@ -28,6 +28,16 @@ def sol_turn(sol, seat, own, other):
 
 
 class TuttoHooks(GameHooks):
+    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
+    HELP = {
+        "optimize --card": ("Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, "
+                            "bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). "
+                            "Default bonus400."),
+        "solve --cap": ("Tutto: turn total (points) from which the solver assumes banking; raising it "
+                        "changes nothing (tested). Default 60000."),
+        "report --turns": "200,000 for Tutto",
+    }
+
     #: Options of the shared ``optimize`` command that this game takes (``core.commands``).
     OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
 
