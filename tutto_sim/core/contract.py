@@ -43,16 +43,10 @@ def required(hook):
 
 
 class GameHooks:
-    """What core asks of one game. ``entry``: the game's ``GameEntry``.
-
-    Required (the base raises :class:`MissingHook`): ``game_kind``,
-    ``ends_line``, ``instant_column``, ``human``, ``interactive_game``,
-    ``exact_turn_values``, ``threshold_words``, ``optimize``, ``solve``,
-    ``solve_win``, ``export_policy``, ``validate``, ``web_cases``,
-    ``advisor_table``. Optional, with their defaults below: the rest; the
-    defaults of ``config``, ``parse_bot``, ``valid_bots``, ``report_module``
-    and ``words`` are the game's modules of the common file set.
-    """
+    """What core asks of one game (``entry``: its ``GameEntry``): the
+    ``@required`` hooks raise :class:`MissingHook` here, the others have their
+    defaults here (``config``, ``parse_bot``, ``report_module`` ...: the
+    game's modules of the common file set)."""
 
     #: This game's words in the shared commands' option help, by ``"command --option"``:
     #: each game's, in registration order, between core's own (``core.commands_games.game_help``).
@@ -79,8 +73,6 @@ class GameHooks:
         ``game``, ``bots``, ``report``, ``words`` ...), imported when asked."""
         return importlib.import_module(f"{self.entry.hooks_module.rpartition('.')[0]}.{name}")
 
-    # -- names ------------------------------------------------------------------------------
-
     def label(self, rules) -> str:
         """The game's name in file names (``tutto``, ``volle-lotte``); default: its first name."""
         return self.entry.name
@@ -96,8 +88,6 @@ class GameHooks:
     def variant_words(self, variant: str) -> str:
         """A rules variant in the players' words; default: as it is."""
         return variant
-
-    # -- tables, configs and bots -----------------------------------------------------------
 
     def table_rules(self, rules, players: int):
         """The rules for a table of ``--players``; default: 2..8 players, the
@@ -137,8 +127,6 @@ class GameHooks:
         """``analyze seats``' bot unless ``--bot`` says otherwise."""
         return "optimal"
 
-    # -- tournaments ------------------------------------------------------------------------
-
     @required
     def game_kind(self, config):
         """The tournament's ``core.tournament.GameKind`` of ``config``."""
@@ -167,8 +155,6 @@ class GameHooks:
         """Commands of this game alone on the root app: ``(name, function)`` pairs."""
         return []
 
-    # -- play at the terminal ---------------------------------------------------------------
-
     @required
     def human(self, name, read, write, hints, rules):
         """The human at ``play`` (a game with win tables takes ``win_table=None`` too)."""
@@ -181,8 +167,6 @@ class GameHooks:
         """``play``'s heading and how to answer; default: the dice games'."""
         return (f"{self.title(rules)} to {rules.target:,}",
                 "at each choice type its number; ? shows the optimal table's advice, q leaves")
-
-    # -- the turn analysis and the shared commands ------------------------------------------
 
     @required
     def exact_turn_values(self, rules, thresholds) -> dict[str, float]:
@@ -215,8 +199,6 @@ class GameHooks:
     @required
     def validate(self, **kw):
         """``validate``: ``rules, turns, seed, policy_file, as_json``."""
-
-    # -- reports, words, the web page -------------------------------------------------------
 
     def report_module(self):
         """The module that builds the report (``build``, ``DEFAULT_TURNS``, ``STEM``): ``report``."""

@@ -22,12 +22,10 @@ def default_win_file(rules):
 
 
 class MackeHooks(GameHooks):
-    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
     HELP = {
         "report --turns": ", 1,000,000 for Macke",
     }
 
-    #: Options of the shared ``optimize`` command that this game takes (``core.commands``).
     OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
 
     def label(self, rules) -> str:
@@ -48,7 +46,6 @@ class MackeHooks(GameHooks):
         return GameKind(config.rules.game, END_KINDS, play_macke_game, MackeGameKernel, POINT_UNIT)
 
     def exact_turn_values(self, rules, thresholds) -> dict[str, float]:
-        """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
         from tutto_sim.macke.bots import macke_turn_rules
         from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
         from tutto_sim.macke.threshold import MackeThresholdPolicy

@@ -43,40 +43,28 @@ def tuned_note(rules) -> str | None:
 
 
 class RutsmieterHooks(GameHooks):
-    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
     HELP = {
-        "optimize --games": ("Whole-game searches (Rutsmieter): fresh games against each field bot to "
-                             "evaluate the weights found. Default 100,000."),
-        "optimize --search-games": ("Whole-game searches: games per candidate against each field bot, the same "
-                                    "games for every candidate (common random numbers). Default 2,000."),
+        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.",
+        "optimize --search-games": "Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.",
         "optimize --candidates": "Whole-game searches: weight vectors to try. Default 160.",
-        "optimize --players": ("Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes "
-                               "every other seat. Default 2."),
-        "optimize --field": ("Whole-game searches: the bots to beat, comma-separated. Default "
-                             "first,aggressive,defensive,random."),
-        "solve --solo": ("Rutsmieter: one player alone, exact expected throws to bring all pieces "
-                         "home."),
-        "solve --duel": ("Rutsmieter: two players with one piece each, exact chances to win and "
-                         "expected throws."),
+        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.",
+        "optimize --field": "Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.",
+        "solve --solo": "Rutsmieter: one player alone, exact expected throws to bring all pieces home.",
+        "solve --duel": "Rutsmieter: two players with one piece each, exact chances to win and expected throws.",
         "analyze seats --players": "; Rutsmieter 2-4",
-        "report --turns": ("); for Rutsmieter: games per table, every tournament and table size of the "
-                           "report"),
+        "report --turns": "); for Rutsmieter: games per table, every tournament and table size of the report",
     }
 
-    #: Options of the shared ``solve`` command that Rutsmieter takes.
     SOLVE_OPTIONS = ("solo", "duel")
-    #: Options of the shared ``optimize`` command that Rutsmieter takes (the weight search).
     OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
 
     #: ``--players`` 2, 3 or 4 (one line otherwise).
     table_rules = staticmethod(table_rules)
 
     def table_sizes(self, rules) -> tuple[int, ...]:
-        """The table sizes Rutsmieter has (``analyze seats`` plays all by default)."""
         return PLAYER_CHOICES
 
     def default_bot(self, rules) -> str:
-        """The bot of ``analyze seats`` unless ``--bot`` says otherwise."""
         return "tuned"
 
     def instant_column(self, rules) -> None:
@@ -143,7 +131,6 @@ class RutsmieterHooks(GameHooks):
         return "tuned,aggressive"
 
     def illegal_words(self, rules) -> str:
-        """What the game does with a ``py:`` bot's illegal move (the tournament's warning)."""
         return "each time the first legal move was played instead"
 
     def check_optimize(self, **kw):

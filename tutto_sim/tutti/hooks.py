@@ -13,7 +13,6 @@ from tutto_sim.tutti.rules import PLAYER_CHOICES, table_rules
 
 
 class TuttiHooks(GameHooks):
-    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
     HELP = {
         "report --turns": "; for Tutti: matches per table, the other parts scale with it",
     }
@@ -37,7 +36,6 @@ class TuttiHooks(GameHooks):
         return (4,) if rules.pairs else (2,) if rules.must_answer_trump else PLAYER_CHOICES
 
     def default_bot(self, rules) -> str:
-        """The bot of ``analyze seats`` unless ``--bot`` says otherwise."""
         return "heuristic"
 
     def tournament_bots(self, rules) -> str:
@@ -51,7 +49,6 @@ class TuttiHooks(GameHooks):
         return None
 
     def analyze_commands(self) -> list:
-        """Tutti's own analyses (``tutti.analysis_cli``)."""
         from tutto_sim.tutti import analysis_cli as a
 
         return [("lead", a.analyze_lead), ("exchange", a.analyze_exchange),
@@ -109,7 +106,6 @@ class TuttiHooks(GameHooks):
         return InteractiveGame(players, config, seed, narrate)
 
     def play_intro(self, rules) -> tuple[str, str]:
-        """``play``'s heading and how to answer."""
         table = "4 players in pairs" if rules.pairs else f"{rules.players} players"
         return (f"Tutti, {table}",
                 "at each choice type its number or the card's code (AC = Ace of Cups); "
@@ -126,7 +122,6 @@ class TuttiHooks(GameHooks):
         self.report_module().check_rules(rules)
 
     def illegal_words(self, rules) -> str:
-        """What Tutti does with a ``py:`` bot's illegal action (the tournament's warning)."""
         return "each time the first legal action was played instead"
 
 

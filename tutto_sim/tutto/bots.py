@@ -65,11 +65,6 @@ TURN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain")
 
 
 
-def valid_bots(rules=None) -> str:
-    """The one-line list of valid Tutto bot specs."""
-    return VALID_BOTS
-
-
 def _pick(legal, dice: int):
     """The keep of ``dice`` dice with the most points (the first such keep)."""
     best = None

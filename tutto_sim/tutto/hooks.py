@@ -28,17 +28,12 @@ def sol_turn(sol, seat, own, other):
 
 
 class TuttoHooks(GameHooks):
-    #: This game's words in the shared commands' option help (``core.commands_games.game_help``).
     HELP = {
-        "optimize --card": ("Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, "
-                            "bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). "
-                            "Default bonus400."),
-        "solve --cap": ("Tutto: turn total (points) from which the solver assumes banking; raising it "
-                        "changes nothing (tested). Default 60000."),
+        "optimize --card": "Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.",
+        "solve --cap": "Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.",
         "report --turns": "200,000 for Tutto",
     }
 
-    #: Options of the shared ``optimize`` command that this game takes (``core.commands``).
     OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
 
     def game_kind(self, config):
@@ -50,7 +45,6 @@ class TuttoHooks(GameHooks):
         return GameKind("tutto", END_KINDS, play_game, TuttoGameKernel, POINT_UNIT)
 
     def exact_turn_values(self, rules, thresholds) -> dict[str, float]:
-        """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
         from tutto_sim.tutto.bots import threshold_policy, turn_rules
         from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
 
@@ -61,16 +55,13 @@ class TuttoHooks(GameHooks):
         return ev
 
     def threshold_words(self) -> str:
-        """How ``threshold:X`` plays, for the optimal-vs-threshold analysis."""
         return "also after a Tutto; keep every scoring die"
 
     def ends_line(self, res) -> str:
-        """How a tournament's games ended, in the game's words."""
         ends = res.end_counts()
         return f"ended by the Kleeblatt: {ends['cloverleaf'] / max(res.games, 1):.2%}"
 
     def instant_column(self, rules) -> tuple[str, str, bool]:
-        """Seat analysis: (column header, JSON key, shown) of games ended at once."""
         return "Kleeblatt ends", "cloverleaf_share", True
 
     def human(self, name, read, write, hints, rules, win_table=None):
