@@ -35,7 +35,7 @@ import time
 from tutto_sim.core import cluster
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import run_tournament
-from tutto_sim.tutti.game import TuttiConfig
+from tutto_sim.tutti.game import GameConfig
 from tutto_sim.tutti.rules import TuttiRules
 
 
@@ -45,17 +45,17 @@ def _nothing(offset: int, n: int) -> int:
 
 def _warm(bots: str) -> None:
     from tutto_sim.core.bots import parse_bots
-    from tutto_sim.tutti.game import TuttiConfig
+    from tutto_sim.tutti.game import GameConfig
     from tutto_sim.tutti.rules import TuttiRules
 
     rules = TuttiRules()
-    run_tournament(parse_bots(bots, rules), 2, 1, 12345, TuttiConfig(rules))
+    run_tournament(parse_bots(bots, rules), 2, 1, 12345, GameConfig(rules))
 
 
 def _tournament(bots, games: int, seed: int) -> tuple[float, dict]:
     rules = TuttiRules()
     t0 = time.perf_counter()
-    res = run_tournament(parse_bots(bots, rules), 2, games, seed, TuttiConfig(rules))
+    res = run_tournament(parse_bots(bots, rules), 2, games, seed, GameConfig(rules))
     seconds = time.perf_counter() - t0
     d = res.to_dict()
     for k in ("seconds", "threads"):

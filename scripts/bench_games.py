@@ -32,11 +32,11 @@ import numba
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import game_kind, kernel_batch, make_lineups, reference_batch
-from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke import game as macke_game
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.rutsmieter.game import RutsmieterConfig
+from tutto_sim.rutsmieter import game as rutsmieter_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
-from tutto_sim.tutto.game import GameConfig
+from tutto_sim.tutto import game as tutto_game
 
 GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter", "tutti")
 DEFAULT_BOTS = {"rutsmieter": "first,first,first,first", "tutti": "random,random,random,random"}
@@ -44,10 +44,10 @@ DEFAULT_BOTS = {"rutsmieter": "first,first,first,first", "tutti": "random,random
 
 def game_config(game: str, players: int = 2):
     if game == "tutto":
-        return GameConfig()
+        return tutto_game.GameConfig()
     if game == "rutsmieter":
-        return RutsmieterConfig(RutsmieterRules(players=players))
-    return MackeConfig(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard"))
+        return rutsmieter_game.GameConfig(RutsmieterRules(players=players))
+    return macke_game.GameConfig(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard"))
 
 
 def cpu_name() -> str:

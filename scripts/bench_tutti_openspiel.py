@@ -30,7 +30,7 @@ import numpy as np
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import run_tournament
 from tutto_sim.tutti import bots as tutti_bots
-from tutto_sim.tutti.game import TuttiConfig
+from tutto_sim.tutti.game import GameConfig
 from tutto_sim.tutti.reference import deal, observe
 from tutto_sim.tutti.rules import TuttiRules
 
@@ -82,7 +82,7 @@ def main() -> None:
     for b in bots:  # ... or plays the one object a spec gives (pimc, ismcts)
         if not isinstance(b.engine, str):
             timed(b.engine, times[b.name])
-    res = run_tournament(bots, args.players, args.games, args.seed, config=TuttiConfig(rules),
+    res = run_tournament(bots, args.players, args.games, args.seed, config=GameConfig(rules),
                          engine="reference")
     points = res.summary.to_dict()["bots"]
     out = {"command": (f"tutto-sim tournament --game tutti --players {args.players} --bots "

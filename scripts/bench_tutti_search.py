@@ -138,13 +138,13 @@ def main() -> None:
 def save_match(path: Path, r: dict, rules: TuttiRules, args) -> None:
     """The match as a saved measurement (``core.measured``), with the command that made it."""
     from tutto_sim.core.measured import write_measured
-    from tutto_sim.tutti.bots import parse_tutti_bot
+    from tutto_sim.tutti.bots import parse_bot
 
     command = f"python scripts/bench_tutti_search.py --match {args.match} --hands {args.hands or 200}"
     if args.players != 2:
         command += f" --players {args.players}"
     command += f" --seed {args.seed}"
-    write_measured(path, game="tutti", bot=parse_tutti_bot(r["a"], rules).name,
+    write_measured(path, game="tutti", bot=parse_bot(r["a"], rules).name,
                    budget=_budget(r["a"]), against=r["b"], rules=rules, unit="hand",
                    n=r["hands"], wins=r["wins"], ties=r["ties"], seed=args.seed,
                    command=command,

@@ -386,7 +386,7 @@ def test_play_explains_equal_keeps_under_plus_minus():
 def test_macke_play_says_why_keeps_tie_and_why_returning_everything_pays(capsys):
     """Scripted game: the advice names the free return of every unit."""
     from tutto_sim.core.bots import parse_bots
-    from tutto_sim.macke.game import MackeConfig, MackeGame
+    from tutto_sim.macke.game import GameConfig, MackeGame
     from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
     from tutto_sim.macke.rules import MackeRules
 
@@ -404,7 +404,7 @@ def test_macke_play_says_why_keeps_tie_and_why_returning_everything_pays(capsys)
     from tutto_sim.tutto.human import QuitGame
 
     try:
-        MackeGame([human] + parse_bots("cautious", rules), MackeConfig(rules), 3, 0).play()
+        MackeGame([human] + parse_bots("cautious", rules), GameConfig(rules), 3, 0).play()
     except QuitGame:
         pass
     text = "\n".join(lines)

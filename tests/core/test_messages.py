@@ -124,7 +124,7 @@ def test_must_answer_trump_is_refused_where_it_plays_no_part(capsys, tmp_path, a
 def test_must_answer_trump_plays_its_own_table_size():
     from tutto_sim.core.cli import rules_from_flags
 
-    hooks = registry.by_name("tutti").module()
+    hooks = registry.by_name("tutti").hooks
     rules = rules_from_flags("tutti", must_answer_trump="on")
     assert hooks.table_sizes(rules) == (2,)
     assert hooks.table_rules(rules, 2).must_answer_trump is True

@@ -14,7 +14,7 @@ import pytest
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import kernel_batch, make_lineups, reference_batch, run_tournament
-from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.game_kernel import END_INSTANT, END_NACHWERFEN, MackeGameKernel
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
@@ -36,7 +36,7 @@ IDS = ["standard-3p", "volle-lotte-4p", "instant-win-zero-2p", "jackpot-min200-4
 
 
 def _batches(rules, specs, players, games, seed=5, start=0):
-    config = MackeConfig(rules)
+    config = GameConfig(rules)
     bots = parse_bots(specs, rules)
     lineups = make_lineups(len(bots), players)
     k = kernel_batch(MackeGameKernel(config, [b.table() for b in bots]), seed, start, games, lineups)
@@ -65,7 +65,7 @@ def test_instant_wins_identical_in_both_engines():
     with one in the kernel and replay exactly those in the reference game."""
     rules = MackeRules.preset("instant-win")
     bots = parse_bots("optimal,endgame,cautious", rules)
-    config = MackeConfig(rules)
+    config = GameConfig(rules)
     lineups = make_lineups(3, 3)
     kernel = MackeGameKernel(config, [b.table() for b in bots])
     k = kernel_batch(kernel, 2, 0, 20_000, lineups)
@@ -82,7 +82,7 @@ def test_instant_wins_identical_in_both_engines():
 def test_game_effects_are_exercised():
     """The games see negative final scores, ties and the endgame bot acting."""
     rules = MackeRules()
-    config = MackeConfig(rules)
+    config = GameConfig(rules)
     lineups = make_lineups(3, 3)
     plain = parse_bots("optimal,cautious,reckless", rules)
     k = kernel_batch(MackeGameKernel(config, [b.table() for b in plain]), 5, 0, 5000, lineups)
@@ -98,7 +98,7 @@ def test_game_effects_are_exercised():
 def test_results_do_not_depend_on_threads_or_blocks():
     rules = MackeRules.preset("volle-lotte")
     bots = parse_bots("optimal,cautious,threshold:500", rules)
-    kernel = MackeGameKernel(MackeConfig(rules), [b.table() for b in bots])
+    kernel = MackeGameKernel(GameConfig(rules), [b.table() for b in bots])
     lineups = make_lineups(3, 2)
     one = kernel.run(9, 100, 3000, lineups, threads=1, block=3000)
     two = kernel.run(9, 100, 3000, lineups, threads=2, block=37)
@@ -109,7 +109,7 @@ def test_results_do_not_depend_on_threads_or_blocks():
 def test_a_table_for_other_rules_is_refused():
     bot = parse_bots("optimal", MackeRules.preset("volle-lotte"))[0]
     with pytest.raises(ValueError, match="other Macke rules"):
-        MackeGameKernel(MackeConfig(MackeRules()), [bot.table()])
+        MackeGameKernel(GameConfig(MackeRules()), [bot.table()])
 
 
 @pytest.mark.parametrize("rules, games", [(MackeRules(), 100_000),
@@ -119,7 +119,7 @@ def test_points_per_turn_meet_the_exact_turn_values(rules, games):
     """The optimal table's points per turn meet the solver's turn EV, those of
     threshold:300 the exact value of that policy (within 1.7 half-widths of
     the 95% CI: a 3.3 sigma band, for a test that must not fail by chance)."""
-    res = run_tournament(parse_bots("optimal,threshold:300", rules), 2, games, 1, MackeConfig(rules))
+    res = run_tournament(parse_bots("optimal,threshold:300", rules), 2, games, 1, GameConfig(rules))
     stats = {b.name: b.points_per_turn for b in res.bot_stats()}
     exact = {"optimal": solve_macke(rules).turn_ev,
              "threshold:300": exact_macke_policy_value(MackeThresholdPolicy.simple(rules, 300), rules)}

@@ -7,7 +7,7 @@ import pytest
 from conftest import run_cli
 
 from tutto_sim.core.bots import parse_bots
-from tutto_sim.macke.game import MackeConfig, play_macke_game
+from tutto_sim.macke.game import GameConfig, play_macke_game
 from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
 from tutto_sim.macke.rules import MackeRules
 
@@ -57,8 +57,8 @@ def test_following_the_advice_is_playing_the_optimal_table(rules):
 
     optimal, other = parse_bots("optimal,cautious", rules)
     for i in range(25):
-        a = play_macke_game([Follower(), other], MackeConfig(rules), 3, i)
-        b = play_macke_game([optimal, other], MackeConfig(rules), 3, i)
+        a = play_macke_game([Follower(), other], GameConfig(rules), 3, i)
+        b = play_macke_game([optimal, other], GameConfig(rules), 3, i)
         assert (a.scores, a.turns, a.banked_sq) == (b.scores, b.turns, b.banked_sq)
 
 
@@ -105,5 +105,5 @@ def test_human_bot_asks_again_on_bad_input():
                 return human.act(d)
             return d.legal[-1]
 
-    play_macke_game([Spy()], MackeConfig(rules, max_rounds=1), 1, 0)
+    play_macke_game([Spy()], GameConfig(rules, max_rounds=1), 1, 0)
     assert seen and any("please answer 1-2 or b, t" in s for s in out)

@@ -17,13 +17,13 @@ import pytest
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.rng import Stream
-from tutto_sim.macke.bots import MackePolicyBot
+from tutto_sim.macke.bots import KernelBot
 from tutto_sim.macke.game import (
     BANK_OR_SERIES,
     END_INSTANT,
     END_NACHWERFEN,
     RETURN,
-    MackeConfig,
+    GameConfig,
     MackeGame,
     MackeKeep,
     play_macke_game,
@@ -61,11 +61,11 @@ def dice(*faces):
 
 def banker(rules=STANDARD, k=300, clear=None, endgame=False, name="banker"):
     """Keeps every scoring unit, never returns, banks at >= k (after a clear at >= clear)."""
-    return MackePolicyBot(MackeThresholdPolicy(rules, k, k if clear is None else clear), name, endgame)
+    return KernelBot(MackeThresholdPolicy(rules, k, k if clear is None else clear), name, endgame)
 
 
 def scripted(bots, script, rules=STANDARD, scores=None, turn=0, finisher=None):
-    game = MackeGame(bots, MackeConfig(rules))
+    game = MackeGame(bots, GameConfig(rules))
     stream = ScriptedStream(script)
     game.stream = stream
     if scores is not None:
@@ -160,7 +160,7 @@ def test_nachwerfen_seen_in_random_games():
         for i in range(40):
             lines = []
             bots = parse_bots(["random", "cautious", "optimal", "reckless", "endgame"][:n], rules)
-            rec = play_macke_game(bots, MackeConfig(rules), 3, i, narrate=lines.append)
+            rec = play_macke_game(bots, GameConfig(rules), 3, i, narrate=lines.append)
             turns = [int(m.group(1)) for m in (re.match(r"-- seat (\d)", s) for s in lines) if m]
             assert len(turns) == rec.turns
             for t, seat in enumerate(turns):
@@ -363,7 +363,7 @@ def test_one_player_game_is_a_run_of_turns_of_the_turn_engine(rules):
                 break
             score += t.result
             sq += t.result**2
-        rec = play_macke_game([MackePolicyBot(policy)], MackeConfig(rules), 11, i)
+        rec = play_macke_game([KernelBot(policy)], GameConfig(rules), 11, i)
         assert (rec.scores[0], rec.turns, rec.banked_sq[0]) == (score, turns, sq)
         assert rec.end == (END_INSTANT if won else END_NACHWERFEN)
 
@@ -372,5 +372,5 @@ def test_random_bot_plays_whole_games():
     rules = MackeRules.preset("ones-and-fives", throws=2, min_score=200, target=2000)
     bots = [RandomBot(), RandomBot("random#2"), *parse_bots("cautious", rules)]
     for i in range(20):
-        rec = play_macke_game(bots, MackeConfig(rules), 4, i)
+        rec = play_macke_game(bots, GameConfig(rules), 4, i)
         assert not rec.errors and sum(rec.share(j) for j in range(3)) == pytest.approx(1)

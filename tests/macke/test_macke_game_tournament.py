@@ -10,8 +10,8 @@ from conftest import run_cli as run
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import run_tournament
-from tutto_sim.macke.bots import MACKE_VALID_BOTS
-from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke.bots import VALID_BOTS
+from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.policy import MackeTablePolicy
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import solve_macke
@@ -22,7 +22,7 @@ POLICIES = Path(__file__).resolve().parents[2] / "data" / "policies"
 def test_identical_bots_share_the_wins_evenly():
     # cautious is threshold:300 under the default rules: the same decisions
     rules = MackeRules()
-    res = run_tournament(parse_bots("cautious,threshold:300", rules), 2, 30_000, 3, MackeConfig(rules))
+    res = run_tournament(parse_bots("cautious,threshold:300", rules), 2, 30_000, 3, GameConfig(rules))
     a, b = res.bot_stats()
     assert abs(a.win.mean - 0.5) < a.win.ci95 and abs(b.win.mean - 0.5) < b.win.ci95
     assert a.win.mean + b.win.mean == pytest.approx(1.0)
@@ -30,14 +30,14 @@ def test_identical_bots_share_the_wins_evenly():
 
 def test_three_symmetric_bots_get_a_third_each():
     rules = MackeRules.preset("volle-lotte")
-    res = run_tournament(parse_bots("optimal,optimal,optimal", rules), 3, 30_000, 4, MackeConfig(rules))
+    res = run_tournament(parse_bots("optimal,optimal,optimal", rules), 3, 30_000, 4, GameConfig(rules))
     for b in res.bot_stats():
         assert abs(b.win.mean - 1 / 3) < b.win.ci95, b
 
 
 def test_one_bot_in_every_seat_wins_exactly_its_share():
     rules = MackeRules()
-    res = run_tournament(parse_bots("optimal", rules), 4, 3000, 2, MackeConfig(rules))
+    res = run_tournament(parse_bots("optimal", rules), 4, 3000, 2, GameConfig(rules))
     (b,) = res.bot_stats()
     assert b.games == 12_000 and b.win.mean == pytest.approx(1 / 4)
     assert sum(e.mean for e in res.seat_rates()) == pytest.approx(1.0)
@@ -130,7 +130,7 @@ def test_bad_bot_spec_is_one_line_naming_the_valid_macke_bots(capsys, tmp_path, 
                          "--out-dir", str(tmp_path))
     assert code == 2
     assert len(err.strip().splitlines()) == 1
-    assert MACKE_VALID_BOTS in err and "Traceback" not in err + out
+    assert VALID_BOTS in err and "Traceback" not in err + out
 
 
 def test_table_file_plays_like_optimal_whatever_the_target(capsys, tmp_path):

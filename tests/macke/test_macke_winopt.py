@@ -14,8 +14,8 @@ from conftest import run_cli
 from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.tournament import run_tournament
 from tutto_sim.macke import win_kernel as wk
-from tutto_sim.macke.bots import parse_macke_bot
-from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke.bots import parse_bot
+from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import kernel_args
 from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table
@@ -91,11 +91,11 @@ def test_winopt_wins_what_the_solver_says_against_optimal():
     """3,000 reference games of winopt against optimal, both seatings: the win
     rate holds the exact ``win_vs_ev`` in its 95% interval."""
     sol = _sol()
-    bots = [parse_macke_bot("optimal", RULES)]
+    bots = [parse_bot("optimal", RULES)]
     from tutto_sim.macke.bots import MackeWinOptBot
 
     bots.insert(0, MackeWinOptBot(_table()))
-    res = run_tournament(bots, 2, 3000, 11, MackeConfig(RULES), engine="reference")
+    res = run_tournament(bots, 2, 3000, 11, GameConfig(RULES), engine="reference")
     win = res.bot_stats()[0].win
     assert res.bot_stats()[0].games == 3000
     assert abs(win.mean - sol.win_vs_ev) < win.ci95, (win.mean, win.ci95, sol.win_vs_ev)
@@ -120,4 +120,4 @@ def test_winopt_on_the_command_line(capsys, tmp_path):
                                  "--bots", f"{spec},optimal", "--games", "10", "--seed", "1")
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
     with pytest.raises(BotSpecError, match="valid bots: optimal, winopt"):
-        parse_macke_bot(f"winopt:{tmp_path / 'missing.json'}", RULES)
+        parse_bot(f"winopt:{tmp_path / 'missing.json'}", RULES)

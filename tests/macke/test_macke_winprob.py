@@ -15,7 +15,7 @@ import pytest
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import run_tournament
-from tutto_sim.macke.game import MackeConfig
+from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import is_instant_win, keep_dice, legal_keeps, unit_points
 from tutto_sim.macke.solver import solve_macke
@@ -194,7 +194,7 @@ def test_the_ev_game_matches_a_game_kernel_tournament():
     deep, deeper = ev_game(rules, -2500), ev_game(rules, -5000)
     assert abs(deep[50, 50] - deeper[100, 100]) < 1e-7
     p = deeper[100, 100]
-    res = run_tournament(parse_bots("optimal", rules), 2, 120_000, 13, MackeConfig(rules))
+    res = run_tournament(parse_bots("optimal", rules), 2, 120_000, 13, GameConfig(rules))
     first = res.seat_rates()[0]
     assert first.n == 120_000 and first.ci95 < 0.003
     assert abs(first.mean - p) < first.ci95, (first.mean, first.ci95, p)

@@ -20,7 +20,7 @@ from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.rng import Stream
 from tutto_sim.core.tournament import make_lineups, run_tournament, seat_bots
 from tutto_sim.rutsmieter import analysis as A
-from tutto_sim.rutsmieter.game import RutsmieterConfig
+from tutto_sim.rutsmieter.game import GameConfig
 from tutto_sim.rutsmieter.reference import Board, apply_move, legal_moves, play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
@@ -184,7 +184,7 @@ def test_rules_skill_is_a_direct_tournament_with_those_rules(rules_json):
     for name in ("defaults", "must_capture"):
         rules = base if name == "defaults" else dataclasses.replace(base, must_capture=False)
         bots = parse_bots("tuned,random", rules)
-        res = run_tournament(bots, 2, 100, 3, RutsmieterConfig(rules))
+        res = run_tournament(bots, 2, 100, 3, GameConfig(rules))
         win = {b.name: b.win for b in res.bot_stats()}
         r = d[name]
         assert r["strong_win_rate"] == pytest.approx(win["tuned"].mean, abs=1e-12)
@@ -430,7 +430,7 @@ def test_rules_with_a_small_expert_is_a_direct_tournament(capsys, tmp_path):
     d = json.loads(out)
     assert d["strong"] == "expert:8" and d["weak"] == "random"
     rules = RutsmieterRules(players=2)
-    res = run_tournament(parse_bots("expert:8,random", rules), 2, 6, 4, RutsmieterConfig(rules))
+    res = run_tournament(parse_bots("expert:8,random", rules), 2, 6, 4, GameConfig(rules))
     win = {b.name: b.win for b in res.bot_stats()}
     r = d["rule_sets"]["defaults"]
     assert r["strong_win_rate"] == pytest.approx(win["expert:8"].mean, abs=1e-12)

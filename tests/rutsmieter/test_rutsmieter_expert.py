@@ -14,7 +14,7 @@ from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.stats import Z95
 from tutto_sim.rutsmieter import expert as E
 from tutto_sim.rutsmieter import kernel as K
-from tutto_sim.rutsmieter.bots import VALID_BOTS, parse_rutsmieter_bot
+from tutto_sim.rutsmieter.bots import VALID_BOTS, parse_bot
 from tutto_sim.rutsmieter.policy import WeightsPolicy
 from tutto_sim.rutsmieter.reference import (
     Board,
@@ -244,14 +244,14 @@ def test_kernel_expert_plays_the_reference_games(rules, seed, monkeypatch):
 
 def test_bot_specs():
     rules = RutsmieterRules(players=2)
-    assert parse_rutsmieter_bot("expert", rules).rollouts == E.DEFAULT_ROLLOUTS
-    bot = parse_rutsmieter_bot(" Expert:40 ", rules)
+    assert parse_bot("expert", rules).rollouts == E.DEFAULT_ROLLOUTS
+    bot = parse_bot(" Expert:40 ", rules)
     assert (bot.name, bot.rollouts) == ("expert:40", 40)
     assert bot.table() == E.ExpertTable(40, E.tuned_policy(rules).weights)
     for spec in ("expert:0", "expert:abc", "expert:", "expert:-3", "expert:1e3",
                  f"expert:{E.MAX_ROLLOUTS + 1}", "expert:²"):
         with pytest.raises(BotSpecError) as e:
-            parse_rutsmieter_bot(spec, rules)
+            parse_bot(spec, rules)
         msg = str(e.value)
         assert "\n" not in msg and msg.endswith(VALID_BOTS) and "expert:ROLLOUTS" in msg
 

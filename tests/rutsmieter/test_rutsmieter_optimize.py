@@ -14,7 +14,7 @@ import pytest
 from conftest import run_cli
 
 from tutto_sim.core.analysis import FRESH_START
-from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
+from tutto_sim.rutsmieter.bots import parse_bot
 from tutto_sim.rutsmieter.optimize import START, Games, optimize_weights
 from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, load_weights_policy
 from tutto_sim.rutsmieter.reference import play_game
@@ -28,7 +28,7 @@ RUN_KEYS = ("seconds", "threads", "policy_file", "csv")
 
 
 def _field(names, rules=TWO):
-    return [parse_rutsmieter_bot(n, rules) for n in names]
+    return [parse_bot(n, rules) for n in names]
 
 
 def _run(capsys, tmp_path, *args):
@@ -154,7 +154,7 @@ def test_a_small_search_writes_a_policy_file_the_weights_bot_plays(capsys, tmp_p
         "tutto-sim optimize --game rutsmieter --players 2 --field first,aggressive,defensive,"
         "random --candidates 3 --search-games 40 --games 30 --seed 3 --must-capture off")
     assert raw["summary"]["fresh"] == d["fresh"] and raw["summary"]["interrupted"] is False
-    bot = parse_rutsmieter_bot(f"weights:{path}", rules)
+    bot = parse_bot(f"weights:{path}", rules)
     assert bot.table() == policy.weights
     code, out, err = run_cli(capsys, "tournament", "--game", "rutsmieter", "--bots",
                              f"weights:{path},first", "--games", "20", "--must-capture", "off",
@@ -275,7 +275,7 @@ def test_tuned_plays_the_shipped_search_result():
     assert raw["created_by"].startswith("tutto-sim optimize --game rutsmieter ")
     assert raw["summary"]["interrupted"] is False
     assert set(raw["summary"]["fresh"]["bots"]) >= {"first", "aggressive", "defensive"}
-    assert parse_rutsmieter_bot("tuned", TWO).table() == tuple(
+    assert parse_bot("tuned", TWO).table() == tuple(
         float(raw["weights"][f]) for f in raw["features"])
 
 
@@ -283,9 +283,9 @@ def test_tuned_plays_the_shipped_search_result():
 def test_tuned_beats_the_built_in_bots_at_two_players(other):
     """Every seating, 6,000 games: tuned's 95% CI lies entirely above the other's."""
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.game import GameConfig
 
-    res = run_tournament(_field(("tuned", other)), 2, 6_000, 2024, RutsmieterConfig(TWO))
+    res = run_tournament(_field(("tuned", other)), 2, 6_000, 2024, GameConfig(TWO))
     win = {b.name: b.win for b in res.bot_stats()}
     assert res.engine == "kernel" and res.games == 6_000
     assert win["tuned"].mean - win["tuned"].ci95 > win[other].mean + win[other].ci95

@@ -110,8 +110,8 @@ def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monke
     the tournament it cites, replayed here (28,800 games, seed 1, every
     lineup of the six bots); at 2 players, where tuned is the strongest, no line."""
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.bots import parse_bot
+    from tutto_sim.rutsmieter.game import GameConfig
     from tutto_sim.rutsmieter.hooks import STANDING_COMMAND
 
     names = ("random", "first", "last", "aggressive", "defensive", "tuned")
@@ -124,8 +124,8 @@ def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monke
         assert note.endswith("; docs/rutsmieter.md, 'The tuned weights'")
         assert f"--players {players} " in STANDING_COMMAND.format(players=players)
         rules = RutsmieterRules(players=players)
-        res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, 28_800,
-                             1, RutsmieterConfig(rules))
+        res = run_tournament([parse_bot(n, rules) for n in names], players, 28_800,
+                             1, GameConfig(rules))
         win = {b.name: b.win for b in res.bot_stats()}
         shown = {n: f"{100 * win[n].mean:.1f}%" for n in names}
         if players == 4:

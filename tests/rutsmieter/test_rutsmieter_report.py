@@ -135,16 +135,16 @@ def test_pages_speak_the_players_language(report_dir, texts):
 
 def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.bots import parse_bot
+    from tutto_sim.rutsmieter.game import GameConfig
     from tutto_sim.rutsmieter.report_data import expert_spec
 
     page = texts["02-bot-win-rates"]
     names = (*BOT_NAMES, "tuned")
     for players in (2, 4):
         rules = dataclasses.replace(RULES, players=players)
-        res = run_tournament([parse_rutsmieter_bot(n, rules) for n in names], players, GAMES,
-                             SEED, RutsmieterConfig(rules))
+        res = run_tournament([parse_bot(n, rules) for n in names], players, GAMES,
+                             SEED, GameConfig(rules))
         for b in res.bot_stats():  # the tournament's wins, scipy's Wilson interval
             shown = estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True)
             assert shown in page, (players, b.name)
@@ -190,8 +190,8 @@ def test_without_a_saved_measurement_the_expert_plays_a_small_budget(tmp_path):
 
     from tutto_sim.core.report import style
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
+    from tutto_sim.rutsmieter.bots import parse_bot
+    from tutto_sim.rutsmieter.game import GameConfig
     from tutto_sim.rutsmieter.report_data import (
         EXPERT_ROLLOUTS,
         compute,
@@ -212,9 +212,9 @@ def test_without_a_saved_measurement_the_expert_plays_a_small_budget(tmp_path):
             f"2 players, {expert_games(games)} games") in texts
     assert "too small a budget and too few games to show its strength" in sheet.caption
     two = dataclasses.replace(RULES, players=2)
-    res = run_tournament([parse_rutsmieter_bot(f"expert:{EXPERT_ROLLOUTS}", two),
-                          parse_rutsmieter_bot("tuned", two)], 2, expert_games(games), SEED,
-                         RutsmieterConfig(two), engine="reference")
+    res = run_tournament([parse_bot(f"expert:{EXPERT_ROLLOUTS}", two),
+                          parse_bot("tuned", two)], 2, expert_games(games), SEED,
+                         GameConfig(two), engine="reference")
     for b in res.bot_stats():
         assert estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True) in texts, b.name
 
@@ -240,9 +240,9 @@ def test_house_rule_effects_are_paired_kernel_games(texts):
     same games, straight from the kernel; and the skill spread of the defaults
     from a direct tournament of tuned against random."""
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
     from tutto_sim.core.report import signed
+    from tutto_sim.rutsmieter.bots import parse_bot
+    from tutto_sim.rutsmieter.game import GameConfig
 
     page = texts["03-house-rules"]
     base = _kernel_tuned(RULES, GAMES, SEED)
@@ -261,8 +261,8 @@ def test_house_rule_effects_are_paired_kernel_games(texts):
         share = batch.share.astype(float) / batch.share.sum(axis=1, keepdims=True).clip(1)
         spread.extend((share * (seats == 0)).sum(axis=1) - (share * (seats == 1)).sum(axis=1))
 
-    run_tournament([parse_rutsmieter_bot("tuned", two), parse_rutsmieter_bot("random", two)],
-                   2, GAMES, SEED, RutsmieterConfig(two), on_batch=keep)
+    run_tournament([parse_bot("tuned", two), parse_bot("random", two)],
+                   2, GAMES, SEED, GameConfig(two), on_batch=keep)
     m, c = _mean_ci(spread)
     assert pm(100 * m, 100 * c) in page
 

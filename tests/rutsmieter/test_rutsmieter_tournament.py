@@ -13,7 +13,7 @@ from tutto_sim.core import registry
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import make_lineups, run_tournament, seat_bots
 from tutto_sim.rutsmieter.bots import VALID_BOTS
-from tutto_sim.rutsmieter.game import RutsmieterConfig
+from tutto_sim.rutsmieter.game import GameConfig
 from tutto_sim.rutsmieter.reference import play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
@@ -55,8 +55,8 @@ def test_kernel_and_reference_play_the_same_tournament(players, options):
     rules = RutsmieterRules(players, *options)
     bots = parse_bots("random,first,last,aggressive,defensive", rules)
     games = 2 * 5 * 24 if players == 4 else 120
-    kern = run_tournament(bots, players, games, 11, RutsmieterConfig(rules), engine="kernel")
-    ref = run_tournament(bots, players, games, 11, RutsmieterConfig(rules), engine="reference")
+    kern = run_tournament(bots, players, games, 11, GameConfig(rules), engine="kernel")
+    ref = run_tournament(bots, players, games, 11, GameConfig(rules), engine="reference")
     assert kern.engine == "kernel" and ref.engine == "reference"
     for name in ("bot", "seat", "pair", "turns", "ends"):
         assert np.array_equal(getattr(kern.sums, name), getattr(ref.sums, name)), name
@@ -74,7 +74,7 @@ def test_kernel_and_reference_play_the_same_tournament(players, options):
 def test_identical_bots_share_the_wins():
     rules = RutsmieterRules(players=4)
     res = run_tournament(parse_bots("first,first,first,first", rules), 4, 9600, 5,
-                         RutsmieterConfig(rules))
+                         GameConfig(rules))
     stats = res.bot_stats()
     assert [b.games for b in stats] == [9600] * 4
     assert sum(b.win.mean for b in stats) == pytest.approx(1.0)

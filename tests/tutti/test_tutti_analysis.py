@@ -99,7 +99,7 @@ def test_lead_figures_are_the_reference_matches():
     base = TuttiRules(hands=2)
     res = A.lead_advantage(base, ["3", "4p"], "heuristic", 24, seed=6)
     for row in res.rows:
-        rules = A.table_rules(base, row.table)
+        rules = A.named_table_rules(base, row.table)
         n = rules.players
         wins, points, hands = np.zeros(n), np.zeros(n), 0
         for i in range(24):

@@ -15,7 +15,7 @@ from conftest import run_cli
 from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.rng import Stream
 from tutto_sim.tutti import kernel
-from tutto_sim.tutti.bots import VALID_BOTS, make_bot, parse_tutti_bot
+from tutto_sim.tutti.bots import VALID_BOTS, make_bot, parse_bot
 from tutto_sim.tutti.cards import cards_of, code, deck
 from tutto_sim.tutti.openspiel_bots import search_game
 from tutto_sim.tutti.openspiel_game import SHORT_NAME, params_of
@@ -258,7 +258,7 @@ def test_openspiel_ismcts_decides_from_the_observation_alone():
 
 
 def test_bot_specs_and_one_line_refusals():
-    ismcts, named, mcts = (parse_tutti_bot(s, TuttiRules()) for s in
+    ismcts, named, mcts = (parse_bot(s, TuttiRules()) for s in
                            ("openspiel-ismcts", "OpenSpiel-ISMCTS:7", "openspiel-mcts:9(cheat)"))
     assert (ismcts.name, ismcts.engine) == ("openspiel-ismcts", "openspiel-ismcts:100")
     assert (named.name, named.engine) == ("openspiel-ismcts:7", "openspiel-ismcts:7")
@@ -269,7 +269,7 @@ def test_bot_specs_and_one_line_refusals():
                        ("openspiel-ismcts:100001", "iterations")):
         kind = spec.partition(":")[0]
         with pytest.raises(BotSpecError) as e:
-            parse_tutti_bot(spec, TuttiRules())
+            parse_bot(spec, TuttiRules())
         assert str(e.value) == (f"bot {spec!r}: the {what} per decision must be a whole number "
                                 f"1..100,000, as {kind}:100; {VALID_BOTS}")
     assert "openspiel-mcts:SIMULATIONS (sees every card)" in VALID_BOTS

@@ -127,15 +127,15 @@ def test_bot_win_rates_are_those_of_reference_matches(texts):
     """The kernel's tournaments on the page, replayed match by match in the
     reference engine (2 players and 4 in pairs) and in the shared tournament."""
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.tutti.bots import parse_tutti_bot
-    from tutto_sim.tutti.game import TuttiConfig
+    from tutto_sim.tutti.bots import parse_bot
+    from tutto_sim.tutti.game import GameConfig
 
     page = _page(texts, "01-bot-win-rates")
     ticks = "\n".join(texts["01-bot-win-rates"])
     for table, rules in TABLES.items():
         engine = "reference" if table in ("2", "4p") else "kernel"
-        res = run_tournament([parse_tutti_bot(n, rules) for n in ("heuristic", "random")],
-                             rules.players, MATCHES, SEED, TuttiConfig(rules), engine=engine)
+        res = run_tournament([parse_bot(n, rules) for n in ("heuristic", "random")],
+                             rules.players, MATCHES, SEED, GameConfig(rules), engine=engine)
         for b in res.bot_stats():
             shown = estimate_text(wilson_of(b.win.mean * b.win.n, b.win.n), True, stacked=True)
             assert f"{b.name}\n{shown}" in page, (table, b.name)
@@ -181,8 +181,8 @@ def test_without_a_saved_measurement_the_search_bots_play_a_small_budget(tmp_pat
 
     from tutto_sim.core.report import style
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.tutti.bots import parse_tutti_bot
-    from tutto_sim.tutti.game import TuttiConfig
+    from tutto_sim.tutti.bots import parse_bot
+    from tutto_sim.tutti.game import GameConfig
     from tutto_sim.tutti.report_data import SEARCH_BOTS, compute, saved_search, sizes
     from tutto_sim.tutti.report_figures import bot_win_rates
 
@@ -197,9 +197,9 @@ def test_without_a_saved_measurement_the_search_bots_play_a_small_budget(tmp_pat
     for spec, what in zip(SEARCH_BOTS, ("deals", "iterations")):
         kind, _, budget = spec.partition(":")
         assert f"{kind} with a small budget,\n{budget} {what} per decision,\n2 players" in page
-        res = run_tournament([parse_tutti_bot(spec, TABLES["2"]),
-                              parse_tutti_bot("heuristic", TABLES["2"])], 2,
-                             sizes(matches)["search"], SEED, TuttiConfig(TABLES["2"]),
+        res = run_tournament([parse_bot(spec, TABLES["2"]),
+                              parse_bot("heuristic", TABLES["2"])], 2,
+                             sizes(matches)["search"], SEED, GameConfig(TABLES["2"]),
                              engine="reference")
         for b in res.bot_stats():
             name = kind if b.name != "heuristic" else b.name

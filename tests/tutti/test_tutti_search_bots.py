@@ -14,9 +14,9 @@ from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.rng import Stream
 from tutto_sim.core.stats import Z95
 from tutto_sim.tutti import pimc, search
-from tutto_sim.tutti.bots import VALID_BOTS, make_bot, parse_tutti_bot
+from tutto_sim.tutti.bots import VALID_BOTS, make_bot, parse_bot
 from tutto_sim.tutti.cards import mask, parse
-from tutto_sim.tutti.game import TuttiConfig, play_tournament_game
+from tutto_sim.tutti.game import GameConfig, play_tournament_game
 from tutto_sim.tutti.ismcts import IsmctsBot
 from tutto_sim.tutti.reference import (
     Declaration, Observation, State, Trick, Tute, apply, deal, is_over, legal_actions, observe,
@@ -29,7 +29,7 @@ from test_tutti_search import Minimax
 
 
 def test_specs_and_one_line_refusals():
-    bots = [parse_tutti_bot(s, TuttiRules()) for s in ("pimc", "PIMC:7", " ismcts:40 ", "cheat")]
+    bots = [parse_bot(s, TuttiRules()) for s in ("pimc", "PIMC:7", " ismcts:40 ", "cheat")]
     assert [b.name for b in bots] == ["pimc", "pimc:7", "ismcts:40", "cheat"]
     assert (bots[0].samples, bots[1].samples, bots[2].iterations) == (200, 7, 40)
     assert all(b.engine is b for b in bots)
@@ -41,11 +41,11 @@ def test_specs_and_one_line_refusals():
                        ("ismcts:100001", "the iterations per decision must be a whole number "
                                          "1..100,000, as ismcts:300")):
         with pytest.raises(BotSpecError) as e:
-            parse_tutti_bot(spec, TuttiRules())
+            parse_bot(spec, TuttiRules())
         assert str(e.value) == f"bot {spec!r}: {what}; {VALID_BOTS}"
     with pytest.raises(BotSpecError, match="unknown Tutti bot 'cheat:2'; valid bots: random, "
                                            "heuristic, pimc, pimc:SAMPLES, ismcts"):
-        parse_tutti_bot("cheat:2", TuttiRules())
+        parse_bot("cheat:2", TuttiRules())
     assert "cheat (sees every card)" in VALID_BOTS
 
 
@@ -97,7 +97,7 @@ def test_a_different_deal_of_the_hidden_cards_changes_nothing(rules):
 
 def test_the_bots_are_handed_observations_only():
     """Through the engine (``play_hand``) and the tournament's path
-    (``parse_tutti_bot``, ``game.play_tournament_game``): ``act`` gets an
+    (``parse_bot``, ``game.play_tournament_game``): ``act`` gets an
     :class:`Observation` every time; only ``cheat`` is shown the state."""
     rules = TuttiRules()
     handed: dict[str, set] = {}
@@ -118,8 +118,8 @@ def test_the_bots_are_handed_observations_only():
         return bot
 
     play_hand([spy(pimc.PimcBot(4)), spy(IsmctsBot(30))], rules, 3, 0)
-    parsed = [spy(parse_tutti_bot(s, rules)) for s in ("cheat", "pimc:4")]
-    play_tournament_game(parsed, TuttiConfig(rules), 3, 1)
+    parsed = [spy(parse_bot(s, rules)) for s in ("cheat", "pimc:4")]
+    play_tournament_game(parsed, GameConfig(rules), 3, 1)
     assert handed == {"pimc:4": {Observation}, "ismcts:30": {Observation},
                       "cheat": {Observation}, "cheat sees": {State}}
 

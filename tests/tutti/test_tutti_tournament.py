@@ -15,7 +15,7 @@ from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import make_lineups, run_tournament, seat_bots
 from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.bots import VALID_BOTS
-from tutto_sim.tutti.game import TuttiConfig
+from tutto_sim.tutti.game import GameConfig
 from tutto_sim.tutti.reference import play_match
 from tutto_sim.tutti.rules import TuttiRules
 
@@ -48,7 +48,7 @@ def test_every_match_is_the_reference_match_and_the_figures_follow():
     bots = parse_bots("random,heuristic", rules)
     lineups = make_lineups(2, 3, all_seatings=True)
     games = 2 * len(lineups) * 3
-    res = run_tournament(bots, 3, games, 4, TuttiConfig(rules), engine="reference")
+    res = run_tournament(bots, 3, games, 4, GameConfig(rules), engine="reference")
     wins, seats, points, dealt = np.zeros(2), np.zeros(2), np.zeros(2), np.zeros(2)
     hands = ties = tutes = 0
     for i in range(games):
@@ -75,7 +75,7 @@ def test_every_match_is_the_reference_match_and_the_figures_follow():
 def test_a_pairs_win_counts_for_both_partners():
     rules = TuttiRules(players=4, pairs=True)
     res = run_tournament(parse_bots("heuristic,heuristic,heuristic,heuristic", rules), 4, 48, 2,
-                         TuttiConfig(rules), engine="reference")
+                         GameConfig(rules), engine="reference")
     d = res.to_dict()
     rates = d["seat_win_rates"]
     # partners opposite win together: seats 0 and 2 alike, 1 and 3 alike, the two pairs sum to 1
@@ -118,7 +118,7 @@ def test_kernel_and_reference_agree_on_tutes_and_ties():
     rules = TuttiRules(players=3, hands=2, tute_wins="hand")
     tute, tie = rare_window(rules, ["heuristic"] * 3, 3)
     for start in (tute, tie):
-        kern, ref = (run_tournament(parse_bots("heuristic", rules), 3, 4, 3, TuttiConfig(rules),
+        kern, ref = (run_tournament(parse_bots("heuristic", rules), 3, 4, 3, GameConfig(rules),
                                     engine=e, start=start) for e in ("kernel", "reference"))
         assert without(kern.to_dict()) == without(ref.to_dict())
         assert ref.summary.tutes >= (start == tute) and ref.summary.ties >= (start == tie)

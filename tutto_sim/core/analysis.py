@@ -3,7 +3,7 @@ optimal turn policy is worth against the best simple threshold, in games won.
 
 Game-independent: both run tournaments (``core.tournament``) in the kernel
 and report every rate with its 95% CI. The game follows from the config
-(the game's ``config`` hook) through the registry (``core.registry``).
+(each game's ``GameConfig``) through the registry.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from typing import Callable
 
 from tutto_sim.core import registry
 from tutto_sim.core.bots import parse_bot, parse_bots
+from tutto_sim.core.contract import DEFAULT_TABLE_SIZES
 from tutto_sim.core.stats import Estimate
 from tutto_sim.core.tournament import TournamentResult, game_kind, run_tournament
 
@@ -44,7 +45,7 @@ class SeatRow:
         return self.instant_share
 
 
-def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_000,
+def seat_advantage(bot: str = "optimal", players=DEFAULT_TABLE_SIZES, games: int = 100_000,
                    seed: int = 1, config=None,
                    phase: Phase = _no_phase) -> list[SeatRow]:
     """Every seat played by the same bot: win rate by seat for each table size."""
@@ -68,13 +69,11 @@ def seat_advantage(bot: str = "optimal", players=range(2, 9), games: int = 100_0
 
 def table_config(config, players: int):
     """The config for a table of ``players``: a game whose rules hold the table
-    size (hook ``table_rules``, ``core.registry``) gets rules for that size; the
-    others play every size with the same config."""
-    entry = registry.for_config(config)
-    fit = getattr(entry.module(), "table_rules", None)
-    if fit is None:
-        return config
-    return entry.hook("config")(fit(config.rules, players))
+    size (hook ``table_rules``) gets a config for that size; the others play
+    every size with the same config."""
+    hooks = registry.for_config(config).hooks
+    rules = hooks.table_rules(config.rules, players)
+    return config if rules is config.rules else hooks.config(rules)
 
 
 class Interrupted(KeyboardInterrupt):

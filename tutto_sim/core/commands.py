@@ -25,11 +25,12 @@ from tutto_sim.core.cli import (
     use_threads,
 )
 from tutto_sim.core.cli import seed as _seed
-from tutto_sim.core.commands_games import Cluster, on_cluster
+from tutto_sim.core.commands_games import Cluster, game_help, on_cluster
 
 
-def _hook(rules, what: str):
-    return registry.for_rules(rules).hook(what)
+def _hooks(rules):
+    """The game's hooks (``core.contract.GameHooks``)."""
+    return registry.for_rules(rules).hooks
 
 
 #: Options of ``optimize`` that only some games take, with their flags: a game's
@@ -55,8 +56,7 @@ def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
     naming the games that take it."""
     for name in GAME_OPTIMIZE_OPTIONS:
         if name in given and name not in takes:
-            others = [e.name for e in registry.entries()
-                      if name in getattr(e.module(), "OPTIMIZE_OPTIONS", ())]
+            others = [e.name for e in registry.entries() if name in e.hooks.OPTIMIZE_OPTIONS]
             only = f" (only to --game {', '.join(others)})" if others else ""
             raise UserError(f"{GAME_OPTIMIZE_OPTIONS[name]} does not apply to optimize "
                             f"--game {game_label(rules)}{only}")
@@ -65,15 +65,15 @@ def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
 @with_rules()
 def optimize(
     ctx: typer.Context,
-    card: Annotated[Optional[str], typer.Option("--card", help="Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.")] = None,
+    card: Annotated[Optional[str], typer.Option("--card", help=game_help("optimize --card"))] = None,
     method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
-    games: Annotated[Optional[int], typer.Option("--games", help="Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.")] = None,
-    search_games: Annotated[Optional[int], typer.Option("--search-games", help="Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.")] = None,
-    candidates: Annotated[Optional[int], typer.Option("--candidates", help="Whole-game searches: weight vectors to try. Default 160.")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.")] = None,
-    field: Annotated[Optional[str], typer.Option("--field", help="Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help=game_help("optimize --games"))] = None,
+    search_games: Annotated[Optional[int], typer.Option("--search-games", help=game_help("optimize --search-games"))] = None,
+    candidates: Annotated[Optional[int], typer.Option("--candidates", help=game_help("optimize --candidates"))] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help=game_help("optimize --players"))] = None,
+    field: Annotated[Optional[str], typer.Option("--field", help=game_help("optimize --field"))] = None,
     out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS-<run>.json, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
@@ -92,30 +92,29 @@ def optimize(
         if value is not None:
             positive(flag, value, ceiling=ceiling)
     _seed(seed)
-    handler = _hook(rules, "optimize")
-    module = registry.for_rules(rules).module()
-    takes = tuple(getattr(module, "OPTIMIZE_OPTIONS", ()))
+    hooks = _hooks(rules)
+    hooks.require("optimize")
+    takes = hooks.OPTIMIZE_OPTIONS
     values = {"card": card, "method": method, "turns": turns, "search_turns": search_turns,
               "games": games, "search_games": search_games, "candidates": candidates,
               "players": players, "field": field, "out_path": out_path}
     _refuse_foreign(rules, {k for k in values if _given(ctx, k)}, takes)
     own = {k: v for k, v in values.items() if k in takes}
-    check = getattr(module, "check_optimize", None)
-    if check is not None:
-        check(rules=rules, seed=seed, out_dir=out_dir, **own)
+    hooks.check_optimize(rules=rules, seed=seed, out_dir=out_dir, **own)
     if method == "monte-carlo":
         prepare_dir(out_dir, "--out-dir")
     n_threads = use_threads(threads)
     with on_cluster(cluster):
-        handler(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads, **own)
+        hooks.optimize(rules=rules, seed=seed, as_json=as_json, out_dir=out_dir, n_threads=n_threads,
+                       **own)
 
 
 @with_rules()
 def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    cap: Annotated[Optional[int], typer.Option("--cap", help="Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.")] = None,
-    solo: Annotated[bool, typer.Option("--solo", help="Rutsmieter: one player alone, exact expected throws to bring all pieces home.")] = False,
-    duel: Annotated[bool, typer.Option("--duel", help="Rutsmieter: two players with one piece each, exact chances to win and expected throws.")] = False,
+    cap: Annotated[Optional[int], typer.Option("--cap", help=game_help("solve --cap"))] = None,
+    solo: Annotated[bool, typer.Option("--solo", help=game_help("solve --solo"))] = False,
+    duel: Annotated[bool, typer.Option("--duel", help=game_help("solve --duel"))] = False,
     objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     rules=None,
@@ -125,24 +124,25 @@ def solve(
     if objective == "win":
         if solo or duel or cap is not None:
             raise UserError("--objective win does not take --solo, --duel or --cap")
-        takes = [e.name for e in registry.entries() if hasattr(e.module(), "solve_win")]
-        module = registry.for_rules(rules).module()
-        if not hasattr(module, "solve_win"):
+        takes = [e.name for e in registry.entries() if e.hooks.offers("solve_win")]
+        hooks = _hooks(rules)
+        if not hooks.offers("solve_win"):
             raise UserError(f"--objective win does not apply to --game {game_label(rules)} "
                             f"(only to --game {', '.join(takes)})" if takes else
                             f"--objective win does not apply to --game {game_label(rules)}")
-        module.solve_win(rules=rules, as_json=as_json, out_path=out_path)
+        hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path)
         return
     if out_path is not None:
         raise UserError("--out applies to solve --objective win only")
-    handler = _hook(rules, "solve")
+    hooks = _hooks(rules)
+    hooks.require("solve")
     extra = {}
     for name, given in (("solo", solo), ("duel", duel)):
         if given:  # only games whose hooks declare it take --solo / --duel
-            if name not in getattr(registry.for_rules(rules).module(), "SOLVE_OPTIONS", ()):
+            if name not in hooks.SOLVE_OPTIONS:
                 raise UserError(f"--{name} does not apply to --game {game_label(rules)}")
             extra[name] = True
-    handler(rules=rules, as_json=as_json, cap=cap, **extra)
+    hooks.solve(rules=rules, as_json=as_json, cap=cap, **extra)
 
 
 @with_rules()
@@ -153,7 +153,7 @@ def export_policy(
 ) -> None:
     """Solve exactly and write the optimal policy table (docs/policy-format.md)."""
     choice("--format", fmt, ("json", "csv", "parquet"))
-    _hook(rules, "export_policy")(rules=rules, out_path=out_path, fmt=fmt)
+    _hooks(rules).export_policy(rules=rules, out_path=out_path, fmt=fmt)
 
 
 @with_rules()
@@ -170,9 +170,10 @@ def validate(
     positive("--turns", turns)
     _seed(seed)
     use_threads(threads)
-    handler = _hook(rules, "validate")
+    hooks = _hooks(rules)
+    hooks.require("validate")
     with on_cluster(cluster):
-        handler(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)
+        hooks.validate(rules=rules, turns=turns, seed=seed, policy_file=policy_file, as_json=as_json)
 
 
 def mount(app) -> None:

@@ -20,6 +20,7 @@ import typer
 from rich.table import Table
 
 from tutto_sim.core import registry
+from tutto_sim.core.contract import DEFAULT_TABLE_SIZES
 from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
@@ -46,6 +47,12 @@ Threads = Annotated[Optional[int], typer.Option("--threads", help="numba threads
 AsJson = Annotated[bool, typer.Option("--json", help="Print one JSON object; no progress bar.")]
 OutDir = Annotated[Path, typer.Option("--out-dir", help="Folder for the CSV (created if missing).")]
 Cluster = Annotated[Optional[str], typer.Option("--cluster", help="Run on a Dask cluster (docs/cluster.md): local, local:N (N worker processes on this machine) or tcp://HOST:PORT (a running scheduler). Default: this process's threads. The same seed gives the same numbers.")]
+
+
+def game_help(key: str, before: str = "", after: str = "") -> str:
+    """An option's help in the games' own words (hooks ``HELP[key]``, in
+    registration order) between core's ``before`` and ``after``."""
+    return before + "".join(e.hooks.HELP.get(key, "") for e in registry.entries()) + after
 
 
 @contextlib.contextmanager
@@ -93,13 +100,14 @@ def ran_on(n_threads: int, where=None) -> RanOn:
     return RanOn(n_threads) if spec is None else RanOn(1, spec.label())
 
 
-def _hook(rules, what: str):
-    return registry.for_rules(rules).hook(what)
+def _hooks(rules):
+    """The game's hooks (``core.contract.GameHooks``)."""
+    return registry.for_rules(rules).hooks
 
 
 def _config(rules):
-    """The game's config (its ``config`` hook)."""
-    return _hook(rules, "config")(rules)
+    """The game's config (each game's ``GameConfig``)."""
+    return _hooks(rules).config(rules)
 
 
 def _label(rules) -> str:
@@ -111,21 +119,9 @@ def _title(rules) -> str:
     return game_title(rules)
 
 
-def _players(value: int) -> int:
-    if not 2 <= value <= 8:
-        raise UserError(f"--players must be 2..8, not {value}")
-    return value
-
-
 def _table_rules(rules, players: int):
-    """The rules for a table of ``players``. A game whose rules hold the table
-    size (hook ``table_rules``) checks and sets it; the others
-    take 2..8 players and keep their rules."""
-    fit = getattr(registry.for_rules(rules).module(), "table_rules", None)
-    if fit is None:
-        _players(players)
-        return rules
-    return fit(rules, players)
+    """The rules for a table of ``players`` (hook ``table_rules``: the game checks the size)."""
+    return _hooks(rules).table_rules(rules, players)
 
 
 def _bots(specs: str, rules):
@@ -152,36 +148,17 @@ def _ci(e) -> str:
     return e.ci_text(4)
 
 
-def _default_bots(rules) -> str:
-    """``tournament``'s bots unless ``--bots`` says otherwise (optional hook ``tournament_bots``)."""
-    return _hook_or(rules, "tournament_bots", "optimal,cautious")
-
-
-def _play_bots(rules) -> str:
-    """``play``'s opponents unless ``--bots`` says otherwise (optional hook ``play_bots``)."""
-    return _hook_or(rules, "play_bots", "optimal")
-
-
-def _seats_bot(rules) -> str:
-    """``analyze seats``' bot unless ``--bot`` says otherwise (optional hook ``default_bot``)."""
-    return _hook_or(rules, "default_bot", "optimal")
-
-
-def _hook_or(rules, what: str, default: str) -> str:
-    return getattr(registry.for_rules(rules).module(), what, lambda r: default)(rules)
-
-
-def bots_by_game(default, flag: str = "--bots", note: str = ""):
-    """The end of a command's ``--help``: each game's bots and ``default(rules)``,
-    the command's default there (hooks ``valid_bots`` and the default's; asked
+def bots_by_game(default: str, flag: str = "--bots", note: str = ""):
+    """The end of a command's ``--help``: each game's bots and its hook
+    ``default`` (``tournament_bots``, ...), the command's default there (asked
     only when the help is shown, so core lists no game itself)."""
     def tail() -> str:
         lines = [f"Bots of each game ({flag}{note}):"]
         for e in registry.entries():
             rules = e.rules_type()
-            specs = e.hook("valid_bots")(rules).removeprefix("valid bots: ")
+            specs = e.hooks.valid_bots(rules).removeprefix("valid bots: ")
             lines.append(f"  {e.title} (--game {' | '.join(e.names)}): {specs}; "
-                         f"default {default(rules)}")
+                         f"default {getattr(e.hooks, default)(rules)}")
         return "\n".join(lines)
 
     return tail
@@ -205,8 +182,8 @@ def tournament(
     from tutto_sim.core.tournament import ENGINES, choose_engine, run_tournament
 
     rules = _table_rules(rules, players)
-    if bots is None:  # the game's own default (optional hook tournament_bots)
-        bots = _default_bots(rules)
+    if bots is None:  # the game's own default (hook tournament_bots)
+        bots = _hooks(rules).tournament_bots(rules)
     if games is not None:
         positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
@@ -244,9 +221,7 @@ def tournament(
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path, chosen, ran)
-    # what the game did instead (optional hook illegal_words; default: the dice games' bust)
-    instead = getattr(registry.for_rules(rules).module(), "illegal_words",
-                      lambda r: "each counted as a bust")(rules)
+    instead = _hooks(rules).illegal_words(rules)  # what the game did instead
     for name, e in res.errors.items():
         err.print(f"warning: bot {name} returned an illegal action {plural(e['count'], 'time')} in "
                   f"{plural(e['games'], 'game')}, {instead}; first: {e['first']}",
@@ -257,7 +232,7 @@ def tournament(
 
 def _ends_line(res) -> str:
     """How the games ended, in the game's words."""
-    return _hook(res.config.rules, "ends_line")(res)
+    return _hooks(res.config.rules).ends_line(res)
 
 
 def _print_tournament(res, csv_path: Path, search_default: bool = False,
@@ -277,7 +252,7 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False,
     default = " (default for search bots; --games for more)" if search_default else ""
     out.print(f"[bold]{_title(rules)} tournament[/bold]: {n} players, {res.games:,} games{default}, seed {res.seed} "
               f"({res.engine} engine, {where}, {res.seconds:.1f} s)")
-    line = _hook(rules, "rules_line")(rules)
+    line = _hooks(rules).rules_line(rules)
     if line:
         out.print(line)
     t = Table("rank", "bot", "win rate", "95% CI", "seats",
@@ -333,11 +308,11 @@ def play(
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
     from tutto_sim.core.play import QuitGame
 
-    game_hooks = registry.for_rules(rules).module()
+    game_hooks = _hooks(rules)
     if players is not None:
         rules = _table_rules(rules, players)
     if bots is None:
-        bots = _play_bots(rules)
+        bots = game_hooks.play_bots(rules)
         if players is not None:  # the default opponents, as many as the table takes
             default = [b.strip() for b in bots.split(",")]
             bots = ",".join((default * players)[:players - 1])
@@ -345,10 +320,10 @@ def play(
     if players is not None and len(others) != players - 1:
         raise UserError(f"--players {players} needs {plural(players - 1, 'bot')} in --bots "
                         f"(you take the other seat), not {len(others)}")
-    most = max(getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules)) - 1
+    most = max(game_hooks.table_sizes(rules)) - 1
     if len(others) > most:
         _rule_for_sizes(rules, str(len(others) + 1))  # a rule that rules the size out says so
-        at = f" at {_title(rules)}" if most != 7 else ""
+        at = f" at {_title(rules)}" if most != max(DEFAULT_TABLE_SIZES) - 1 else ""
         raise UserError(f"--bots: at most {plural(most, 'bot')} play against you{at}, "
                         f"not {len(others)}")
     rules = _table_rules(rules, len(others) + 1)
@@ -372,7 +347,7 @@ def play(
         return line
 
     write = lambda text: print(text, flush=True)  # noqa: E731
-    make_human = _hook(rules, "human")
+    make_human = game_hooks.human
     extra = {}
     if win_table is not None:
         import inspect
@@ -385,15 +360,12 @@ def play(
         extra["win_table"] = win_table
     human = make_human(name, read, write, hints, rules, **extra)
     players = others[:seat] + [human] + others[seat:]
-    # the game's heading and how to answer (optional hook play_intro; default: the dice games')
-    heading, how = getattr(game_hooks, "play_intro", lambda r: (
-        f"{_title(r)} to {r.target:,}",
-        "at each choice type its number; ? shows the optimal table's advice, q leaves"))(rules)
+    heading, how = game_hooks.play_intro(rules)  # the game's heading and how to answer
     print(f"{heading}: " + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
           + f"; seed {seed} (replay: --seed {seed})")
     print(how)
     try:
-        rec = _hook(rules, "interactive_game")(players, _config(rules), seed, write).play()
+        rec = game_hooks.interactive_game(players, _config(rules), seed, write).play()
     except QuitGame as e:
         print(f"{e}: game abandoned")
         return
@@ -410,7 +382,7 @@ analyze_app = typer.Typer(no_args_is_help=True,
 @with_rules()
 def analyze_seats(
     bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat; each game's bots and its default are listed below.")] = None,
-    players: Annotated[Optional[str], typer.Option("--players", help="Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8; Rutsmieter 2-4).")] = None,
+    players: Annotated[Optional[str], typer.Option("--players", help=game_help("analyze seats --players", "Table sizes: a range 2-8 or a list 2,3,5 (default: every size the game has, 2-8", ")."))] = None,
     games: Annotated[int, typer.Option("--games", help="Games per table size.")] = 100_000,
     seed: Annotated[int, typer.Option("--seed", help="Seed.")] = 1,
     threads: Threads = None,
@@ -423,21 +395,20 @@ def analyze_seats(
     from tutto_sim.core.analysis import seat_advantage
     from tutto_sim.core.bots import kernel_capable
 
-    game_hooks = registry.for_rules(rules).module()
+    game_hooks = _hooks(rules)
     try:
-        sizes = _sizes(players, getattr(game_hooks, "table_sizes", lambda r: range(2, 9))(rules),
-                       _title(rules))
+        sizes = _sizes(players, game_hooks.table_sizes(rules), _title(rules))
     except UserError as e:  # a size a rule rules out: the rule's own line (--pairs, ...)
         _rule_for_sizes(rules, players)
         raise e from None
     if bot is None:
-        bot = _seats_bot(rules)
+        bot = game_hooks.default_bot(rules)
     positive("--games", games, ceiling=MAX_GAMES)
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     the_game = _label(rules)
     # (header, JSON key, shown), or None for a game where no game ends at once (Rutsmieter)
-    instant = _hook(rules, "instant_column")(rules)
+    instant = game_hooks.instant_column(rules)
     if not kernel_capable(_bots(bot, rules)):
         raise UserError(f"--bot {bot!r} plays only in the reference engine; analyses need bots "
                         "that play in the kernel (tables, thresholds, built-in bots)")
@@ -512,7 +483,7 @@ def _rule_for_sizes(rules, text: str) -> None:
     """The one line of a rule that rules out a table size of ``text`` (a size
     no rule allows, or no size at all, is left to :func:`_sizes`)."""
     try:
-        sizes = _sizes(text)
+        sizes = _sizes(text, DEFAULT_TABLE_SIZES)
     except UserError:
         return
     for n in sizes:
@@ -523,7 +494,7 @@ def _rule_for_sizes(rules, text: str) -> None:
                 raise e from None
 
 
-def _sizes(text: str | None, allowed=range(2, 9), title: str = "") -> list[int]:
+def _sizes(text: str | None, allowed, title: str = "") -> list[int]:
     """The table sizes of ``--players`` (None: every size the game has, ``allowed``)."""
     allowed = list(allowed)
     if text is None:
@@ -539,7 +510,7 @@ def _sizes(text: str | None, allowed=range(2, 9), title: str = "") -> list[int]:
     if not sizes or any(n not in allowed for n in sizes):
         lo, hi = allowed[0], allowed[-1]
         example = ",".join(map(str, allowed[:2] + allowed[3:4]))
-        game = f" for {title}" if allowed != list(range(2, 9)) else ""
+        game = f" for {title}" if allowed != list(DEFAULT_TABLE_SIZES) else ""
         raise UserError(f"--players must be a range like {lo}-{hi} or a list like {example} of "
                         f"sizes {lo}..{hi}{game}, not {text!r}")
     return sizes
@@ -560,8 +531,8 @@ def analyze_threshold(
     """How much the optimal turn policy wins against the best single bank threshold."""
     from tutto_sim.core.analysis import optimal_vs_threshold
 
-    _hook(rules, "exact_turn_values")  # a game without the turn analysis says so in one line
-    _players(players)
+    _hooks(rules).require("exact_turn_values")  # a game without the turn analysis: one line
+    rules = _table_rules(rules, players)
     positive("--games", games, ceiling=MAX_GAMES)
     positive("--search-games", search_games, ceiling=MAX_GAMES)
     _seed(seed)
@@ -589,7 +560,7 @@ def analyze_threshold(
     for x, e in duel.search.items():
         t.add_row(f"{x:,}", f"{e.mean:.4f}", e.ci_text(4), style="bold" if x == duel.best else None)
     out.print(t)
-    how = _hook(rules, "threshold_words")()
+    how = _hooks(rules).threshold_words()
     out.print(f"{_title(rules)}: best single threshold against optimal: bank at ≥ {duel.best:,} "
               f"({how})")
     out.print(f"[bold]optimal wins {opt.win.text(4)}[/bold] (95% CI) of its games against "
@@ -601,9 +572,9 @@ def analyze_threshold(
 
 
 # core.cli.polish_help shows these at the end of --help
-tournament.help_tail = bots_by_game(_default_bots)
-play.help_tail = bots_by_game(_play_bots)
-analyze_seats.help_tail = bots_by_game(_seats_bot, "--bot", "; those that play in the kernel")
+tournament.help_tail = bots_by_game("tournament_bots")
+play.help_tail = bots_by_game("play_bots")
+analyze_seats.help_tail = bots_by_game("default_bot", "--bot", "; those that play in the kernel")
 
 
 def mount_play(app) -> None:
@@ -620,8 +591,7 @@ def mount_analyze(app) -> None:
     offers its game's rule flags only (those named in the function's optional
     ``rule_flags``: the others play no part in it)."""
     for entry in registry.entries():
-        own = getattr(entry.module(), "analyze_commands", None)
-        for name, fn in own() if own is not None else ():
+        for name, fn in entry.hooks.analyze_commands():
             if _GAME_ANALYSES.get(name) == entry.name:
                 continue  # mounted already (a second app)
             if name in _GAME_ANALYSES or name in ("seats", "threshold"):

@@ -31,6 +31,7 @@ from tutto_sim.core.cli import (
 )
 from tutto_sim.core.cli import seed as _seed
 from tutto_sim.core import registry
+from tutto_sim.core.commands_games import game_help
 from tutto_sim.core.report import report_games
 from tutto_sim.core.runs import file_digest, run_digest, run_file
 
@@ -39,8 +40,8 @@ from tutto_sim.core.runs import file_digest, run_digest, run_file
 def report(
     out_dir: Annotated[Optional[Path], typer.Option("--out", help="Folder for the PDF, the PNGs and README.md (default: results/report-GAME-<run>, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every simulation in the report.")] = 1,
-    turns: Annotated[Optional[int], typer.Option("--turns", help="Tutto, Berliner Macke, Volle Lotte: turns simulated for each point of a curve (default: the game's own, see docs/reports.md).")] = None,
-    games: Annotated[Optional[int], typer.Option("--games", help="Rutsmieter, Tutti: games played at each table (for Tutti, matches; default: the game's own, see docs/reports.md).")] = None,
+    turns: Annotated[Optional[int], typer.Option("--turns", help=game_help("report --turns", "Turns simulated for each point of a curve, for the dice games (default: ", "; see docs/reports.md)."))] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help=game_help("report --games", "Games played at each table (default: ", "; see docs/reports.md)."))] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
     win_target: Annotated[Optional[int], typer.Option("--win-target", help="Tutto, Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: the table solve --objective win saved in results/ for the game's target when present, else 1,000; Volle Lotte 500). Solved unless that file is in results/.")] = None,
@@ -65,9 +66,8 @@ def report(
     n = given[size.option]
     n = size.default if n is None else positive(size.option, n)
     _seed(seed)
-    check = getattr(module, "check_rules", None)  # a rule the report cannot take: one line
-    if check is not None:
-        check(rules)
+    hooks = registry.for_rules(rules).hooks
+    hooks.check_report(rules)  # a rule the report cannot take: one line
     extra = {}
     if win_target is not None:
         import inspect

@@ -14,14 +14,12 @@ imported when the hook runs, so ``tutto-sim --help`` stays fast.
 
 from __future__ import annotations
 
+import functools
 import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-
-class MissingHook(LookupError):
-    """A game that does not offer what a command asks of it (one line, exit 2)."""
-
+from tutto_sim.core.contract import GameHooks, MissingHook  # noqa: F401  (core.cli catches it here)
 
 #: The module that registers every game (imported on first use).
 GAMES_MODULE = "tutto_sim.games"
@@ -45,8 +43,9 @@ class GameEntry:
     ``rule_flags``: this game's rule options; a flag of another game left at
     its default is ignored, set to anything else it is refused.
     ``rules_from_flags(name, values)``: the rules object (``values`` holds
-    every flag of this game). ``hooks``: the module with the command
-    handlers and game functions (imported lazily).
+    every flag of this game). ``hooks_module``: the module whose ``HOOKS``
+    (a ``core.contract.GameHooks``) holds the command handlers and game
+    functions, imported on first use (:attr:`hooks`).
     """
 
     names: tuple[str, ...]
@@ -54,22 +53,22 @@ class GameEntry:
     rules_type: type
     rule_flags: tuple[RuleFlag, ...]
     rules_from_flags: Callable[[str, dict], Any]
-    hooks: str
+    hooks_module: str
     extra: dict = field(default_factory=dict)
 
     @property
     def name(self) -> str:
         return self.names[0]
 
-    def module(self):
-        """The module of hooks (``label``, ``config``, ``parse_bot``, ``optimize`` ...)."""
-        return importlib.import_module(self.hooks)
+    @functools.cached_property
+    def hooks(self) -> GameHooks:
+        """The game's hooks (``core.contract``: ``label``, ``config``, ``parse_bot`` ...)."""
+        return importlib.import_module(self.hooks_module).HOOKS
 
     def hook(self, what: str) -> Callable:
-        fn = getattr(self.module(), what, None)
-        if fn is None:
-            raise MissingHook(f"{self.title} has no {what.replace('_', ' ')} (yet)")
-        return fn
+        """Hook ``what``; :class:`MissingHook` if the game has none."""
+        self.hooks.require(what)
+        return getattr(self.hooks, what)
 
 
 _ENTRIES: list[GameEntry] = []

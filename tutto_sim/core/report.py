@@ -1021,7 +1021,7 @@ def report_games() -> tuple[str, ...]:
     """The ``--game`` names whose report ``tutto-sim report`` can write."""
     from tutto_sim.core import registry
 
-    return tuple(n for e in registry.entries() if hasattr(e.module(), "report_module")
+    return tuple(n for e in registry.entries() if e.hooks.offers("report_module")
                  for n in e.names)
 
 

@@ -25,8 +25,8 @@ games, by seat. Games run in the numba kernel when every bot has a table
 (``engine="kernel"``), else in the reference game, which also reports bots
 that return illegal actions (each counted as a bust) instead of crashing.
 
-The game follows from the config (the game's ``config`` hook): the
-registry (``core.registry``) gives its :class:`GameKind`
+The game follows from the config (each game's ``GameConfig``): the
+registry gives its :class:`GameKind`
 (:func:`game_kind`). Game-independent.
 """
 
@@ -315,7 +315,7 @@ class TournamentResult:
     lineups: np.ndarray
     seed: int
     engine: str
-    config: object  # the game's config (GameConfig, MackeConfig, ...)
+    config: object  # the game's config (each game's GameConfig)
     sums: Sums
     seconds: float = 0.0
     threads: int = 1
@@ -502,7 +502,8 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    on_batch: Callable[[GameBatch, np.ndarray], None] | None = None) -> TournamentResult:
     """Play ``games`` games (streams ``start ..``) and add up the results.
 
-    ``config`` is the game's config (its ``config`` hook); ``game`` only labels the result (default: the
+    ``config`` is the game's config (each game's ``GameConfig``);
+    ``game`` only labels the result (default: the
     config's game). ``on_batch(batch, seats)`` sees every chunk of games as
     it finishes, in game order (``seats[g, j]``: the bot in seat j), for
     analyses that need the games one by one (paired differences).

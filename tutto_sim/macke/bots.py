@@ -35,7 +35,7 @@ import functools
 from tutto_sim.core.bots import POLICY_DIR, BotSpecError, parse_points, table_bot, threshold_parts
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
-from tutto_sim.macke.flags import MACKE_VALID_BOTS
+from tutto_sim.macke.flags import VALID_BOTS
 from tutto_sim.macke.game import BANK_OR_SERIES, RETURN, MackeDecision
 from tutto_sim.macke.game_kernel import MackeBotTable
 from tutto_sim.macke.policy import MackeTablePolicy, load_macke_policy
@@ -61,7 +61,7 @@ def macke_endgame_banks(table_banks: bool, d: MackeDecision) -> bool:
     return table_banks
 
 
-class MackePolicyBot:
+class KernelBot:
     """Plays a Macke turn policy (``macke.api``): the optimal
     :class:`~tutto_sim.macke.policy.MackeTablePolicy` or a
     :class:`~tutto_sim.macke.threshold.MackeThresholdPolicy`;
@@ -178,25 +178,25 @@ def _load_macke_table(path: str, rules: MackeRules) -> MackeTablePolicy:
     return policy
 
 
-def parse_macke_bot(spec: str, rules: MackeRules = MackeRules()):
+def parse_bot(spec: str, rules: MackeRules = MackeRules()):
     """A Berliner Macke / Volle Lotte bot from its spec (module docstring)."""
-    valid = MACKE_VALID_BOTS
+    valid = VALID_BOTS
     bot, text, kind, arg = table_bot(spec, valid, lambda: optimal_macke_policy(rules),
-                                     lambda path: _load_macke_table(path, rules), MackePolicyBot)
+                                     lambda path: _load_macke_table(path, rules), KernelBot)
     if bot is not None:
         return bot
     if kind == "threshold":
         parts = threshold_parts(spec, arg, "K:CLEAR", valid)
         k = parse_points(spec, "K", parts[0], valid) if parts else 300
         clear = parse_points(spec, "CLEAR", parts[1], valid) if len(parts) > 1 else k
-        return MackePolicyBot(MackeThresholdPolicy(rules, k, clear), text)
+        return KernelBot(MackeThresholdPolicy(rules, k, clear), text)
     if kind == "winopt":
         try:
             return MackeWinOptBot(win_table(rules, arg or None), text)
         except ValueError as e:  # PolicyFileError too
             raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
     if kind == "cautious" and not arg:
-        return MackePolicyBot(MackeThresholdPolicy.first_chance(rules), text)
+        return KernelBot(MackeThresholdPolicy.first_chance(rules), text)
     if kind == "reckless" and not arg:
-        return MackePolicyBot(MackeThresholdPolicy(rules, None, 0), text)
+        return KernelBot(MackeThresholdPolicy(rules, None, 0), text)
     raise BotSpecError(f"unknown bot {spec!r}; {valid}")

@@ -43,6 +43,6 @@ ENTRY = GameEntry(
     rules_type=MackeRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=macke_rules,
-    hooks="tutto_sim.macke.hooks",
+    hooks_module="tutto_sim.macke.hooks",
     extra={"sample_report": True, "name_notes": {"volle-lotte": "macke --variant volle-lotte"}},
 )

@@ -15,7 +15,7 @@ Throws = Annotated[int, typer.Option("--throws", help="Macke: throws per series.
 Bust = Annotated[str, typer.Option("--bust", help="Macke after the first throw: subtract the turn total | zero.", rich_help_panel="Macke rules")]
 WinValue = Annotated[int, typer.Option("--win-value", help="Macke instant-win, turn analysis: points an instant win is worth.", rich_help_panel="Macke rules")]
 
-#: The bots of ``--bots`` (``macke.bots.parse_macke_bot``).
-MACKE_BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
+#: The bots of ``--bots`` (``macke.bots.parse_bot``).
+BOT_SPECS = ("optimal", "winopt[:FILE]", "endgame[:FILE]", "table:FILE", "threshold[:K[:CLEAR]]", "cautious",
                    "reckless", "random", "py:MODULE:NAME")
-MACKE_VALID_BOTS = "valid bots: " + ", ".join(MACKE_BOT_SPECS)
+VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)

@@ -86,7 +86,7 @@ class MackeKeep(NamedTuple):
 
 
 @dataclass(frozen=True)
-class MackeConfig:
+class GameConfig:
     """Rules plus the engine knob that is not a rule."""
 
     rules: MackeRules = MackeRules()
@@ -95,7 +95,7 @@ class MackeConfig:
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, MackeRules):
-            raise TypeError("MackeConfig needs MackeRules")
+            raise TypeError("GameConfig needs MackeRules")
         if self.max_rounds < 1:
             raise ValueError(f"max_rounds must be >= 1, not {self.max_rounds}")
 
@@ -211,7 +211,7 @@ class MackeGame(DiceGame):
     ROUND_END = False
     INSTANT_WIN_WORDS = "throws five 1s and wins at once!"
 
-    def __init__(self, bots: Sequence[Bot], config: MackeConfig = MackeConfig(), seed: int = 1,
+    def __init__(self, bots: Sequence[Bot], config: GameConfig = GameConfig(), seed: int = 1,
                  index: int = 0, narrate: Callable[[str], None] | None = None):
         super().__init__(bots, config, seed, index, narrate)
         self._codec = state_codec(self.rules)
@@ -326,7 +326,7 @@ class MackeGame(DiceGame):
             raise _Bust(str(e), turn_total) from None
 
 
-def play_macke_game(bots: Sequence[Bot], config: MackeConfig = MackeConfig(), seed: int = 1,
+def play_macke_game(bots: Sequence[Bot], config: GameConfig = GameConfig(), seed: int = 1,
                     index: int = 0, narrate: Callable[[str], None] | None = None) -> GameRecord:
     """Play game ``index`` of a run with ``seed``: stream ``(seed, index)``."""
     return MackeGame(bots, config, seed, index, narrate).play()

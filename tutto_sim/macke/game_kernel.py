@@ -35,7 +35,7 @@ from numba import njit
 from tutto_sim.dice.game_kernel import NOT_OVER, DiceGameKernel, close_game, endgame_banks
 from tutto_sim.dice.game_kernel import game_scratch, next_turn, stack_rows, start_game, turn_played
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.macke.game import END_KINDS, MackeConfig
+from tutto_sim.macke.game import END_KINDS, GameConfig
 from tutto_sim.macke.solver import slot_layout, throw_tables
 from tutto_sim.macke.table_kernel import last_rows, throw_rest
 from tutto_sim.macke.tables import build_macke_tables
@@ -80,7 +80,7 @@ def stack_tables(tables: list[MackeBotTable]) -> tuple:
             np.array([t.endgame for t in tables], dtype=np.bool_))
 
 
-def kernel_params(config: MackeConfig) -> np.ndarray:
+def kernel_params(config: GameConfig) -> np.ndarray:
     r = config.rules
     return np.array([r.n_dice, r.throws, r.min_score // POINT_UNIT, 1 if r.bust == "zero" else 0,
                      r.target // POINT_UNIT, config.max_rounds], dtype=np.int64)
@@ -172,7 +172,7 @@ class MackeGameKernel(DiceGameKernel):
 
     play_games = _play_games
 
-    def __init__(self, config: MackeConfig, tables: list[MackeBotTable]):
+    def __init__(self, config: GameConfig, tables: list[MackeBotTable]):
         rules = config.rules
         m = build_macke_tables(rules)
         t = throw_tables(rules)

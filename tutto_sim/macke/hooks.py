@@ -1,237 +1,197 @@
-"""What the shared commands and engines ask of Berliner Macke and Volle Lotte
-(``core.registry``): names for files and players, the game config, bots, the
+"""What the shared commands and engines ask of Berliner Macke and Volle Lotte:
+their ``GameHooks`` (``core.contract``): names for files and players, the game config, bots, the
 tournament's game kind, play at the terminal, the command handlers, the
 report, and Macke's own command (``explore``)."""
 
 from __future__ import annotations
 
-
-def label(rules) -> str:
-    return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
-
-
-def title(rules) -> str:
-    name = "Volle Lotte" if rules.variant == "volle-lotte" else "Berliner Macke"
-    if rules.variant not in ("standard", "volle-lotte"):
-        name += f" ({rules.variant})"
-    return name
+from tutto_sim.core.contract import GameHooks
+from tutto_sim.macke.entry import ENTRY
 
 
-def config(rules):
-    from tutto_sim.macke.game import MackeConfig
 
-    return MackeConfig(rules)
+class MackeHooks(GameHooks):
+    HELP = {
+        "report --turns": ", 1,000,000 for Berliner Macke and Volle Lotte",
+    }
 
+    OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
 
-def parse_bot(spec: str, rules):
-    from tutto_sim.macke.bots import parse_macke_bot
+    def label(self, rules) -> str:
+        return rules.game if rules.variant in ("standard", "volle-lotte") else f"macke-{rules.variant}"
 
-    return parse_macke_bot(spec, rules)
+    def title(self, rules) -> str:
+        name = "Volle Lotte" if rules.variant == "volle-lotte" else "Berliner Macke"
+        if rules.variant not in ("standard", "volle-lotte"):
+            name += f" ({rules.variant})"
+        return name
 
+    def game_kind(self, config):
+        from tutto_sim.core.tournament import GameKind
+        from tutto_sim.dice.scoring import POINT_UNIT
+        from tutto_sim.macke.game import END_KINDS, play_macke_game
+        from tutto_sim.macke.game_kernel import MackeGameKernel
 
-def valid_bots(rules) -> str:
-    from tutto_sim.macke.flags import MACKE_VALID_BOTS
+        return GameKind(config.rules.game, END_KINDS, play_macke_game, MackeGameKernel, POINT_UNIT)
 
-    return MACKE_VALID_BOTS
+    def exact_turn_values(self, rules, thresholds) -> dict[str, float]:
+        from tutto_sim.macke.rules import macke_turn_rules
+        from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
+        from tutto_sim.macke.threshold import MackeThresholdPolicy
 
+        tr = macke_turn_rules(rules)
+        ev = {"optimal": float(solve_macke(tr).turn_ev)}
+        for x in thresholds:
+            ev[f"threshold:{x}"] = exact_macke_policy_value(MackeThresholdPolicy.simple(tr, x), tr)
+        return ev
 
-def game_kind(config):
-    from tutto_sim.core.tournament import GameKind
-    from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.macke.game import END_KINDS, play_macke_game
-    from tutto_sim.macke.game_kernel import MackeGameKernel
+    def threshold_words(self) -> str:
+        return "also after a clear; keep every scoring unit, never return"
 
-    return GameKind(config.rules.game, END_KINDS, play_macke_game, MackeGameKernel, POINT_UNIT)
+    def ends_line(self, res) -> str:
+        ends = res.end_counts()
+        g = max(res.games, 1)
+        line = f"ended after the nachwerfen: {ends['nachwerfen'] / g:.2%}"
+        if res.config.rules.variant == "instant-win":
+            line += f"; by five 1s (instant win): {ends['instant-win'] / g:.2%}"
+        if ends["cap"]:
+            line += f"; at the {res.config.max_rounds:,}-round cap: {ends['cap'] / g:.2%}"
+        return line
 
+    def rules_line(self, rules) -> str | None:
+        return (f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
+                f"per series; Macke after the first throw: {rules.bust}; the target reached, "
+                "every other player throws once more (nachwerfen)")
 
-def exact_turn_values(rules, thresholds) -> dict[str, float]:
-    """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
-    from tutto_sim.macke.rules import macke_turn_rules
-    from tutto_sim.macke.solver import exact_macke_policy_value, solve_macke
-    from tutto_sim.macke.threshold import MackeThresholdPolicy
+    def instant_column(self, rules) -> tuple[str, str, bool]:
+        return "instant wins", "instant_win_share", rules.variant == "instant-win"
 
-    tr = macke_turn_rules(rules)
-    ev = {"optimal": float(solve_macke(tr).turn_ev)}
-    for x in thresholds:
-        ev[f"threshold:{x}"] = exact_macke_policy_value(MackeThresholdPolicy.simple(tr, x), tr)
-    return ev
+    def human(self, name, read, write, hints, rules, win_table=None):
+        """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
+        win``) adds each choice's chance to win to the advice (two players)."""
+        from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
 
+        bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
+        if win_table is not None:
+            from tutto_sim.core.policyfile import load_for_cli
+            from tutto_sim.macke.winprob import WinPlanner, load_win_table
 
-def threshold_words() -> str:
-    return "also after a clear; keep every scoring unit, never return"
+            bot.win = WinPlanner(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
+        return bot
 
+    def interactive_game(self, players, config, seed, narrate):
+        from tutto_sim.macke.game import MackeGame
 
-def ends_line(res) -> str:
-    ends = res.end_counts()
-    g = max(res.games, 1)
-    line = f"ended after the nachwerfen: {ends['nachwerfen'] / g:.2%}"
-    if res.config.rules.variant == "instant-win":
-        line += f"; by five 1s (instant win): {ends['instant-win'] / g:.2%}"
-    if ends["cap"]:
-        line += f"; at the {res.config.max_rounds:,}-round cap: {ends['cap'] / g:.2%}"
-    return line
+        return MackeGame(players, config, seed, 0, narrate=narrate)
 
+    def optimize(self, **kw):
+        from tutto_sim.macke.cli import optimize as macke_optimize
 
-def rules_line(rules) -> str | None:
-    return (f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
-            f"per series; Macke after the first throw: {rules.bust}; the target reached, "
-            "every other player throws once more (nachwerfen)")
+        return macke_optimize(card=None, **kw)  # no cards in Macke: --card is refused before
 
+    def solve(self, **kw):
+        from tutto_sim.macke.cli import solve as macke_solve
 
-def instant_column(rules) -> tuple[str, str, bool]:
-    return "instant wins", "instant_win_share", rules.variant == "instant-win"
+        return macke_solve(**kw)
 
+    def export_policy(self, **kw):
+        from tutto_sim.macke.cli import export_policy as macke_export
 
-def human(name, read, write, hints, rules, win_table=None):
-    """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
-    win``) adds each choice's chance to win to the advice (two players)."""
-    from tutto_sim.macke.human import MackeAdvisor, MackeHumanBot
+        return macke_export(**kw)
 
-    bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
-    if win_table is not None:
+    def validate(self, **kw):
+        from tutto_sim.macke.cli import validate as macke_validate
+
+        return macke_validate(**kw)
+
+    def commands(self) -> list:
+        """Commands of this game alone, mounted on the root app: ``explore``."""
+        from tutto_sim.macke.analysis_cli import explore
+
+        return [("explore", explore)]
+
+    def title_of_label(self, label: str) -> str | None:
+        from tutto_sim.macke.words import title_of_label as title
+
+        return title(label)
+
+    def variant_words(self, variant: str) -> str:
+        from tutto_sim.macke.words import variant_words as words
+
+        return words(variant)
+
+    def solve_win(self, rules, as_json: bool, out_path) -> None:
+        """``solve --objective win``: exact chances to win two-player Berliner Macke
+        or Volle Lotte when both play to win (docs/macke-win.md), written as a
+        policy file; JSON or a short table in the players' words."""
+        import json
+        from pathlib import Path
+
+        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
+
+        try:
+            check_win_rules(rules, DEFAULT_FLOOR)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        default, digest = default_win_file(rules)
+        path = Path(out_path) if out_path is not None else default
+        prepare_file(path, "--out")
+        with progress_phases(not as_json) as phase:
+            sol = solve_macke_win(rules, phase=phase)
+        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        if as_json:
+            print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
+                             indent=2))
+            return
+        err.print(f"win table written to {path}")
+        first, second = sol.win_vs_ev_seats
+        out.print(f"{self.title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
+                  "once more), exact:")
+        out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
+        out.print(f"  both play for the most points per turn: the first player wins "
+                  f"{sol.p_first_wins_ev:.4%}")
+        out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
+                  f"({first:.4%} moving first, {second:.4%} second)")
+        g = rules.target
+        scores = sorted({0, g // 2 // 50 * 50, g - 50 - g // 10 // 50 * 50, g - 50})
+        out.print("  your chance at the start of your turn (rows: your score, columns: the opponent's):")
+        out.print("    " + " " * 8 + "".join(f"{b:>9,}" for b in scores))
+        for a in scores:
+            out.print(f"    {a:>8,}" + "".join(f"{sol.win(a, b):>9.2%}" for b in scores))
+        out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
+                  f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
+                  f"than {sol.residual:.1e})")
+
+    def web_cases(self, kind: str, path, n: int, seed: int) -> list[dict]:
+        """Seeded situations with the Python answers for the JavaScript reader's
+        tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
+        from tutto_sim.macke import web_cases as cases
+
+        return (cases.macke_win_cases if kind == "win" else cases.macke_cases)(path, n, seed)
+
+    def advisor_table(self, kind, path) -> tuple:
+        """The advisor's view of a Berliner Macke / Volle Lotte file (``kind``
+        "win-table" or None), read with its loader (a refusal is one line, exit 2): (page key,
+        reader's game, kind, rules, words, rule lines, extra)."""
         from tutto_sim.core.policyfile import load_for_cli
-        from tutto_sim.macke.winprob import WinPlanner, load_win_table
+        from tutto_sim.macke import words
 
-        bot.win = WinPlanner(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
-    return bot
+        if kind == "win-table":
+            from tutto_sim.macke.winprob import load_win_table
 
+            table = load_for_cli(load_win_table, path)
+            extra = {"target": table.rules.target, "floor": table.floor, "summary": table.summary}
+            reader, what = "macke-win", "win"
+        else:
+            from tutto_sim.macke.policy import load_macke_policy
 
-def interactive_game(players, config, seed, narrate):
-    from tutto_sim.macke.game import MackeGame
-
-    return MackeGame(players, config, seed, 0, narrate=narrate)
-
-
-def report_module():
-    import tutto_sim.macke.report as module
-
-    return module
-
-
-#: Options of the shared ``optimize`` command that this game takes (``core.commands``).
-OPTIMIZE_OPTIONS = ("method", "turns", "search_turns")
+            table = load_for_cli(load_macke_policy, path)
+            extra = {"summary": table.summary}
+            reader, what = "macke", "turn"
+        key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"
+        return (key, reader, what, table.rules.to_dict(), words.rules_words(table.rules),
+                words.rules_lines(table.rules), extra)
 
 
-def optimize(**kw):
-    from tutto_sim.macke.cli import optimize as macke_optimize
-
-    return macke_optimize(card=None, **kw)  # no cards in Macke: --card is refused before
-
-
-def solve(**kw):
-    from tutto_sim.macke.cli import solve as macke_solve
-
-    return macke_solve(**kw)
-
-
-def export_policy(**kw):
-    from tutto_sim.macke.cli import export_policy as macke_export
-
-    return macke_export(**kw)
-
-
-def validate(**kw):
-    from tutto_sim.macke.cli import validate as macke_validate
-
-    return macke_validate(**kw)
-
-
-def commands() -> list:
-    """Commands of this game alone, mounted on the root app: ``explore``."""
-    from tutto_sim.macke.analysis_cli import explore
-
-    return [("explore", explore)]
-
-
-def words():
-    import tutto_sim.macke.words as module
-
-    return module
-
-
-def title_of_label(label: str) -> str | None:
-    from tutto_sim.macke.words import title_of_label as title
-
-    return title(label)
-
-
-def variant_words(variant: str) -> str:
-    from tutto_sim.macke.words import variant_words as words
-
-    return words(variant)
-
-
-def solve_win(rules, as_json: bool, out_path) -> None:
-    """``solve --objective win``: exact chances to win two-player Berliner Macke
-    or Volle Lotte when both play to win (docs/macke-win.md), written as a
-    policy file; JSON or a short table in the players' words."""
-    import json
-    from pathlib import Path
-
-    from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
-    from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
-
-    try:
-        check_win_rules(rules, DEFAULT_FLOOR)
-    except ValueError as e:
-        raise UserError(str(e)) from None
-    default, digest = default_win_file(rules)
-    path = Path(out_path) if out_path is not None else default
-    prepare_file(path, "--out")
-    with progress_phases(not as_json) as phase:
-        sol = solve_macke_win(rules, phase=phase)
-    atomic_write(path, lambda tmp: write_win_table(sol, tmp))
-    if as_json:
-        print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
-                         indent=2))
-        return
-    err.print(f"win table written to {path}")
-    first, second = sol.win_vs_ev_seats
-    out.print(f"{title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
-              "once more), exact:")
-    out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
-    out.print(f"  both play for the most points per turn: the first player wins "
-              f"{sol.p_first_wins_ev:.4%}")
-    out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
-              f"({first:.4%} moving first, {second:.4%} second)")
-    g = rules.target
-    scores = sorted({0, g // 2 // 50 * 50, g - 50 - g // 10 // 50 * 50, g - 50})
-    out.print("  your chance at the start of your turn (rows: your score, columns: the opponent's):")
-    out.print("    " + " " * 8 + "".join(f"{b:>9,}" for b in scores))
-    for a in scores:
-        out.print(f"    {a:>8,}" + "".join(f"{sol.win(a, b):>9.2%}" for b in scores))
-    out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
-              f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
-              f"than {sol.residual:.1e})")
-
-
-def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
-    """Seeded situations with the Python answers for the JavaScript reader's
-    tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
-    from tutto_sim.macke import web_cases as cases
-
-    return (cases.macke_win_cases if kind == "win" else cases.macke_cases)(path, n, seed)
-
-
-def advisor_table(kind, path) -> tuple:
-    """The advisor's view of a Berliner Macke / Volle Lotte file (``kind``
-    "win-table" or None), read with its loader (a refusal is one line, exit 2): (page key,
-    reader's game, kind, rules, words, rule lines, extra)."""
-    from tutto_sim.core.policyfile import load_for_cli
-    from tutto_sim.macke import words
-
-    if kind == "win-table":
-        from tutto_sim.macke.winprob import load_win_table
-
-        table = load_for_cli(load_win_table, path)
-        extra = {"target": table.rules.target, "floor": table.floor, "summary": table.summary}
-        reader, what = "macke-win", "win"
-    else:
-        from tutto_sim.macke.policy import load_macke_policy
-
-        table = load_for_cli(load_macke_policy, path)
-        extra = {"summary": table.summary}
-        reader, what = "macke", "turn"
-    key = "volle-lotte" if table.rules.variant == "volle-lotte" else "macke"
-    return (key, reader, what, table.rules.to_dict(), words.rules_words(table.rules),
-            words.rules_lines(table.rules), extra)
+HOOKS = MackeHooks(ENTRY)

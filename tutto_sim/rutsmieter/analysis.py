@@ -240,10 +240,10 @@ class _Collect:
 def _tournament(bots, players, games, seed, rules, label, phase):
     from tutto_sim.core.tournament import run_tournament
 
-    from .game import RutsmieterConfig
+    from .game import GameConfig
 
     got = _Collect()
-    res = run_tournament(bots, players, games, seed, RutsmieterConfig(rules),
+    res = run_tournament(bots, players, games, seed, GameConfig(rules),
                          progress=phase(label, games), catch_interrupt=False, on_batch=got)
     return res, got
 
@@ -256,7 +256,7 @@ def rule_effects(rules: RutsmieterRules = RutsmieterRules(), players: int = 4,
     (module docstring). The game lengths of every rule set run first (the
     kernel, quick), then the skill tournaments. Ctrl-C returns what finished
     (``interrupted``)."""
-    from .bots import parse_rutsmieter_bot
+    from .bots import parse_bot
 
     t0 = time.perf_counter()
     sets = rule_sets(rules)
@@ -265,7 +265,7 @@ def rule_effects(rules: RutsmieterRules = RutsmieterRules(), players: int = 4,
     try:
         base = None
         for row in rows:
-            b = parse_rutsmieter_bot(bot, row.rules)
+            b = parse_bot(bot, row.rules)
             res, got = _tournament([b], players, games, seed, row.rules,
                                    f"game length: {words(row.name, rules)}", phase)
             throws, turns = got.throws_turns()
@@ -282,7 +282,7 @@ def rule_effects(rules: RutsmieterRules = RutsmieterRules(), players: int = 4,
                 row.spread_vs_defaults = _est(np.zeros_like(base))
                 row.same_games = True
                 continue
-            bots = [parse_rutsmieter_bot(strong, table), parse_rutsmieter_bot(weak, table)]
+            bots = [parse_bot(strong, table), parse_bot(weak, table)]
             bots[0].name, bots[1].name = "strong", "weak"
             res, got = _tournament(bots, skill_players, skill_games, seed, table,
                                    f"skill: {words(row.name, rules)}", phase)
@@ -401,12 +401,12 @@ class _Player:
     has a table, else in the reference engine (the same games either way)."""
 
     def __init__(self, bot, rules: RutsmieterRules, threads_block: int = 16):
-        from .game import RutsmieterConfig, RutsmieterGameKernel
+        from .game import GameConfig, RutsmieterGameKernel
 
         self.bot, self.rules, self.block = bot, rules, threads_block
         self.kernel = callable(getattr(bot, "table", None))
         if self.kernel:
-            k = RutsmieterGameKernel(RutsmieterConfig(rules), [bot.table()])
+            k = RutsmieterGameKernel(GameConfig(rules), [bot.table()])
             self.ids = [int(k.ids[0])] * rules.players
             self.weights = k.weights
 
@@ -480,11 +480,11 @@ def piece_values(rules: RutsmieterRules = RutsmieterRules(), bot: str = "tuned",
     """The value of the first piece out and of a piece lost to a capture
     (module docstring), ``bot`` in every seat at ``rules.players``. Ctrl-C
     returns what finished (``interrupted``)."""
-    from .bots import parse_rutsmieter_bot
+    from .bots import parse_bot
 
     t0 = time.perf_counter()
     n = rules.players
-    b = parse_rutsmieter_bot(bot, rules)
+    b = parse_bot(bot, rules)
     play = _Player(b, rules)
     out = PieceValues(n, bot, seed, games, positions, position_games,
                       engine="kernel" if play.kernel else "reference")

@@ -37,10 +37,10 @@ def _table(flag: str, players: int) -> int:
 def _bot(flag: str, spec: str, rules: RutsmieterRules):
     from tutto_sim.core.bots import BotSpecError
 
-    from .bots import parse_rutsmieter_bot
+    from .bots import parse_bot
 
     try:
-        return parse_rutsmieter_bot(spec, rules)
+        return parse_bot(spec, rules)
     except BotSpecError as e:
         raise UserError(f"{flag}: {e}") from None
 

@@ -31,11 +31,10 @@ from typing import Callable
 from tutto_sim.core.api import checked_act
 from tutto_sim.core.bots import BotSpecError, python_bot
 
+from .flags import BOT_SPECS, VALID_BOTS
 from .reference import BOT_NAMES, BOTS, Bot, Observation
 
-#: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, "tuned", "expert", "expert:ROLLOUTS", "weights:FILE", "py:MODULE:NAME")
-VALID_BOTS = "valid bots: " + ", ".join(SPECS)
+assert BOT_SPECS[:len(BOT_NAMES)] == BOT_NAMES
 
 
 class KernelBot:
@@ -106,7 +105,7 @@ def _expert(spec: str, arg: str | None, rules) -> ExpertBot:
         raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
 
 
-def parse_rutsmieter_bot(spec: str, rules):
+def parse_bot(spec: str, rules):
     """A Rutsmieter bot from its spec; :class:`BotSpecError` (one line, naming
     the valid bots) if there is no such bot or its policy file is unsound."""
     key = spec.strip().lower()

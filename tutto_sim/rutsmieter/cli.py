@@ -142,7 +142,7 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
     plays only in the reference engine, or a bot named twice."""
     from tutto_sim.core.bots import BotSpecError
 
-    from .bots import VALID_BOTS, KernelBot, WeightsBot, parse_rutsmieter_bot
+    from .bots import VALID_BOTS, KernelBot, WeightsBot, parse_bot
     from .optimize import FIELD
 
     specs = list(FIELD) if spec is None else [s.strip() for s in spec.split(",")]
@@ -151,7 +151,7 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
     bots = []
     for s in specs:
         try:
-            bot = parse_rutsmieter_bot(s, rules)
+            bot = parse_bot(s, rules)
         except BotSpecError as e:
             raise UserError(f"--field: {e}") from None
         if not isinstance(bot, (KernelBot, WeightsBot)):

@@ -8,20 +8,12 @@ The table size is not a rule flag: ``--players`` of the command sets it
 
 from __future__ import annotations
 
-from typing import Annotated
 
-import typer
 
 from tutto_sim.core.cli import on_off
 from tutto_sim.core.registry import GameEntry, RuleFlag
+from tutto_sim.rutsmieter.flags import GoalNoJump, MustCapture, MustLeaveHouse, PlayToThird
 from tutto_sim.rutsmieter.rules import RutsmieterRules
-
-PANEL = "Rutsmieter rules"
-
-MustLeaveHouse = Annotated[str, typer.Option("--must-leave-house", help="Rutsmieter: on | off. A 6 must bring a piece out; a piece on the own start square moves first while pieces wait in the house.", rich_help_panel=PANEL)]
-MustCapture = Annotated[str, typer.Option("--must-capture", help="Rutsmieter: on | off. If a move captures, a capturing move must be made.", rich_help_panel=PANEL)]
-GoalNoJump = Annotated[str, typer.Option("--goal-no-jump", help="Rutsmieter: on | off. No jumping over own pieces in (and into) the goal lane.", rich_help_panel=PANEL)]
-PlayToThird = Annotated[str, typer.Option("--play-to-third", help="Rutsmieter: on | off. After the first winner the others play on for the places.", rich_help_panel=PANEL)]
 
 RULE_FLAGS = (
     RuleFlag("must_leave_house", MustLeaveHouse, "on"),
@@ -43,6 +35,6 @@ ENTRY = GameEntry(
     rules_type=RutsmieterRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=rutsmieter_rules,
-    hooks="tutto_sim.rutsmieter.hooks",
+    hooks_module="tutto_sim.rutsmieter.hooks",
     extra={"sample_report": True},
 )

@@ -38,7 +38,7 @@ EXPERT_BLOCK = 4
 
 
 @dataclass(frozen=True)
-class RutsmieterConfig(TableConfig):
+class GameConfig(TableConfig):
     """The rules of a Rutsmieter table (``rules.players`` is the table size)."""
 
     rules: RutsmieterRules = RutsmieterRules()
@@ -46,7 +46,7 @@ class RutsmieterConfig(TableConfig):
 
 
 
-def play_tournament_game(bots, config: RutsmieterConfig, seed: int, index: int) -> TournamentRecord:
+def play_tournament_game(bots, config: GameConfig, seed: int, index: int) -> TournamentRecord:
     """Game ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
     (parsed bots, ``rutsmieter.bots``) plays for player j."""
     rules = config.rules
@@ -74,7 +74,7 @@ class RutsmieterGameKernel(SeatingsKernel):
     come in small chunks and blocks (:data:`EXPERT_CHUNK`). Every seating
     plays (``core.tournament.SeatingsKernel``)."""
 
-    def __init__(self, config: RutsmieterConfig, tables: list[int]):
+    def __init__(self, config: GameConfig, tables: list[int]):
         from .expert import ExpertTable, kernel_row
         from .kernel import BOT_EXPERT, BOT_WEIGHTS
 

@@ -1,5 +1,5 @@
-"""What the shared commands and engines ask of Rutsmieter (``core.registry``):
-names for files and players, the table size, the config, bots, the
+"""What the shared commands and engines ask of Rutsmieter: its ``GameHooks``
+(``core.contract``; names are the defaults): the table size, the config, bots, the
 tournament's game kind and words, play at the terminal (``rutsmieter.human``),
 the exact checks (``solve --solo``, ``solve --duel``) and the weight search
 (``optimize``). A hook Rutsmieter does not have (export-policy, ...) makes
@@ -7,104 +7,9 @@ the command say so in one line."""
 
 from __future__ import annotations
 
-from tutto_sim.rutsmieter.rules import table_rules  # noqa: F401  (the hook: light)
-
-#: Options of the shared ``solve`` command that Rutsmieter takes.
-SOLVE_OPTIONS = ("solo", "duel")
-#: Options of the shared ``optimize`` command that Rutsmieter takes (the weight search).
-OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
-
-
-def label(rules) -> str:
-    return "rutsmieter"
-
-
-def title(rules) -> str:
-    return "Rutsmieter"
-
-
-def table_sizes(rules) -> tuple[int, ...]:
-    """The table sizes Rutsmieter has (``analyze seats`` plays all by default)."""
-    from tutto_sim.rutsmieter.rules import PLAYER_CHOICES
-
-    return PLAYER_CHOICES
-
-
-def default_bot(rules) -> str:
-    """The bot of ``analyze seats`` unless ``--bot`` says otherwise."""
-    return "tuned"
-
-
-def instant_column(rules) -> None:
-    """Nothing ends a Rutsmieter game at once: the seat analysis has no such column."""
-    return None
-
-
-def analyze_commands() -> list:
-    """Rutsmieter's own analyses: ``analyze rules`` and ``analyze pieces``."""
-    from tutto_sim.rutsmieter.analysis_cli import analyze_pieces, analyze_rules
-
-    return [("rules", analyze_rules), ("pieces", analyze_pieces)]
-
-
-def config(rules):
-    from tutto_sim.rutsmieter.game import RutsmieterConfig
-
-    return RutsmieterConfig(rules)
-
-
-def parse_bot(spec: str, rules):
-    from tutto_sim.rutsmieter.bots import parse_rutsmieter_bot
-
-    return parse_rutsmieter_bot(spec, rules)
-
-
-def valid_bots(rules) -> str:
-    from tutto_sim.rutsmieter.bots import VALID_BOTS
-
-    return VALID_BOTS
-
-
-def game_kind(config):
-    from tutto_sim.core.tournament import GameKind
-    from tutto_sim.rutsmieter.game import (
-        COUNTS,
-        END_KINDS,
-        RutsmieterGameKernel,
-        play_tournament_game,
-    )
-
-    return GameKind("rutsmieter", END_KINDS, play_tournament_game, RutsmieterGameKernel,
-                    all_seatings=True, points=False, counts=COUNTS)
-
-
-def ends_line(res) -> str:
-    ends = res.end_counts()
-    line = "every seating of each lineup plays"
-    if ends.get("cap"):
-        line += f"; stopped unfinished at the throw cap: {ends['cap'] / max(res.games, 1):.2%}"
-    return line
-
-
-def rules_line(rules) -> str | None:
-    def on(v):
-        return "on" if v else "off"
-
-    return (f"must leave the house {on(rules.must_leave_house)}; must capture "
-            f"{on(rules.must_capture)}; no jumping in the goal lane {on(rules.goal_no_jump)}; "
-            f"play on for the places {on(rules.play_to_third)}")
-
-
-def human(name, read, write, hints, rules):
-    from tutto_sim.rutsmieter.human import Advisor, HumanPlayer
-
-    return HumanPlayer(name, read, write, Advisor(rules), hints)
-
-
-def interactive_game(players, config, seed, narrate):
-    from tutto_sim.rutsmieter.human import InteractiveGame
-
-    return InteractiveGame(players, config, seed, narrate)
+from tutto_sim.core.contract import GameHooks
+from tutto_sim.rutsmieter.entry import ENTRY
+from tutto_sim.rutsmieter.rules import PLAYER_CHOICES, table_rules
 
 
 #: How ``tuned`` does at 3 and 4 players (docs/rutsmieter.md, "The tuned weights"):
@@ -137,92 +42,131 @@ def tuned_note(rules) -> str | None:
             + "; docs/rutsmieter.md, 'The tuned weights'")
 
 
-def play_intro(rules) -> tuple[str, str]:
-    """``play``'s heading (no target: the first home wins) and how to answer
-    (at 3 and 4 players with :func:`tuned_note` on a second line)."""
-    how = "at each choice type its letter; ? shows the expert's advice, q leaves"
-    note = tuned_note(rules)
-    return (f"Rutsmieter, {rules.players} players", how if note is None else f"{how}\n{note}")
+class RutsmieterHooks(GameHooks):
+    HELP = {
+        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.",
+        "optimize --search-games": "Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.",
+        "optimize --candidates": "Whole-game searches: weight vectors to try. Default 160.",
+        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.",
+        "optimize --field": "Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.",
+        "solve --solo": "Rutsmieter: one player alone, exact expected throws to bring all pieces home.",
+        "solve --duel": "Rutsmieter: two players with one piece each, exact chances to win and expected throws.",
+        "analyze seats --players": "; Rutsmieter 2-4",
+        "report --games": "28,800 for Rutsmieter",
+    }
+
+    SOLVE_OPTIONS = ("solo", "duel")
+    OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
+
+    #: ``--players`` 2, 3 or 4 (one line otherwise).
+    table_rules = staticmethod(table_rules)
+
+    def table_sizes(self, rules) -> tuple[int, ...]:
+        return PLAYER_CHOICES
+
+    def default_bot(self, rules) -> str:
+        return "tuned"
+
+    def instant_column(self, rules) -> None:
+        """Nothing ends a Rutsmieter game at once: the seat analysis has no such column."""
+        return None
+
+    def analyze_commands(self) -> list:
+        """Rutsmieter's own analyses: ``analyze rules`` and ``analyze pieces``."""
+        from tutto_sim.rutsmieter.analysis_cli import analyze_pieces, analyze_rules
+
+        return [("rules", analyze_rules), ("pieces", analyze_pieces)]
+
+    def game_kind(self, config):
+        from tutto_sim.core.tournament import GameKind
+        from tutto_sim.rutsmieter.game import (
+            COUNTS,
+            END_KINDS,
+            RutsmieterGameKernel,
+            play_tournament_game,
+        )
+
+        return GameKind("rutsmieter", END_KINDS, play_tournament_game, RutsmieterGameKernel,
+                        all_seatings=True, points=False, counts=COUNTS)
+
+    def ends_line(self, res) -> str:
+        ends = res.end_counts()
+        line = "every seating of each lineup plays"
+        if ends.get("cap"):
+            line += f"; stopped unfinished at the throw cap: {ends['cap'] / max(res.games, 1):.2%}"
+        return line
+
+    def rules_line(self, rules) -> str | None:
+        def on(v):
+            return "on" if v else "off"
+
+        return (f"must leave the house {on(rules.must_leave_house)}; must capture "
+                f"{on(rules.must_capture)}; no jumping in the goal lane {on(rules.goal_no_jump)}; "
+                f"play on for the places {on(rules.play_to_third)}")
+
+    def human(self, name, read, write, hints, rules):
+        from tutto_sim.rutsmieter.human import Advisor, HumanPlayer
+
+        return HumanPlayer(name, read, write, Advisor(rules), hints)
+
+    def interactive_game(self, players, config, seed, narrate):
+        from tutto_sim.rutsmieter.human import InteractiveGame
+
+        return InteractiveGame(players, config, seed, narrate)
+
+    def play_intro(self, rules) -> tuple[str, str]:
+        """``play``'s heading (no target: the first home wins) and how to answer
+        (at 3 and 4 players with :func:`tuned_note` on a second line)."""
+        how = "at each choice type its letter; ? shows the expert's advice, q leaves"
+        note = tuned_note(rules)
+        return (f"Rutsmieter, {rules.players} players", how if note is None else f"{how}\n{note}")
+
+    def play_bots(self, rules) -> str:
+        """``play``'s opponents unless ``--bots`` says otherwise: the full board."""
+        return "tuned,tuned,tuned"
+
+    def tournament_bots(self, rules) -> str:
+        """``tournament``'s bots unless ``--bots`` says otherwise: the tuned policy
+        against the strongest simple rule, both in the kernel."""
+        return "tuned,aggressive"
+
+    def illegal_words(self, rules) -> str:
+        return "each time the first legal move was played instead"
+
+    def check_optimize(self, **kw):
+        from tutto_sim.rutsmieter.cli import check_optimize as check
+
+        return check(**kw)
+
+    def optimize(self, **kw):
+        """``optimize --game rutsmieter``: the search for the weights bot's weights."""
+        from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
+
+        return rutsmieter_optimize(**kw)
+
+    def solve(self, **kw):
+        from tutto_sim.rutsmieter.cli import solve as rutsmieter_solve
+
+        return rutsmieter_solve(**kw)
+
+    def web_cases(self, kind: str, path, n: int, seed: int) -> list[dict]:
+        """Seeded positions with the Python answers for the JavaScript reader's
+        tests (``web.export``); Rutsmieter has weights only (``kind`` "turn")."""
+        from tutto_sim.rutsmieter.web_cases import rutsmieter_cases
+
+        return rutsmieter_cases(path, n, seed)
+
+    def advisor_table(self, kind, path) -> tuple:
+        """The advisor's view of a Rutsmieter weights file, read with
+        ``load_for_cli(loader, path)``: (page key, reader's game, kind, rules, words,
+        rule lines, extra)."""
+        from tutto_sim.core.policyfile import load_for_cli
+        from tutto_sim.rutsmieter import words
+        from tutto_sim.rutsmieter.policy import load_weights_policy
+
+        pol = load_for_cli(load_weights_policy, path)
+        return ("rutsmieter", "rutsmieter", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
+                words.rules_lines(pol.rules), {})
 
 
-def play_bots(rules) -> str:
-    """``play``'s opponents unless ``--bots`` says otherwise: the full board."""
-    return "tuned,tuned,tuned"
-
-
-def tournament_bots(rules) -> str:
-    """``tournament``'s bots unless ``--bots`` says otherwise: the tuned policy
-    against the strongest simple rule, both in the kernel."""
-    return "tuned,aggressive"
-
-
-def illegal_words(rules) -> str:
-    """What the game does with a ``py:`` bot's illegal move (the tournament's warning)."""
-    return "each time the first legal move was played instead"
-
-
-def check_optimize(**kw):
-    from tutto_sim.rutsmieter.cli import check_optimize as check
-
-    return check(**kw)
-
-
-def optimize(**kw):
-    """``optimize --game rutsmieter``: the search for the weights bot's weights."""
-    from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
-
-    return rutsmieter_optimize(**kw)
-
-
-def solve(**kw):
-    from tutto_sim.rutsmieter.cli import solve as rutsmieter_solve
-
-    return rutsmieter_solve(**kw)
-
-
-def commands() -> list:
-    """Rutsmieter has no commands of its own."""
-    return []
-
-
-def title_of_label(label: str) -> str | None:
-    return "Rutsmieter" if label == "rutsmieter" else None
-
-
-def variant_words(variant: str) -> str:
-    return variant
-
-
-def report_module():
-    """``tutto-sim report --game rutsmieter`` (docs/reports.md)."""
-    import tutto_sim.rutsmieter.report as module
-
-    return module
-
-
-def words():
-    """The rules in the players' words, for captions and report covers."""
-    import tutto_sim.rutsmieter.words as module
-
-    return module
-
-
-def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
-    """Seeded positions with the Python answers for the JavaScript reader's
-    tests (``web.export``); Rutsmieter has weights only (``kind`` "turn")."""
-    from tutto_sim.rutsmieter.web_cases import rutsmieter_cases
-
-    return rutsmieter_cases(path, n, seed)
-
-
-def advisor_table(kind, path) -> tuple:
-    """The advisor's view of a Rutsmieter weights file, read with
-    ``load_for_cli(loader, path)``: (page key, reader's game, kind, rules, words,
-    rule lines, extra)."""
-    from tutto_sim.core.policyfile import load_for_cli
-    from tutto_sim.rutsmieter import words
-    from tutto_sim.rutsmieter.policy import load_weights_policy
-
-    pol = load_for_cli(load_weights_policy, path)
-    return ("rutsmieter", "rutsmieter", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
-            words.rules_lines(pol.rules), {})
+HOOKS = RutsmieterHooks(ENTRY)

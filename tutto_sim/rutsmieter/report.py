@@ -18,8 +18,8 @@ from tutto_sim.core import report as R
 from tutto_sim.core.report import ReportFiles, ReportSize, Tournament
 
 from . import report_figures as figs
-from .report_data import PhaseHook, at_table, compute
-from .rules import RutsmieterRules
+from .report_data import PhaseHook, compute
+from .rules import RutsmieterRules, table_rules
 
 #: Games per table (each bot tournament, each table size, each rule set of the
 #: house-rule analysis): about a minute and a half for the whole report on 2 cores.
@@ -35,7 +35,7 @@ def build(out_dir: Path, rules: RutsmieterRules = RutsmieterRules(), seed: int =
     ``tournament`` (a CSV of ``tutto-sim tournament --game rutsmieter``) adds
     its page of win rates; one of another game is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`) before anything is computed."""
-    return R.build_report(pages, SIZE, out_dir, at_table(rules, 4), seed, games, phase,
+    return R.build_report(pages, SIZE, out_dir, table_rules(rules, 4), seed, games, phase,
                           tournament)
 
 

@@ -40,7 +40,6 @@ The parts
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 
@@ -51,7 +50,7 @@ from tutto_sim.core.stats import Estimate
 
 from .policy import FEATURES, WeightsPolicy, default_policy, move_features
 from .reference import BOT_NAMES, Board, Bot, Observation, play_game
-from .rules import RutsmieterRules
+from .rules import RutsmieterRules, table_rules
 
 
 #: The bots of the tournaments: the built-in ones and the tuned policy.
@@ -69,11 +68,6 @@ EXPERT_SHARE = 360
 EXPERT_ROLLOUTS = 50
 #: Worked examples on the cheat sheet, at most.
 MAX_EXAMPLES = 4
-
-
-def at_table(rules: RutsmieterRules, players: int) -> RutsmieterRules:
-    """The report's house rules at a table of ``players``."""
-    return dataclasses.replace(rules, players=players)
 
 
 def estimate_of(x) -> Estimate:
@@ -95,9 +89,9 @@ def choice_games(games: int) -> int:
 
 
 def _parse(spec: str, rules: RutsmieterRules):
-    from .bots import parse_rutsmieter_bot
+    from .bots import parse_bot
 
-    return parse_rutsmieter_bot(spec, rules)
+    return parse_bot(spec, rules)
 
 
 def bot_tournament(rules: RutsmieterRules, players: int, games: int, seed: int,
@@ -106,14 +100,14 @@ def bot_tournament(rules: RutsmieterRules, players: int, games: int, seed: int,
     """A tournament of ``names`` at ``players``, every seating (``core.tournament``)."""
     from tutto_sim.core.tournament import run_tournament
 
-    from .game import RutsmieterConfig
+    from .game import GameConfig
 
-    table = at_table(rules, players)
+    table = table_rules(rules, players)
     bots = [_parse(n, table) for n in names]
     for b in bots:  # "expert:50" is the expert on the page; the caption gives its budget
         b.name = b.name.split(":")[0] if b.name.startswith("expert") else b.name
     label = label or f"bots, {players} players"
-    return run_tournament(bots, players, games, seed, RutsmieterConfig(table), engine=engine,
+    return run_tournament(bots, players, games, seed, GameConfig(table), engine=engine,
                           progress=phase(label, games), catch_interrupt=False,
                           on_batch=on_batch)
 
@@ -192,7 +186,7 @@ def exact_checks(rules: RutsmieterRules, games: int, seed: int,
         optimal.append(play_game([bot], rules, seed, i, seats=(0,)).throws)
         advance(1)
     advance = phase("exact: two players, one piece each", 1)
-    two = at_table(rules, 2)
+    two = table_rules(rules, 2)
     duel = solve_duel(two)
     advance(1)
     advance = phase("reference engine: one piece each", ref)
@@ -368,7 +362,7 @@ def saved_expert(rules: RutsmieterRules, folder=None):
     2 players under ``rules``' house rules, or None."""
     from tutto_sim.core.measured import measured
 
-    return measured("rutsmieter", "expert", "tuned", at_table(rules, 2), folder)
+    return measured("rutsmieter", "expert", "tuned", table_rules(rules, 2), folder)
 
 
 def compute(rules: RutsmieterRules, seed: int, games: int,
@@ -378,7 +372,7 @@ def compute(rules: RutsmieterRules, seed: int, games: int,
     the saved measurements are (default ``data/measured``)."""
     from .analysis import rule_effects
 
-    rules = at_table(rules, 4)
+    rules = table_rules(rules, 4)
     saved = saved_expert(rules, measured_dir)
     seconds = {}
 

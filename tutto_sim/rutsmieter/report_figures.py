@@ -33,10 +33,9 @@ from .report_data import (
     TOURNAMENT_PLAYERS,
     Choice,
     RutsmieterReportData,
-    at_table,
     examples,
 )
-from .rules import FIRST_GOAL, HOUSE, RING, SEAT_SPACING
+from .rules import FIRST_GOAL, HOUSE, RING, SEAT_SPACING, table_rules
 from .words import RULE_WORDS, rule_words
 
 
@@ -68,7 +67,7 @@ def table_prints(data: RutsmieterReportData, sizes) -> str:
     other = [p for p in sizes if p != data.rules.players]
     if not other:
         return ""
-    items = [f"at {p} players {at_table(data.rules, p).digest()[:12]}" for p in other]
+    items = [f"at {p} players {table_rules(data.rules, p).digest()[:12]}" for p in other]
     return "Rules fingerprint of the same house rules " + "; ".join(items) + ". "
 
 
@@ -858,7 +857,7 @@ def tournament(data: RutsmieterReportData, number: int) -> Sheet:
     """The shared tournament page; its rules are compared with the report's
     house rules at the tournament's table size."""
     t = data.tournament
-    rules = at_table(data.rules, t.players) if t.players in TABLE_SIZES else data.rules
+    rules = table_rules(data.rules, t.players) if t.players in TABLE_SIZES else data.rules
     return R.tournament_sheet(t, rules, number, R.report_footer(data.rules))
 
 

@@ -128,7 +128,7 @@ class RutsmieterRules(GameRules):
 
 
 def table_rules(rules: RutsmieterRules, players: int) -> RutsmieterRules:
-    """The rules for a table of ``--players``: 2, 3 or 4 (one line otherwise)."""
+    """The rules for a table of ``players`` (``--players``): 2, 3 or 4 (one line otherwise)."""
     from tutto_sim.core.cli import UserError
 
     if players not in PLAYER_CHOICES:

@@ -12,7 +12,7 @@ plays it.
 Tables
 ------
 A *table* is ``"2"``, ``"3"``, ``"4"`` (each for himself) or ``"4p"`` (four
-in pairs, partners opposite); :func:`table_rules` gives its rules from the
+in pairs, partners opposite); :func:`named_table_rules` gives its rules from the
 other options (``must_answer_trump``, ``allow_tute``, ``tute_wins``,
 ``hands``). A *side* is a player, or a pair at ``4p``.
 
@@ -52,7 +52,7 @@ figures.
 
 Examples
 --------
->>> [(r.players, r.pairs) for r in map(lambda t: table_rules(TuttiRules(), t), TABLES)]
+>>> [(r.players, r.pairs) for r in map(lambda t: named_table_rules(TuttiRules(), t), TABLES)]
 [(2, False), (3, False), (4, False), (4, True)]
 >>> parse_tables("4p,2")
 ['4p', '2']
@@ -114,7 +114,7 @@ def parse_tables(text: str, allowed: tuple[str, ...] = TABLES) -> list[str]:
     return items
 
 
-def table_rules(base: TuttiRules, table: str) -> TuttiRules:
+def named_table_rules(base: TuttiRules, table: str) -> TuttiRules:
     """The rules of ``table`` with the other options of ``base``."""
     return dataclasses.replace(base, players=int(table[0]), pairs=table == "4p")
 
@@ -381,10 +381,10 @@ def lead_advantage(base: TuttiRules, tables=TABLES, bot: str = "heuristic", game
     from tutto_sim.core.bots import parse_bots
     from tutto_sim.core.tournament import run_tournament
 
-    from .game import TuttiConfig
+    from .game import GameConfig
 
     def part(table):
-        rules = table_rules(base, table)
+        rules = named_table_rules(base, table)
         n = rules.players
         seat = np.zeros((n, 6), np.int64)  # per seat: 1, p, p², h, h², p·h
 
@@ -394,7 +394,7 @@ def lead_advantage(base: TuttiRules, tables=TABLES, bot: str = "heuristic", game
             for k, v in enumerate((np.ones_like(p), p, p * p, h, h * h, p * h)):
                 seat[:, k] += v.sum(axis=0)
 
-        res = run_tournament(parse_bots([bot], rules), n, games, seed, TuttiConfig(rules),
+        res = run_tournament(parse_bots([bot], rules), n, games, seed, GameConfig(rules),
                              progress=phase(table_words(table), games), catch_interrupt=False,
                              on_batch=collect)
         points = [Estimate.ratio(*(int(x) for x in seat[j, 1:]), int(seat[j, 0]))
@@ -467,7 +467,7 @@ def abstain_value(base: TuttiRules, what: str = "declare", tables=TABLES, bot: s
         raise ValueError(f"what must be one of {', '.join(ABSTAIN)}, not {what!r}")
 
     def part(table):
-        rules = table_rules(base, table)
+        rules = named_table_rules(base, table)
         sums = [_Sums() for _ in ABSTAIN_KEYS]
 
         def take(offset: int, n: int, rows) -> None:
@@ -490,7 +490,7 @@ def trump_rank(base: TuttiRules, tables=TABLES, bot: str = "heuristic", n_deals:
     """Points per hand by the rank of the card that shows trumps (module docstring)."""
 
     def part(table):
-        rules = table_rules(base, table)
+        rules = named_table_rules(base, table)
         sides = rules.sides
         # per rank: hands, hands the leader won, then per side Σp, then per side Σp²
         acc = np.zeros((10, 2 + 2 * sides), np.int64)

@@ -91,13 +91,13 @@ def analyze_lead(
     """Tutti: the first leader's advantage at 2, 3, 4 players and 4 in pairs."""
     from tutto_sim.core.bots import BotSpecError
 
-    from .analysis import lead_advantage, table_rules
-    from .bots import parse_tutti_bot
+    from .analysis import lead_advantage, named_table_rules
+    from .bots import parse_bot
 
     chosen = _tables(tables, rules)
     try:
         for t in chosen:
-            parse_tutti_bot(bot, table_rules(rules, t))
+            parse_bot(bot, named_table_rules(rules, t))
     except BotSpecError as e:
         raise UserError(f"--bot: {e}") from None
     res, ran = run({"--games": games}, seed, out_dir, as_json, lambda phase: lead_advantage(

@@ -47,13 +47,13 @@ OpenSpiel's search bots (``tutti.openspiel_bots``, with the optional
 ``openspiel-mcts:SIMULATIONS`` (its MCTS on the true state, shown as
 ``openspiel-mcts(cheat)``); seeded from the run's seed and the seat.
 
->>> [parse_tutti_bot(s, None).name for s in ("pimc:50", "ISMCTS", "cheat")]
+>>> [parse_bot(s, None).name for s in ("pimc:50", "ISMCTS", "cheat")]
 ['pimc:50', 'ismcts', 'cheat']
->>> parse_tutti_bot("pimc:0", None)
+>>> parse_bot("pimc:0", None)
 Traceback (most recent call last):
 ...
 tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
->>> parse_tutti_bot("openspiel-mcts", None).name
+>>> parse_bot("openspiel-mcts", None).name
 'openspiel-mcts(cheat)'
 """
 
@@ -67,6 +67,7 @@ from tutto_sim.core.rng import Stream, stream_start
 
 from . import openspiel_bots
 from .cards import HORSE, KING, N_SUITS, POINTS, bit, card, rank, suit
+from .flags import BOT_SPECS, VALID_BOTS
 from .reference import Observation, Pass, Play, beats
 
 BOT_NAMES = ("random", "heuristic")
@@ -208,12 +209,10 @@ def search_bot(spec: str):
 
 # -- bots on the command line (``--bots a,b``) ------------------------------------------------
 
-#: The bot specs ``--bots`` accepts, for the one-line errors.
-SPECS = (*BOT_NAMES, *SEARCH_SPECS, *openspiel_bots.SPECS, "py:MODULE:NAME")
-VALID_BOTS = "valid bots: " + ", ".join(SPECS)
+assert BOT_SPECS == (*BOT_NAMES, *SEARCH_SPECS, *openspiel_bots.SPECS, "py:MODULE:NAME")
 
 
-class BuiltinBot:
+class KernelBot:
     """A built-in bot parsed from ``--bots``: ``engine`` is what
     ``reference.play_hand`` takes for its seat (the name: :func:`make_bot`
     gives each hand its own bot), ``table()`` its kernel id (``tutti.kernel``),
@@ -227,7 +226,7 @@ class BuiltinBot:
         return BOT_NAMES.index(self.engine)
 
 
-def parse_tutti_bot(spec: str, rules):
+def parse_bot(spec: str, rules):
     """A Tutti bot from its spec (``core.bots.BotSpecError``, one line naming
     the valid bots, if there is none). ``py:MODULE:NAME`` / ``py:FILE.py:NAME``
     is ``NAME()``: an object with ``act(observation)`` returning one of
@@ -236,7 +235,7 @@ def parse_tutti_bot(spec: str, rules):
 
     key = spec.strip().lower()
     if key in BOT_NAMES:
-        return BuiltinBot(key)
+        return KernelBot(key)
     bot = search_bot(key)
     if bot is not None:
         return bot

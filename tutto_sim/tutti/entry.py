@@ -9,21 +9,12 @@ The table size is not a rule flag: ``--players`` of the command sets it
 
 from __future__ import annotations
 
-from typing import Annotated
 
-import typer
 
 from tutto_sim.core.cli import UserError, on_off
 from tutto_sim.core.registry import GameEntry, RuleFlag
+from tutto_sim.tutti.flags import AllowTute, Hands, MustAnswerTrump, Pairs, TuteWins
 from tutto_sim.tutti.rules import HANDS_CHOICES, TUTE_WINS_CHOICES, TuttiRules
-
-PANEL = "Tutti rules"
-
-Pairs = Annotated[str, typer.Option("--pairs", help="Tutti: on | off. Four players in two pairs, partners opposite (needs --players 4).", rich_help_panel=PANEL)]
-MustAnswerTrump = Annotated[str, typer.Option("--must-answer-trump", help="Tutti: on | off. Two players, stock not empty: a trump led must be answered with a trump.", rich_help_panel=PANEL)]
-AllowTute = Annotated[str, typer.Option("--allow-tute", help="Tutti: on | off. Four Kings or four Horses may be declared as a Tute.", rich_help_panel=PANEL)]
-TuteWins = Annotated[str, typer.Option("--tute-wins", help="Tutti: match | hand. What a Tute wins.", rich_help_panel=PANEL)]
-Hands = Annotated[int, typer.Option("--hands", help="Tutti: hands to win the match, 1..5.", rich_help_panel=PANEL)]
 
 RULE_FLAGS = (
     RuleFlag("pairs", Pairs, "off"),
@@ -55,6 +46,6 @@ ENTRY = GameEntry(
     rules_type=TuttiRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=tutti_rules,
-    hooks="tutto_sim.tutti.hooks",
+    hooks_module="tutto_sim.tutti.hooks",
     extra={"sample_report": True},
 )

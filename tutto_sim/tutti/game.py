@@ -45,7 +45,7 @@ COUNTS = ("hands", "ties", "tutes")
 
 
 @dataclass(frozen=True)
-class TuttiConfig(TableConfig):
+class GameConfig(TableConfig):
     """The rules of a Tutti table (``rules.players`` is the table size)."""
 
     rules: TuttiRules = TuttiRules()
@@ -78,9 +78,9 @@ def engine_of(bot, report):
 
 
 
-def play_tournament_game(bots, config: TuttiConfig, seed: int, index: int) -> TournamentRecord:
+def play_tournament_game(bots, config: GameConfig, seed: int, index: int) -> TournamentRecord:
     """Match ``index`` of a run with ``seed`` in the reference engine; ``bots[j]``
-    (parsed bots, ``tutti.bots.parse_tutti_bot``) plays seat j."""
+    (parsed bots, ``tutti.bots.parse_bot``) plays seat j."""
     rules = config.rules
     n = len(bots)
     check_table(rules, n)
@@ -107,7 +107,7 @@ class TuttiGameKernel(SeatingsKernel):
     ``tables`` are the bots' ``table()``: kernel bot ids. Every seating plays
     (``core.tournament.SeatingsKernel``)."""
 
-    def __init__(self, config: TuttiConfig, tables: list[int]):
+    def __init__(self, config: GameConfig, tables: list[int]):
         self.config = config
         self.ids = np.array([int(t) for t in tables], dtype=np.int64)
 

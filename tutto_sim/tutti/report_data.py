@@ -82,12 +82,12 @@ def search_specs() -> tuple[str, ...]:
     """The search bots of :data:`SEARCH_BOTS` that this version has."""
     from tutto_sim.core.bots import BotSpecError
 
-    from .bots import parse_tutti_bot
+    from .bots import parse_bot
 
     out = []
     for spec in SEARCH_BOTS:
         try:
-            parse_tutti_bot(spec, TuttiRules())
+            parse_bot(spec, TuttiRules())
         except (BotSpecError, ImportError):
             continue
         out.append(spec)
@@ -103,7 +103,7 @@ def saved_search(rules: TuttiRules, folder=None) -> dict:
     out = {}
     for spec in search_specs():
         kind = spec.split(":")[0]
-        m = measured("tutti", kind, SEARCH_OPPONENT, A.table_rules(rules, "2"), folder)
+        m = measured("tutti", kind, SEARCH_OPPONENT, A.named_table_rules(rules, "2"), folder)
         if m is not None:
             out[kind] = m
     return out
@@ -114,13 +114,13 @@ def tournament(rules: TuttiRules, table: str, names, matches: int, seed: int,
     """``names`` at ``table``, every seating (``core.tournament``)."""
     from tutto_sim.core.tournament import run_tournament
 
-    from .bots import parse_tutti_bot
-    from .game import TuttiConfig
+    from .bots import parse_bot
+    from .game import GameConfig
 
-    table_rules = A.table_rules(rules, table)
-    bots = [parse_tutti_bot(n, table_rules) for n in names]
+    table_rules = A.named_table_rules(rules, table)
+    bots = [parse_bot(n, table_rules) for n in names]
     label = label or f"{' against '.join(names)}, {A.table_words(table)}"
-    return run_tournament(bots, table_rules.players, matches, seed, TuttiConfig(table_rules),
+    return run_tournament(bots, table_rules.players, matches, seed, GameConfig(table_rules),
                           engine=engine, progress=phase(label, matches), catch_interrupt=False)
 
 
@@ -144,7 +144,7 @@ def hand_points(rules: TuttiRules, table: str, hands: int, seed: int,
                 phase: PhaseHook = no_phase) -> HandPoints:
     from . import kernel as K
 
-    table_rules = A.table_rules(rules, table)
+    table_rules = A.named_table_rules(rules, table)
     advance = phase(f"points per hand, {A.table_words(table)}", hands)
     res = K.simulate_hands(["heuristic"] * table_rules.players, table_rules, seed, hands)
     advance(hands)
@@ -183,7 +183,7 @@ class TuttiReportData:
         return sizes(self.matches)
 
     def at(self, table: str) -> TuttiRules:
-        return A.table_rules(self.rules, table)
+        return A.named_table_rules(self.rules, table)
 
 
 def compute(rules: TuttiRules, seed: int, matches: int,

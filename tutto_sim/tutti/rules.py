@@ -66,7 +66,7 @@ ValueError: pairs needs 4 players, not 3
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from tutto_sim.core.rules import GameRules
 
@@ -122,3 +122,17 @@ class TuttiRules(GameRules):
 
     def to_dict(self) -> dict:
         return {"game": self.GAME, **asdict(self)}
+
+
+def table_rules(rules: TuttiRules, players: int) -> TuttiRules:
+    """The rules for a table of ``players`` (``--players``): 2, 3 or 4; pairs only at 4."""
+    from tutto_sim.core.cli import UserError
+
+    if players not in PLAYER_CHOICES:
+        raise UserError(f"--players must be 2, 3 or 4 for Tutti, not {players}")
+    if rules.pairs and players != 4:
+        raise UserError(f"--pairs on needs --players 4, not {players}")
+    if rules.must_answer_trump and players != 2:
+        raise UserError(f"--must-answer-trump on is a rule of the 2-player game (while the stock "
+                        f"lasts); it does not apply to --players {players}")
+    return replace(rules, players=players)

@@ -61,11 +61,6 @@ from tutto_sim.tutto.threshold import CardPolicy, ThresholdPolicy
 
 
 
-def valid_bots(rules=None) -> str:
-    """The one-line list of valid Tutto bot specs."""
-    return VALID_BOTS
-
-
 def _pick(legal, dice: int):
     """The keep of ``dice`` dice with the most points (the first such keep)."""
     best = None
@@ -87,7 +82,7 @@ def endgame_banks(table_banks: bool, d: Decision) -> bool:
     return table_banks
 
 
-class TableBot:
+class KernelBot:
     """Plays a decision table (:class:`~tutto_sim.tutto.policy.ExactPolicy`)."""
 
     def __init__(self, policy: ExactPolicy, name: str = "optimal", endgame: bool = False):
@@ -350,7 +345,7 @@ def threshold_policy(bank: int, after_tutto: int, keep: str) -> ThresholdPolicy:
 def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     """A Tutto bot from its spec (module docstring); :class:`BotSpecError` if unusable."""
     bot, text, kind, arg = table_bot(spec, VALID_BOTS, lambda: optimal_policy(rules),
-                                     lambda path: _load_table(path, rules), TableBot)
+                                     lambda path: _load_table(path, rules), KernelBot)
     if bot is not None:
         return bot
     if kind == "winopt":

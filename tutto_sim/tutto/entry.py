@@ -61,6 +61,6 @@ ENTRY = GameEntry(
     rules_type=TuttoRules,
     rule_flags=RULE_FLAGS,
     rules_from_flags=lambda name, values: make_rules(**values),
-    hooks="tutto_sim.tutto.hooks",
+    hooks_module="tutto_sim.tutto.hooks",
     extra={"sample_report": True},
 )

@@ -1,198 +1,12 @@
-"""What the shared commands and engines ask of Tutto (``core.registry``):
-names for files and players, the game config, bots, the tournament's game
-kind, play at the terminal, the command handlers and the report."""
+"""What the shared commands and engines ask of Tutto: its ``GameHooks``
+(``core.contract``): the game config, bots, the tournament's game kind, play
+at the terminal, the command handlers and the report; names are the
+defaults (``tutto``, Tutto)."""
 
 from __future__ import annotations
 
-
-def label(rules) -> str:
-    return "tutto"
-
-
-def title(rules) -> str:
-    return "Tutto"
-
-
-def config(rules):
-    from tutto_sim.tutto.game import GameConfig
-
-    return GameConfig(rules)
-
-
-def parse_bot(spec: str, rules):
-    from tutto_sim.tutto.bots import parse_bot as parse
-
-    return parse(spec, rules)
-
-
-def valid_bots(rules) -> str:
-    from tutto_sim.tutto.flags import VALID_BOTS
-
-    return VALID_BOTS
-
-
-def game_kind(config):
-    from tutto_sim.core.tournament import GameKind
-    from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.tutto.game import END_KINDS, play_game
-    from tutto_sim.tutto.game_kernel import TuttoGameKernel
-
-    return GameKind("tutto", END_KINDS, play_game, TuttoGameKernel, POINT_UNIT)
-
-
-def exact_turn_values(rules, thresholds) -> dict[str, float]:
-    """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``."""
-    from tutto_sim.tutto.bots import threshold_policy
-    from tutto_sim.tutto.policy import turn_rules
-    from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
-
-    ev = {"optimal": float(solve_tutto(turn_rules(rules)).turn_ev)}
-    for x in thresholds:
-        pol = threshold_policy(x, x, "all").to_array()
-        ev[f"threshold:{x}"] = exact_policy_value(pol, None, turn_rules(rules))
-    return ev
-
-
-def threshold_words() -> str:
-    """How ``threshold:X`` plays, for the optimal-vs-threshold analysis."""
-    return "also after a Tutto; keep every scoring die"
-
-
-def ends_line(res) -> str:
-    """How a tournament's games ended, in the game's words."""
-    ends = res.end_counts()
-    return f"ended by the Kleeblatt: {ends['cloverleaf'] / max(res.games, 1):.2%}"
-
-
-def rules_line(rules) -> str | None:
-    """A line on the rules in play above a tournament's table (None: nothing to add)."""
-    return None
-
-
-def instant_column(rules) -> tuple[str, str, bool]:
-    """Seat analysis: (column header, JSON key, shown) of games ended at once."""
-    return "Kleeblatt ends", "cloverleaf_share", True
-
-
-def human(name, read, write, hints, rules, win_table=None):
-    """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
-    win``) adds each choice's chance to win to the advice (two players)."""
-    from tutto_sim.tutto.human import Advisor, HumanBot, WinAdvisor
-
-    win = None
-    if win_table is not None:  # first: a file that does not fit stops before any solving
-        from tutto_sim.core.policyfile import load_for_cli
-        from tutto_sim.tutto.winprob import load_win_table
-
-        win = WinAdvisor(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
-    bot = HumanBot(name, read, write, Advisor(rules), hints)
-    bot.win = win
-    return bot
-
-
-def interactive_game(players, config, seed, narrate):
-    from tutto_sim.tutto.game import TuttoGame
-
-    return TuttoGame(players, config, seed, 0, narrate=narrate)
-
-
-def report_module():
-    import tutto_sim.tutto.report as module
-
-    return module
-
-
-#: Options of the shared ``optimize`` command that this game takes (``core.commands``).
-OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
-
-
-def optimize(**kw):
-    from tutto_sim.tutto.cli import optimize as run
-
-    return run(**kw)
-
-
-def solve(**kw):
-    from tutto_sim.tutto.cli import solve as run
-
-    return run(**kw)
-
-
-def export_policy(**kw):
-    from tutto_sim.tutto.cli import export_policy as run
-
-    return run(**kw)
-
-
-def validate(**kw):
-    from tutto_sim.tutto.cli import validate as run
-
-    return run(**kw)
-
-
-def commands() -> list:
-    """Commands of this game alone, mounted on the root app: none."""
-    return []
-
-
-def words():
-    import tutto_sim.tutto.words as module
-
-    return module
-
-
-def title_of_label(label: str) -> str | None:
-    return "Tutto" if label == "tutto" else None
-
-
-def variant_words(variant: str) -> str:
-    return variant
-
-
-def solve_win(rules, as_json: bool, out_path) -> None:
-    """``solve --objective win``: the exact two-player win table (docs/win.md),
-    written as a policy file; JSON or a short table in the players' words."""
-    import json
-    from pathlib import Path
-
-    from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
-    from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
-    from tutto_sim.tutto.winprob import solve_win as solve
-
-    if rules.target > MAX_TARGET:
-        raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
-                        f"(memory and time grow with the square of the target), not {rules.target:,}")
-    default, digest = default_win_file(rules)
-    path = Path(out_path) if out_path is not None else default
-    prepare_file(path, "--out")
-    with progress_phases(not as_json) as phase:
-        tick = phase("solving to win", work_units(rules))
-        sol = solve(rules, progress=tick)
-    atomic_write(path, lambda tmp: write_win_table(sol, tmp))
-    summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
-    if as_json:
-        print(json.dumps(summary, indent=2))
-        return
-    err.print(f"win table written to {path}")
-    u = POINT_UNIT
-    out.print(f"Tutto, two players to {rules.target:,} ({'the round is finished' if rules.game_end == 'round' else 'the first to reach it wins'}), exact:")
-    out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
-    out.print(f"  both play for the most points per turn: the first player wins {sol.p_first_wins_ev:.4%}")
-    first, second = sol.win_vs_ev_seats
-    out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
-              f"({first:.4%} moving first, {second:.4%} second)")
-    n = rules.target // u
-    rows = sorted({(0, 0), (n // 2, n // 2), (n - 1 - n // 10, n - 1), (n - 1, n - 1 - n // 10),
-                   (max(n - 1 - n // 3, 0), n - 1)})
-    out.print("  after a Tutto, the first player banks from (points in the turn):")
-    for own, other in rows:
-        start = sol_turn(sol, 0, own, other)
-        frm = start.bank_from()
-        shown = "never below the cap" if frm is None or frm >= start.tcap else f"{frm * u:,}"
-        out.print(f"    own {own * u:>6,}, opponent {other * u:>6,}: {shown}")
-    out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
-              f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
+from tutto_sim.core.contract import GameHooks
+from tutto_sim.tutto.entry import ENTRY
 
 
 def sol_turn(sol, seat, own, other):
@@ -201,29 +15,154 @@ def sol_turn(sol, seat, own, other):
     return turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
 
 
-def web_cases(kind: str, path, n: int, seed: int) -> list[dict]:
-    """Seeded situations with the Python answers for the JavaScript reader's
-    tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
-    from tutto_sim.tutto import web_cases as cases
+class TuttoHooks(GameHooks):
+    HELP = {
+        "optimize --card": "Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.",
+        "solve --cap": "Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.",
+        "report --turns": "200,000 for Tutto",
+    }
 
-    return (cases.win_cases if kind == "win" else cases.tutto_cases)(path, n, seed)
+    OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
+
+    def game_kind(self, config):
+        from tutto_sim.core.tournament import GameKind
+        from tutto_sim.dice.scoring import POINT_UNIT
+        from tutto_sim.tutto.game import END_KINDS, play_game
+        from tutto_sim.tutto.game_kernel import TuttoGameKernel
+
+        return GameKind("tutto", END_KINDS, play_game, TuttoGameKernel, POINT_UNIT)
+
+    def exact_turn_values(self, rules, thresholds) -> dict[str, float]:
+        from tutto_sim.tutto.bots import threshold_policy
+        from tutto_sim.tutto.policy import turn_rules
+        from tutto_sim.tutto.solver import exact_policy_value, solve_tutto
+
+        ev = {"optimal": float(solve_tutto(turn_rules(rules)).turn_ev)}
+        for x in thresholds:
+            pol = threshold_policy(x, x, "all").to_array()
+            ev[f"threshold:{x}"] = exact_policy_value(pol, None, turn_rules(rules))
+        return ev
+
+    def threshold_words(self) -> str:
+        return "also after a Tutto; keep every scoring die"
+
+    def ends_line(self, res) -> str:
+        ends = res.end_counts()
+        return f"ended by the Kleeblatt: {ends['cloverleaf'] / max(res.games, 1):.2%}"
+
+    def instant_column(self, rules) -> tuple[str, str, bool]:
+        return "Kleeblatt ends", "cloverleaf_share", True
+
+    def human(self, name, read, write, hints, rules, win_table=None):
+        """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
+        win``) adds each choice's chance to win to the advice (two players)."""
+        from tutto_sim.tutto.human import Advisor, HumanBot, WinAdvisor
+
+        win = None
+        if win_table is not None:  # first: a file that does not fit stops before any solving
+            from tutto_sim.core.policyfile import load_for_cli
+            from tutto_sim.tutto.winprob import load_win_table
+
+            win = WinAdvisor(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
+        bot = HumanBot(name, read, write, Advisor(rules), hints)
+        bot.win = win
+        return bot
+
+    def interactive_game(self, players, config, seed, narrate):
+        from tutto_sim.tutto.game import TuttoGame
+
+        return TuttoGame(players, config, seed, 0, narrate=narrate)
+
+    def optimize(self, **kw):
+        from tutto_sim.tutto.cli import optimize as run
+
+        return run(**kw)
+
+    def solve(self, **kw):
+        from tutto_sim.tutto.cli import solve as run
+
+        return run(**kw)
+
+    def export_policy(self, **kw):
+        from tutto_sim.tutto.cli import export_policy as run
+
+        return run(**kw)
+
+    def validate(self, **kw):
+        from tutto_sim.tutto.cli import validate as run
+
+        return run(**kw)
+
+    def solve_win(self, rules, as_json: bool, out_path) -> None:
+        """``solve --objective win``: the exact two-player win table (docs/win.md),
+        written as a policy file; JSON or a short table in the players' words."""
+        import json
+        from pathlib import Path
+
+        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.dice.scoring import POINT_UNIT
+        from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
+        from tutto_sim.tutto.winprob import solve_win as solve
+
+        if rules.target > MAX_TARGET:
+            raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
+                            f"(memory and time grow with the square of the target), not {rules.target:,}")
+        default, digest = default_win_file(rules)
+        path = Path(out_path) if out_path is not None else default
+        prepare_file(path, "--out")
+        with progress_phases(not as_json) as phase:
+            tick = phase("solving to win", work_units(rules))
+            sol = solve(rules, progress=tick)
+        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
+        if as_json:
+            print(json.dumps(summary, indent=2))
+            return
+        err.print(f"win table written to {path}")
+        u = POINT_UNIT
+        out.print(f"Tutto, two players to {rules.target:,} ({'the round is finished' if rules.game_end == 'round' else 'the first to reach it wins'}), exact:")
+        out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
+        out.print(f"  both play for the most points per turn: the first player wins {sol.p_first_wins_ev:.4%}")
+        first, second = sol.win_vs_ev_seats
+        out.print(f"  playing to win against a points player: wins {sol.win_vs_ev:.4%} "
+                  f"({first:.4%} moving first, {second:.4%} second)")
+        n = rules.target // u
+        rows = sorted({(0, 0), (n // 2, n // 2), (n - 1 - n // 10, n - 1), (n - 1, n - 1 - n // 10),
+                       (max(n - 1 - n // 3, 0), n - 1)})
+        out.print("  after a Tutto, the first player banks from (points in the turn):")
+        for own, other in rows:
+            start = sol_turn(sol, 0, own, other)
+            frm = start.bank_from()
+            shown = "never below the cap" if frm is None or frm >= start.tcap else f"{frm * u:,}"
+            out.print(f"    own {own * u:>6,}, opponent {other * u:>6,}: {shown}")
+        out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
+                  f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
+
+    def web_cases(self, kind: str, path, n: int, seed: int) -> list[dict]:
+        """Seeded situations with the Python answers for the JavaScript reader's
+        tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""
+        from tutto_sim.tutto import web_cases as cases
+
+        return (cases.win_cases if kind == "win" else cases.tutto_cases)(path, n, seed)
+
+    def advisor_table(self, kind, path) -> tuple:
+        """The advisor's view of a Tutto file (``kind`` "win-table" or None), read
+        with its loader (a refusal is one line, exit 2): (page key, reader's game, kind, rules, words,
+        rule lines, extra)."""
+        from tutto_sim.core.policyfile import load_for_cli
+        from tutto_sim.tutto import words
+
+        if kind == "win-table":
+            from tutto_sim.tutto.winprob import load_win_table
+
+            table = load_for_cli(load_win_table, path)
+            return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
+                    words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})
+        from tutto_sim.tutto.policy import load_policy
+
+        pol = load_for_cli(load_policy, path)
+        return ("tutto", "tutto", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
+                words.rules_lines(pol.rules), {"summary": pol.summary})
 
 
-def advisor_table(kind, path) -> tuple:
-    """The advisor's view of a Tutto file (``kind`` "win-table" or None), read
-    with its loader (a refusal is one line, exit 2): (page key, reader's game, kind, rules, words,
-    rule lines, extra)."""
-    from tutto_sim.core.policyfile import load_for_cli
-    from tutto_sim.tutto import words
-
-    if kind == "win-table":
-        from tutto_sim.tutto.winprob import load_win_table
-
-        table = load_for_cli(load_win_table, path)
-        return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
-                words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})
-    from tutto_sim.tutto.policy import load_policy
-
-    pol = load_for_cli(load_policy, path)
-    return ("tutto", "tutto", "turn", pol.rules.to_dict(), words.rules_words(pol.rules),
-            words.rules_lines(pol.rules), {"summary": pol.summary})
+HOOKS = TuttoHooks(ENTRY)

@@ -121,7 +121,7 @@ def read_table(path: Path, flag: str) -> Table:
     if kind is not None and not (kind == "win-table" and game in {"tutto", "macke"}):
         raise UserError(f"{flag} {path}: the advisor shows win tables of Tutto, Berliner Macke "
                         f"and Volle Lotte, not {game} {kind}s")
-    if game not in registry.game_names() or not hasattr(registry.by_name(game).module(), "advisor_table"):
+    if game not in registry.game_names() or not registry.by_name(game).hooks.offers("advisor_table"):
         tutto(None, path)  # a file of no known game: the loader names what is wrong
         raise UserError(f"{flag} {path}: the advisor shows tutto, macke (Berliner Macke, Volle Lotte) "
                         f"and rutsmieter policy files, not {game!r}")
