@@ -21,7 +21,7 @@ HEADER = "| module | what it holds | games |"
 
 def games() -> list[str]:
     """The registered games' packages (``tutto_sim/games.py``)."""
-    return sorted({e.hooks.split(".")[1] for e in registry.entries()})
+    return sorted({e.hooks_module.split(".")[1] for e in registry.entries()})
 
 
 def table() -> dict[str, set[str]]:

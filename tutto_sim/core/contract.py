@@ -6,7 +6,7 @@ A game is a ``GameEntry`` (its ``entry.py``: names, rules class, rule flags;
 module-level instance ``HOOKS``). A *required* hook is one core cannot do
 without where it is used: the base raises :class:`MissingHook`, one line
 "<Title> has no <what> (yet)" (exit 2), so a game may leave out what it does
-not have (Rutsmieter has no export-policy). An *optional* hook has its default
+not have (a game without policy files has no export-policy). An *optional* hook has its default
 here; a game overrides it only to differ. Core calls the hooks object and keeps
 no defaults of its own.
 
@@ -19,12 +19,10 @@ from __future__ import annotations
 import functools
 import importlib
 
+from tutto_sim.core.registry import MissingHook
+
 #: The table sizes of a game whose rules do not hold one (hook ``table_sizes``).
 DEFAULT_TABLE_SIZES = range(2, 9)
-
-
-class MissingHook(LookupError):
-    """A game that does not offer what a command asks of it (one line, exit 2)."""
 
 
 def _missing(hooks: GameHooks, what: str) -> MissingHook:
@@ -74,7 +72,7 @@ class GameHooks:
         return importlib.import_module(f"{self.entry.hooks_module.rpartition('.')[0]}.{name}")
 
     def label(self, rules) -> str:
-        """The game's name in file names (``tutto``, ``volle-lotte``); default: its first name."""
+        """The game's name in file names (a variant may have its own); default: its first name."""
         return self.entry.name
 
     def title(self, rules) -> str:

@@ -19,7 +19,10 @@ import importlib
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from tutto_sim.core.contract import GameHooks, MissingHook  # noqa: F401  (core.cli catches it here)
+
+class MissingHook(LookupError):
+    """A game that does not offer what a command asks of it (one line, exit 2)."""
+
 
 #: The module that registers every game (imported on first use).
 GAMES_MODULE = "tutto_sim.games"
@@ -61,7 +64,7 @@ class GameEntry:
         return self.names[0]
 
     @functools.cached_property
-    def hooks(self) -> GameHooks:
+    def hooks(self) -> "GameHooks":  # noqa: F821  (core.contract.GameHooks)
         """The game's hooks (``core.contract``: ``label``, ``config``, ``parse_bot`` ...)."""
         return importlib.import_module(self.hooks_module).HOOKS
 
