@@ -49,7 +49,8 @@ PLAY_INPUT = "?\n" + "1\n" * 400
 
 #: (command, files it writes that are recorded). ``tutto-sim`` and ``webexport``
 #: (``python -m tutto_sim.web.export``) are run from a temporary directory ``{T}``.
-#: ``play`` commands read :data:`PLAY_INPUT`.
+#: ``play`` commands read :data:`PLAY_INPUT`. The win tables are solved once, at small
+#: targets, and read by the later commands from their files (``winopt:FILE``).
 COMMANDS: list[tuple[str, list[str]]] = [
     # --- every command's help (the texts a user reads)
     *[(" ".join(["tutto-sim", *c.split(), "--help"]), []) for c in (
@@ -81,8 +82,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
      ["tutto-win-300.json"]),
     ("tutto-sim solve --objective win --game tutto --target 300 --game-end immediate --json "
      "--out {T}/tutto-win-300-imm.json", ["tutto-win-300-imm.json"]),
-    ("tutto-sim tournament --game tutto --players 2 --bots winopt,optimal --deck iid --target 300 "
-     "--games 2000 --seed 2 --json", []),
+    ("tutto-sim tournament --game tutto --players 2 --bots winopt:{T}/tutto-win-300.json,optimal --deck iid "
+     "--target 300 --games 2000 --seed 2 --json", []),
     ("tutto-sim analyze seats --game tutto --players 2-4 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game tutto --bots optimal --seed 5", []),
@@ -105,8 +106,8 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tutto-sim tournament --game macke --bots optimal,cautious --games 2000 --seed 1", []),
     ("tutto-sim solve --objective win --game macke --target 500 --json --out {T}/macke-win-500.json",
      ["macke-win-500.json"]),
-    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt,optimal --games 2000 "
-     "--seed 1 --json", []),
+    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt:{T}/macke-win-500.json,optimal "
+     "--games 2000 --seed 1 --json", []),
     ("tutto-sim analyze seats --game macke --players 2-3 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --game macke --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game macke --bots optimal --seed 5", []),
