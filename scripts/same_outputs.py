@@ -185,10 +185,13 @@ TEXT_RULES: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\b\d+(?:[.,]\d+)?\s*(?:s|sec|seconds|ms|min|minutes)\b"), "<SECONDS>"),
     (re.compile(r"\b\d+:\d\d(?::\d\d)?\b"), "<CLOCK>"),
     (re.compile(r"\b\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d(?:\.\d+)?)?)?"), "<DATE>"),
+    # numba threads: a machine fact (results do not depend on it); one command's --threads
+    # stays set in this process for the later ones
+    (re.compile(r"\b\d+ threads?\b"), "<THREADS>"),
 ]
 
 #: Lines dropped from the text: progress and ETA lines, compile notes.
-DROP_LINES = re.compile(r"\bETA\b|eta |elapsed|compil|it/s|━|█|\r", re.IGNORECASE)
+DROP_LINES = re.compile(r"\bETA\b|eta |elapsed|compil|it/s|━|█|\r|at the measured rate", re.IGNORECASE)
 
 
 def _tool(word: str) -> list[str]:
@@ -359,6 +362,20 @@ def _flatten(value, prefix=""):
         yield prefix, value
 
 
+def renormalise(value, key: str = "", in_json: bool = False):
+    """A stored record normalised again with the rules of this version of the script (so that
+    a rule added later applies to runs stored before it)."""
+    in_json = in_json or key in ("json", "json_lines")
+    if isinstance(value, dict):
+        return {k: ("<VOLATILE>" if in_json and VOLATILE_KEYS.search(k) else renormalise(v, k, in_json))
+                for k, v in value.items()}
+    if isinstance(value, list):
+        return [renormalise(v, key, in_json) for v in value]
+    if isinstance(value, str) and not in_json and key in ("text", "stderr"):
+        return _norm_text(value, Path("/nonexistent"))
+    return value
+
+
 def compare(before: dict, after: dict) -> int:
     """Print every difference between two runs; the number of commands that differ."""
     differing = 0
@@ -367,8 +384,8 @@ def compare(before: dict, after: dict) -> int:
             print(f"== {command}: only in {'the second' if command in after else 'the first'} run")
             differing += 1
             continue
-        a = {k: v for k, v in before[command].items() if not k.startswith("_")}
-        b = {k: v for k, v in after[command].items() if not k.startswith("_")}
+        a = renormalise({k: v for k, v in before[command].items() if not k.startswith("_")})
+        b = renormalise({k: v for k, v in after[command].items() if not k.startswith("_")})
         if a == b:
             continue
         differing += 1
