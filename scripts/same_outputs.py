@@ -35,6 +35,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,7 +49,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PLAY_INPUT = "?\n" + "1\n" * 400
 
 #: (command, files it writes that are recorded). ``tutto-sim`` and ``webexport``
-#: (``python -m tutto_sim.web.export``) are run from a temporary directory ``{T}``.
+#: (``python -m tutto_sim.web.export``) are run from a temporary directory, the paths
+#: relative to it (a path in a bot spec goes into the run's digest and the files' created_by;
+#: ``examples/rutsmieter_bot.py`` is copied there).
 #: ``play`` commands read :data:`PLAY_INPUT`. The win tables are solved once, at small
 #: targets, and read by the later commands from their files (``winopt:FILE``).
 COMMANDS: list[tuple[str, list[str]]] = [
@@ -62,35 +65,35 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tutto-sim solve --json", []),
     ("tutto-sim solve --json --x2-scope card --cloverleaf-value 6000", []),
     ("tutto-sim solve", []),
-    ("tutto-sim optimize --card fireworks --json --turns 20000 --search-turns 5000 --seed 42 --threads 1", []),
+    ("tutto-sim optimize --card fireworks --json --turns 20000 --search-turns 5000 --seed 42", []),
     ("tutto-sim optimize --card bonus300 --method exact --json", []),
     ("tutto-sim optimize --card street --json --turns 20000 --search-turns 5000 --seed 3", []),
     ("tutto-sim optimize --card x2 --x2-scope card --turns 20000 --search-turns 5000 --seed 1", []),
-    ("tutto-sim export-policy --out {T}/tutto.json", ["tutto.json"]),
-    ("tutto-sim export-policy --out {T}/tutto-card.json --x2-scope card --cloverleaf-value 6000",
+    ("tutto-sim export-policy --out tutto.json", ["tutto.json"]),
+    ("tutto-sim export-policy --out tutto-card.json --x2-scope card --cloverleaf-value 6000",
      ["tutto-card.json"]),
-    ("tutto-sim export-policy --out {T}/tutto.csv --format csv", ["tutto.csv"]),
+    ("tutto-sim export-policy --out tutto.csv --format csv", ["tutto.csv"]),
     ("tutto-sim validate --turns 20000 --seed 1 --json", []),
-    ("tutto-sim validate --turns 20000 --seed 2 --policy {T}/tutto.json --json", []),
+    ("tutto-sim validate --turns 20000 --seed 2 --policy tutto.json --json", []),
     ("tutto-sim tournament --game tutto --bots optimal,cautious,threshold:300 --players 3 --games 3000 "
      "--seed 1 --json", []),
     ("tutto-sim tournament --game tutto --bots optimal,endgame,cautious,reckless --players 2 --games 2000 "
      "--seed 1", []),
     ("tutto-sim tournament --game tutto --bots optimal,cautious --players 2 --games 300 --seed 1 "
      "--engine reference --json", []),
-    ("tutto-sim solve --objective win --game tutto --target 300 --json --out {T}/tutto-win-300.json",
+    ("tutto-sim solve --objective win --game tutto --target 300 --json --out tutto-win-300.json",
      ["tutto-win-300.json"]),
     ("tutto-sim solve --objective win --game tutto --target 300 --game-end immediate --json "
-     "--out {T}/tutto-win-300-imm.json", ["tutto-win-300-imm.json"]),
-    ("tutto-sim tournament --game tutto --players 2 --bots winopt:{T}/tutto-win-300.json,optimal --deck iid "
+     "--out tutto-win-300-imm.json", ["tutto-win-300-imm.json"]),
+    ("tutto-sim tournament --game tutto --players 2 --bots winopt:tutto-win-300.json,optimal --deck iid "
      "--target 300 --games 2000 --seed 2 --json", []),
     ("tutto-sim analyze seats --game tutto --players 2-4 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game tutto --bots optimal --seed 5", []),
-    ("tutto-sim play --game tutto --target 300 --seed 4 --win-table {T}/tutto-win-300.json", []),
-    ("webexport --game tutto --n 300 --seed 1 --out {T}/cases-tutto.json", ["cases-tutto.json"]),
-    ("webexport --game tutto-win --n 300 --seed 1 --policy {T}/tutto-win-300.json "
-     "--out {T}/cases-tutto-win.json", ["cases-tutto-win.json"]),
+    ("tutto-sim play --game tutto --target 300 --seed 4 --win-table tutto-win-300.json", []),
+    ("webexport --game tutto --n 300 --seed 1 --out cases-tutto.json", ["cases-tutto.json"]),
+    ("webexport --game tutto-win --n 300 --seed 1 --policy tutto-win-300.json "
+     "--out cases-tutto-win.json", ["cases-tutto-win.json"]),
     # --- Berliner Macke
     ("tutto-sim solve --game macke --json", []),
     ("tutto-sim solve --game macke", []),
@@ -99,33 +102,33 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tutto-sim optimize --game macke --json --turns 20000 --search-turns 5000 --seed 1", []),
     ("tutto-sim explore --game macke --json", []),
     ("tutto-sim explore --game macke --min-score 0,300", []),
-    ("tutto-sim export-policy --game macke --out {T}/macke.json", ["macke.json"]),
+    ("tutto-sim export-policy --game macke --out macke.json", ["macke.json"]),
     ("tutto-sim validate --game macke --turns 20000 --seed 1 --json", []),
     ("tutto-sim tournament --game macke --bots optimal,cautious,threshold:300 --players 3 --games 3000 "
      "--seed 1 --json", []),
     ("tutto-sim tournament --game macke --bots optimal,cautious --games 2000 --seed 1", []),
-    ("tutto-sim solve --objective win --game macke --target 500 --json --out {T}/macke-win-500.json",
+    ("tutto-sim solve --objective win --game macke --target 500 --json --out macke-win-500.json",
      ["macke-win-500.json"]),
-    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt:{T}/macke-win-500.json,optimal "
+    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt:macke-win-500.json,optimal "
      "--games 2000 --seed 1 --json", []),
     ("tutto-sim analyze seats --game macke --players 2-3 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --game macke --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game macke --bots optimal --seed 5", []),
-    ("tutto-sim play --game macke --bots optimal --target 500 --seed 5 --win-table {T}/macke-win-500.json",
+    ("tutto-sim play --game macke --bots optimal --target 500 --seed 5 --win-table macke-win-500.json",
      []),
-    ("webexport --game macke --n 300 --seed 1 --out {T}/cases-macke.json", ["cases-macke.json"]),
-    ("webexport --game macke-win --n 300 --seed 1 --policy {T}/macke-win-500.json "
-     "--out {T}/cases-macke-win.json", ["cases-macke-win.json"]),
+    ("webexport --game macke --n 300 --seed 1 --out cases-macke.json", ["cases-macke.json"]),
+    ("webexport --game macke-win --n 300 --seed 1 --policy macke-win-500.json "
+     "--out cases-macke-win.json", ["cases-macke-win.json"]),
     # --- Volle Lotte
     ("tutto-sim solve --game volle-lotte --json", []),
-    ("tutto-sim export-policy --game volle-lotte --out {T}/volle-lotte.json", ["volle-lotte.json"]),
+    ("tutto-sim export-policy --game volle-lotte --out volle-lotte.json", ["volle-lotte.json"]),
     ("tutto-sim tournament --game volle-lotte --bots optimal,endgame,cautious,reckless --players 2 "
      "--games 2000 --seed 1 --json", []),
     ("tutto-sim solve --objective win --game volle-lotte --target 300 --json "
-     "--out {T}/volle-lotte-win-300.json", ["volle-lotte-win-300.json"]),
+     "--out volle-lotte-win-300.json", ["volle-lotte-win-300.json"]),
     ("tutto-sim explore --game volle-lotte --json", []),
     ("tutto-sim play --game volle-lotte --seed 3", []),
-    ("webexport --game volle-lotte --n 300 --seed 1 --out {T}/cases-vl.json", ["cases-vl.json"]),
+    ("webexport --game volle-lotte --n 300 --seed 1 --out cases-vl.json", ["cases-vl.json"]),
     # --- Rutsmieter
     ("tutto-sim solve --game rutsmieter --solo --json", []),
     ("tutto-sim solve --game rutsmieter --duel --json", []),
@@ -135,20 +138,20 @@ COMMANDS: list[tuple[str, list[str]]] = [
      "--games 2000 --seed 1 --json", []),
     ("tutto-sim tournament --game rutsmieter --players 3 --bots random,first,last,tuned --games 1200 "
      "--seed 1", []),
-    ("tutto-sim tournament --game rutsmieter --players 2 --bots py:{ROOT}/examples/rutsmieter_bot.py:Careful,"
+    ("tutto-sim tournament --game rutsmieter --players 2 --bots py:rutsmieter_bot.py:Careful,"
      "first --games 100 --seed 3 --json", []),
     ("tutto-sim tournament --game rutsmieter --bots tuned,first --games 1000 --seed 2026 "
      "--must-capture off --play-to-third on --players 3 --json", []),
     ("tutto-sim optimize --game rutsmieter --players 2 --field first,random --candidates 8 "
-     "--search-games 200 --games 1000 --seed 1 --json --out {T}/rm-policy.json", ["rm-policy.json"]),
-    ("tutto-sim tournament --game rutsmieter --bots weights:{T}/rm-policy.json,first --games 500 "
+     "--search-games 200 --games 1000 --seed 1 --json --out rm-policy.json", ["rm-policy.json"]),
+    ("tutto-sim tournament --game rutsmieter --bots weights:rm-policy.json,first --games 500 "
      "--seed 1 --json", []),
     ("tutto-sim analyze seats --game rutsmieter --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze rules --game rutsmieter --games 500 --skill-games 300 --seed 1 --json", []),
     ("tutto-sim analyze pieces --players 2 --games 500 --positions 50 --position-games 4 --seed 1 --json",
      []),
     ("tutto-sim play --game rutsmieter --bots first,tuned --seed 11", []),
-    ("webexport --game rutsmieter --n 200 --seed 1 --out {T}/cases-rm.json", ["cases-rm.json"]),
+    ("webexport --game rutsmieter --n 200 --seed 1 --out cases-rm.json", ["cases-rm.json"]),
     # --- Tutti
     ("tutto-sim tournament --game tutti --players 2 --bots heuristic,random --games 3000 --seed 1 --json",
      []),
@@ -169,7 +172,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tutto-sim play --game tutti --bots heuristic --hands 3 --hints --seed 2", []),
     ("tutto-sim play --game tutti --players 4 --pairs on --bots heuristic,random,heuristic --seed 5", []),
     # --- the advisor page (after the win tables above: it reads results/*-win-*.json, none here)
-    ("tutto-sim advisor --out {T}/site", ["site"]),
+    ("tutto-sim advisor --out site", ["site"]),
 ]
 
 #: Keys of JSON objects whose values are timings or machine facts, not results.
@@ -218,7 +221,8 @@ def _norm_text(text: str, tmp: Path) -> str:
 
 def _norm_json(value, tmp: Path):
     if isinstance(value, dict):
-        return {k: ("<VOLATILE>" if VOLATILE_KEYS.search(k) else _norm_json(v, tmp)) for k, v in value.items()}
+        return {_norm_json(k, tmp): ("<VOLATILE>" if VOLATILE_KEYS.search(k) else _norm_json(v, tmp))
+                for k, v in value.items()}
     if isinstance(value, list):
         return [_norm_json(v, tmp) for v in value]
     if isinstance(value, str):
@@ -247,6 +251,10 @@ def _record_file(path: Path, tmp: Path):
     if not path.exists():
         return None
     data = path.read_bytes()
+    # of the bytes with the checkout's and the temporary paths replaced: the file's own sha256
+    # when it names no path (the policy and win-table files), comparable between checkouts
+    for where, word in ((tmp, b"{T}"), (ROOT, b"{ROOT}")):
+        data = data.replace(str(where).encode(), word)
     digest = hashlib.sha256(data).hexdigest()
     if path.suffix == ".json" and len(data) < 200_000:
         try:
@@ -338,6 +346,7 @@ def run_all(only: list[str] | None, timeout: float, fresh: bool) -> dict:
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="same-outputs-") as d:
         tmp = Path(d)
+        shutil.copy(ROOT / "examples" / "rutsmieter_bot.py", tmp)
         seen: dict[str, int] = {}
         for command, files in COMMANDS:
             if only and not any(w in command for w in only):
