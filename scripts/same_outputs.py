@@ -52,8 +52,8 @@ PLAY_INPUT = "?\n" + "1\n" * 400
 #: (``python -m tutto_sim.web.export``) are run from a temporary directory, the paths
 #: relative to it (a path in a bot spec goes into the run's digest and the files' created_by;
 #: ``examples/rutsmieter_bot.py`` is copied there).
-#: ``play`` commands read :data:`PLAY_INPUT`. The win tables are solved once, at small
-#: targets, and read by the later commands from their files (``winopt:FILE``).
+#: ``play`` commands read :data:`PLAY_INPUT`. The win tables are solved at small targets;
+#: the later commands read the committed ones (:data:`COPIED`).
 COMMANDS: list[tuple[str, list[str]]] = [
     # --- every command's help (the texts a user reads)
     *[(" ".join(["tutto-sim", *c.split(), "--help"]), []) for c in (
@@ -85,14 +85,14 @@ COMMANDS: list[tuple[str, list[str]]] = [
      ["tutto-win-300.json"]),
     ("tutto-sim solve --objective win --game tutto --target 300 --game-end immediate --json "
      "--out tutto-win-300-imm.json", ["tutto-win-300-imm.json"]),
-    ("tutto-sim tournament --game tutto --players 2 --bots winopt:tutto-win-300.json,optimal --deck iid "
+    ("tutto-sim tournament --game tutto --players 2 --bots winopt:committed-tutto-win-300.json,optimal --deck iid "
      "--target 300 --games 2000 --seed 2 --json", []),
     ("tutto-sim analyze seats --game tutto --players 2-4 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game tutto --bots optimal --seed 5", []),
-    ("tutto-sim play --game tutto --target 300 --seed 4 --win-table tutto-win-300.json", []),
+    ("tutto-sim play --game tutto --target 300 --seed 4 --win-table committed-tutto-win-300.json", []),
     ("webexport --game tutto --n 300 --seed 1 --out cases-tutto.json", ["cases-tutto.json"]),
-    ("webexport --game tutto-win --n 300 --seed 1 --policy tutto-win-300.json "
+    ("webexport --game tutto-win --n 300 --seed 1 --policy committed-tutto-win-300.json "
      "--out cases-tutto-win.json", ["cases-tutto-win.json"]),
     # --- Berliner Macke
     ("tutto-sim solve --game macke --json", []),
@@ -109,15 +109,15 @@ COMMANDS: list[tuple[str, list[str]]] = [
     ("tutto-sim tournament --game macke --bots optimal,cautious --games 2000 --seed 1", []),
     ("tutto-sim solve --objective win --game macke --target 500 --json --out macke-win-500.json",
      ["macke-win-500.json"]),
-    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt:macke-win-500.json,optimal "
+    ("tutto-sim tournament --game macke --target 500 --players 2 --bots winopt:committed-macke-win-500.json,optimal "
      "--games 2000 --seed 1 --json", []),
     ("tutto-sim analyze seats --game macke --players 2-3 --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze threshold --game macke --games 2000 --search-games 1000 --seed 1 --json", []),
     ("tutto-sim play --game macke --bots optimal --seed 5", []),
-    ("tutto-sim play --game macke --bots optimal --target 500 --seed 5 --win-table macke-win-500.json",
+    ("tutto-sim play --game macke --bots optimal --target 500 --seed 5 --win-table committed-macke-win-500.json",
      []),
     ("webexport --game macke --n 300 --seed 1 --out cases-macke.json", ["cases-macke.json"]),
-    ("webexport --game macke-win --n 300 --seed 1 --policy macke-win-500.json "
+    ("webexport --game macke-win --n 300 --seed 1 --policy committed-macke-win-500.json "
      "--out cases-macke-win.json", ["cases-macke-win.json"]),
     # --- Volle Lotte
     ("tutto-sim solve --game volle-lotte --json", []),
@@ -144,7 +144,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
      "--must-capture off --play-to-third on --players 3 --json", []),
     ("tutto-sim optimize --game rutsmieter --players 2 --field first,random --candidates 8 "
      "--search-games 200 --games 1000 --seed 1 --json --out rm-policy.json", ["rm-policy.json"]),
-    ("tutto-sim tournament --game rutsmieter --bots weights:rm-policy.json,first --games 500 "
+    ("tutto-sim tournament --game rutsmieter --bots weights:committed-rutsmieter-default.json,first --games 500 "
      "--seed 1 --json", []),
     ("tutto-sim analyze seats --game rutsmieter --games 2000 --seed 1 --json", []),
     ("tutto-sim analyze rules --game rutsmieter --games 500 --skill-games 300 --seed 1 --json", []),
@@ -174,6 +174,15 @@ COMMANDS: list[tuple[str, list[str]]] = [
     # --- the advisor page (after the win tables above: it reads results/*-win-*.json, none here)
     ("tutto-sim advisor --out site", ["site"]),
 ]
+
+#: Committed files copied into the working directory, read there by the commands: the files
+#: ``solve --objective win`` and ``optimize --game rutsmieter`` write hold their seconds, and a
+#: bot's file goes into the run's digest (the CSV's name).
+COPIED = {
+    "committed-tutto-win-300.json": "tests/web/data/tutto-win-300.json",
+    "committed-macke-win-500.json": "tests/web/data/macke-win-500.json",
+    "committed-rutsmieter-default.json": "data/policies/rutsmieter-default.json",
+}
 
 #: Keys of JSON objects whose values are timings or machine facts, not results.
 VOLATILE_KEYS = re.compile(
@@ -258,9 +267,15 @@ def _record_file(path: Path, tmp: Path):
     digest = hashlib.sha256(data).hexdigest()
     if path.suffix == ".json" and len(data) < 200_000:
         try:
-            return {"sha256": digest, "json": _norm_json(json.loads(data), tmp)}
+            raw = json.loads(data)
         except json.JSONDecodeError:
-            pass
+            raw = None
+        if raw is not None:
+            doc = _norm_json(raw, tmp)
+            if doc != raw:  # seconds inside (win tables, weights): the digest of what is left
+                return {"sha256_normalised": hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest(),
+                        "json": doc}
+            return {"sha256": digest, "json": doc}
     return {"sha256": digest, "bytes": len(data)}
 
 
@@ -347,6 +362,8 @@ def run_all(only: list[str] | None, timeout: float, fresh: bool) -> dict:
     with tempfile.TemporaryDirectory(prefix="same-outputs-") as d:
         tmp = Path(d)
         shutil.copy(ROOT / "examples" / "rutsmieter_bot.py", tmp)
+        for name, src in COPIED.items():
+            shutil.copy(ROOT / src, tmp / name)
         seen: dict[str, int] = {}
         for command, files in COMMANDS:
             if only and not any(w in command for w in only):
