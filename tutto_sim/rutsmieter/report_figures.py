@@ -40,7 +40,6 @@ from tutto_sim.core.report import (
     pm,
     rules_flags,
     rules_label,
-    rules_lines,
     sentence,
     tournament_sheet,
 )

@@ -45,7 +45,7 @@ import functools
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, _points, python_bot, table_bot
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables

@@ -42,7 +42,7 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from tutto_sim.core.games import GameRecord, bot_rng, game_over  # noqa: F401  (shared)
+from tutto_sim.core.games import GameRecord, bot_rng, game_over
 from tutto_sim.core.rng import Stream
 from tutto_sim.dice.reference import best_split
 from tutto_sim.dice.scoring import ScoringRules

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from tutto_sim import __version__
-from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file  # noqa: F401
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, ThrowTables, build_tables
 from tutto_sim.tutto.cards import N_CARDS, Card

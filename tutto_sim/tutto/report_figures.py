@@ -33,7 +33,6 @@ from tutto_sim.core.report import (
     merge_same,
     new_figure,
     pct,
-    pm,
     pts,
     rules_flags,
     rules_label,
