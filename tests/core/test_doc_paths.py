@@ -80,7 +80,7 @@ def texts(root: Path = ROOT):
     for path in sources(root):
         tree = ast.parse(path.read_text())
         parts = module_name(path, root).split(".")
-        package = parts[1] if len(parts) > 2 or path.name == "__init__.py" and len(parts) == 2 else None
+        package = parts[1] if len(parts) > 2 or (path.name == "__init__.py" and len(parts) == 2) else None
         for node in ast.walk(tree):
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
                 doc = ast.get_docstring(node, clean=False)
@@ -196,7 +196,7 @@ def stale(root: Path = ROOT) -> list[str]:
             if not target:
                 why = "a module of the former layout"
             elif "/" in target:
-                rel = target if not target.split("/")[0] in PKG_PARTS else f"tutto_sim/{target}"
+                rel = target if target.split("/")[0] not in PKG_PARTS else f"tutto_sim/{target}"
                 why = None if (root / rel).exists() else "no such file"
             else:
                 why = unresolved(target, root, relative)

@@ -181,7 +181,7 @@ def fast_report():
         rt.build, rm.build = saved
 
 
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 120)), deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "120")), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(args=argument_lists())
 def test_no_argument_list_gives_a_traceback(fast_report, args):
@@ -221,7 +221,7 @@ def damage(data: bytes, draw) -> bytes:
 SHIPPED = {name: (POLICIES / name).read_bytes() for name in ("tutto-default.json", "macke-default.json")}
 
 
-@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 120)) // 3, deadline=None,
+@settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "120")) // 3, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_a_damaged_policy_file_is_refused_or_harmless(data):

@@ -62,7 +62,7 @@ def crossings(root: Path = ROOT) -> list[str]:
             if isinstance(node, ast.Import):
                 for a in node.names:
                     if a.name.split(".")[0] == "tutto_sim":
-                        modules[a.asname or a.name.split(".")[0]] = a.asname and a.name or "tutto_sim"
+                        modules[a.asname or a.name.split(".")[0]] = (a.asname and a.name) or "tutto_sim"
             elif isinstance(node, ast.ImportFrom):
                 mod = resolve(path, node, root)
                 if mod.split(".")[0] != "tutto_sim":

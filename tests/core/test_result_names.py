@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pandas as pd
-import pytest
 from conftest import result_file, run_cli
 
 #: A quick Berliner Macke tournament between kernel bots (compiled once for the suite).

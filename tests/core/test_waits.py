@@ -4,7 +4,6 @@ solving, showing and saving a missing win table."""
 
 import json
 
-import pytest
 
 from conftest import run_cli
 from tutto_sim.core import cli

@@ -205,7 +205,7 @@ def test_simulate_from_refuses_what_is_no_position_in_one_line():
     for pieces, match in bad:
         with pytest.raises(ValueError, match=match):
             K.simulate_from(pieces, 0, ["first"] * 2, rules, n_games=1)
-    with pytest.raises(ValueError, match="first_player must be 0..1"):
+    with pytest.raises(ValueError, match=r"first_player must be 0\.\.1"):
         K.simulate_from(ok, 2, ["first"] * 2, rules, n_games=1)
     with pytest.raises(ValueError, match="finished already"):
         K.simulate_from([[40, 41, 42, 43], [-1] * 4], 0, ["first"] * 2,

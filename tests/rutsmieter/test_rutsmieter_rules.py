@@ -66,7 +66,7 @@ def test_rules_reject_bad_values_in_one_line(kwargs, text):
 
 
 def test_rules_from_dict_names_unknown_options():
-    with pytest.raises(ValueError, match="unknown Rutsmieter rule option.*blocking.*valid"):
+    with pytest.raises(ValueError, match=r"unknown Rutsmieter rule option.*blocking.*valid"):
         RutsmieterRules.from_dict({"blocking": True})
     with pytest.raises(ValueError, match="not a Rutsmieter"):
         RutsmieterRules.from_dict({"game": "tutto"})

@@ -41,8 +41,8 @@ def enumerate_tute(n):
         if any(k > c for k, c in zip(ks, caps)):
             continue
         w = ways(ks)
-        tute = [len(set(owners[:4])) == 1 and owners[0] == p or
-                len(set(owners[4:])) == 1 and owners[4] == p for p in range(n)]
+        tute = [(len(set(owners[:4])) == 1 and owners[0] == p) or
+                (len(set(owners[4:])) == 1 and owners[4] == p) for p in range(n)]
         player += w * tute[0]
         table += w * any(tute)
     return Fraction(player, total), Fraction(table, total)

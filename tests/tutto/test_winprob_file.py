@@ -68,7 +68,7 @@ def test_refuses_damage_other_rules_and_other_kinds(table_file, tmp_path):
 
 def test_turn_start_checks_scores():
     sol = _sol()
-    with pytest.raises(ValueError, match="scores must be 0..3"):
+    with pytest.raises(ValueError, match=r"scores must be 0\.\.3"):
         turn_start(RULES, sol.W, sol.last_turn_table, sol.margin_cap, 0, 4, 0)
 
 

@@ -285,9 +285,9 @@ def decimals_beside(e: Estimate, exact: float, start: int | None = None,
     ('56 ± 2%', 1)
     """
     scale = 100.0 if percent else 1.0
-    d = start if start is not None else max(e.decimals() - (2 if percent else 0), 0)
+    first = start if start is not None else max(e.decimals() - (2 if percent else 0), 0)
     inside = e.contains(exact)
-    for d in range(d, most + 1):
+    for d in range(first, most + 1):
         x = round(exact * scale, d if exact_decimals is None else max(exact_decimals, 0))
         if e.is_wilson:
             lo, hi = round(e.low * scale, d), round(e.high * scale, d)

@@ -90,7 +90,7 @@ def throw_keeps(counts: tuple[int, ...], rules: MackeRules, types: list[UnitType
         times = 0
         while True:
             rec(j + 1, left, vec)
-            if any(l < need for l, need in zip(left, p)):
+            if any(have < need for have, need in zip(left, p)):
                 break
             if types[i].dice == 3 and vec[i] >= max_triples:  # six of a kind: two triples at most
                 break

@@ -96,9 +96,7 @@ from tutto_sim.core.rng import Stream
 
 from .cards import KING, N_CARDS, N_SUITS, code, codes, deck
 from .reference import (
-    DECLARE,
     MAX_HANDS,
-    OVER,
     Observation,
     State,
     apply,

@@ -37,6 +37,11 @@ def keep_advice(sol: TuttoSolution, card: Card, dice: int, turn_total: int,
     t = build_tables(sol.rules.scoring)
     names = throw_names(t)
     out = []
+
+    def choice(ms: int, k: int) -> tuple[int, str, int]:
+        pts = int(t.best_pts[ms, k])
+        return k, best_keep_dice(names[ms], k, pts, sol.rules.scoring), pts * POINT_UNIT
+
     for ms in t.ids(dice):
         legal = [k for k in range(1, dice + 1) if t.best_pts[ms, k] >= 0]
         if not legal:
@@ -47,12 +52,7 @@ def keep_advice(sol: TuttoSolution, card: Card, dice: int, turn_total: int,
         if k_best == k_all:
             continue
         scale = 1.0 if card in (Card.PLUSMINUS, Card.CLOVERLEAF) else POINT_UNIT
-
-        def choice(k: int) -> tuple[int, str, int]:
-            pts = int(t.best_pts[ms, k])
-            return k, best_keep_dice(names[ms], k, pts, sol.rules.scoring), pts * POINT_UNIT
-
-        out.append(KeepAdvice(names[ms], float(t.prob[ms]), choice(k_best), choice(k_all),
+        out.append(KeepAdvice(names[ms], float(t.prob[ms]), choice(ms, k_best), choice(ms, k_all),
                               float(v[k_best]) * scale, float(v[k_all]) * scale))
     out.sort(key=lambda a: (-a.probability, a.throw))
     return out[:top]

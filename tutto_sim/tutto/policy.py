@@ -22,7 +22,7 @@ import numpy as np
 
 from tutto_sim import __version__
 from tutto_sim.core.bots import POLICY_DIR
-from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file  # noqa: F401
+from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, read_policy_file
 from tutto_sim.core.policyfile import fields_sha256, schema_of, write_policy
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, ThrowTables, build_tables

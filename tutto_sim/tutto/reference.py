@@ -113,7 +113,7 @@ def play_turn(rules: TuttoRules, policy: ThresholdPolicy, stream: Stream,
                         first_card_tuttos += 1
 
         if card is Card.STREET:
-            done, n = throw_street(stream, lambda have, new: plan.street_take)
+            done, n = throw_street(stream, lambda have, new, most=plan.street_take: most)
             throws += n
             if done:
                 turn_total += 2000  # completing the Straße counts as a Tutto
