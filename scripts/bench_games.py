@@ -92,7 +92,7 @@ def tutti_rates(names: list[str], rules, games: int, seconds: float) -> dict:
     from tutto_sim.tutti import kernel as K
     from tutto_sim.tutti.reference import play_hand
 
-    rates = {}
+    rates, bots = {}, parse_bots(names, rules)
     for threads in (1, numba.config.NUMBA_NUM_THREADS):
         numba.set_num_threads(threads)
         K.simulate_hands(names, rules, 7, 20_000)  # warm up: compile / load cache, start threads
@@ -105,7 +105,7 @@ def tutti_rates(names: list[str], rules, games: int, seconds: float) -> dict:
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        play_hand(names, rules, 7, n)
+        play_hand(bots, rules, 7, n)
         n += 1
     rates["reference"] = n / (time.perf_counter() - t0)
     rates["tricks"] = float(res.tricks.mean())

@@ -29,7 +29,6 @@ import numpy as np
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.tournament import run_tournament
-from tutto_sim.tutti import bots as tutti_bots
 from tutto_sim.tutti.game import GameConfig
 from tutto_sim.tutti.reference import deal, observe
 from tutto_sim.tutti.rules import TuttiRules
@@ -51,16 +50,14 @@ def timed(bot, log: list[float]):
     return bot
 
 
-def timing(times: dict[str, list[float]]):
-    """``tutti.bots.make_bot`` whose bots are :func:`timed` into
-    ``times[bot name]``."""
-    make = tutti_bots.make_bot
-
-    def make_timed(name, seat, seed, index):
-        bot = make(name, seat, seed, index)
-        return timed(bot, times[bot.name])
-
-    return make_timed
+def timing(bot, log: list[float]) -> None:
+    """``bot``'s decisions :func:`timed` into ``log``: those of each hand's bot
+    it makes (``for_hand``: built-in and OpenSpiel bots), else its own (pimc, ismcts)."""
+    if not hasattr(bot, "for_hand"):
+        timed(bot, log)
+        return
+    make = bot.for_hand
+    bot.for_hand = lambda seat, seed, index: timed(make(seat, seed, index), log)
 
 
 def main() -> None:
@@ -76,12 +73,10 @@ def main() -> None:
     bots = parse_bots(args.bots, rules)
     obs = observe(deal(rules, args.seed), 0)
     for b in bots:  # warm up: numba's compiled code loaded, OpenSpiel's modules imported
-        (tutti_bots.make_bot(b.engine, 0, 0, 0) if isinstance(b.engine, str) else b.engine).act(obs)
+        (b.for_hand(0, 0, 0) if hasattr(b, "for_hand") else b).act(obs)
     times: dict[str, list[float]] = defaultdict(list)
-    tutti_bots.make_bot = timing(times)  # reference.play_hand makes each hand's bots by name
-    for b in bots:  # ... or plays the one object a spec gives (pimc, ismcts)
-        if not isinstance(b.engine, str):
-            timed(b.engine, times[b.name])
+    for b in bots:
+        timing(b, times[b.name])
     res = run_tournament(bots, args.players, args.games, args.seed, config=GameConfig(rules),
                          engine="reference")
     points = res.summary.to_dict()["bots"]

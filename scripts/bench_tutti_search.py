@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 from tutto_sim.core.stats import Z95
-from tutto_sim.tutti.bots import make_bot
+from tutto_sim.tutti.bots import HeuristicBot, make_bot
 from tutto_sim.tutti.reference import play_hand
 from tutto_sim.tutti.rules import TuttiRules
 
@@ -65,12 +65,12 @@ class Timed:
 def speed(spec: str, rules: TuttiRules, hands: int, seed: int) -> dict:
     times: list[float] = []
     bot = Timed(make_bot(spec, 0, seed, 0), times)
-    play_hand([bot] + ["heuristic"] * (rules.players - 1), rules, seed + 1, 0)  # compile, warm
+    play_hand([bot] + [HeuristicBot()] * (rules.players - 1), rules, seed + 1, 0)  # compile, warm
     times.clear()
     t0 = time.perf_counter()
     for i in range(hands):
         for seat in range(rules.players):
-            lineup: list = ["heuristic"] * rules.players
+            lineup: list = [HeuristicBot()] * rules.players
             lineup[seat] = bot
             play_hand(lineup, rules, seed, i)
     ms = 1000 * np.array(times)

@@ -15,6 +15,7 @@ from conftest import result_file
 from conftest import run_cli as run
 from scipy.stats import binomtest
 
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.tutti import analysis as A
 from tutto_sim.tutti.bots import VALID_BOTS, make_bot
 from tutto_sim.tutti.cards import rank
@@ -103,7 +104,7 @@ def test_lead_figures_are_the_reference_matches():
         n = rules.players
         wins, points, hands = np.zeros(n), np.zeros(n), 0
         for i in range(24):
-            rec = play_match(["heuristic"] * n, rules, 6, i)
+            rec = play_match(parse_bots(["heuristic"] * n, rules), rules, 6, i)
             hands += len(rec.hands)
             for j in range(n):
                 wins[j] += rules.side(j) == rec.winner
@@ -124,11 +125,11 @@ def test_the_exchange_is_valued_on_the_same_deals():
     (row,) = res.rows
     exchanges = points = 0
     for i in range(16):
-        full = play_hand(["heuristic"] * 2, rules, 4, i)
+        full = play_hand(parse_bots("heuristic,heuristic", rules), rules, 4, i)
         exchanges += len(full.exchanges)
         points += sum(full.scores) / 2
         for side in (0, 1):
-            bots = ["heuristic"] * 2
+            bots = parse_bots("heuristic,heuristic", rules)
             bots[side] = A.Abstain(make_bot("heuristic", side, 4, i), ("exchange",))
             without = play_hand(bots, rules, 4, i)
             assert not any(e.seat == side for e in without.exchanges)
@@ -145,7 +146,7 @@ def test_a_pair_that_never_declares_passes():
     declared = 0
     for i in range(12):
         bots = [A.Abstain(make_bot("random", j, 2, i), ("declare", "tute"))
-                if j % 2 == 0 else "random" for j in range(4)]
+                if j % 2 == 0 else make_bot("random", j, 2, i) for j in range(4)]
         rec = play_hand(bots, rules, 2, i)
         assert not any(d.seat % 2 == 0 for d in rec.declarations)
         declared += len(rec.declarations)
@@ -158,7 +159,7 @@ def test_trump_rank_figures_are_the_reference_hands():
     rules = TuttiRules(players=3)
     by_rank = {}
     for i in range(120):
-        rec = play_hand(["random"] * 3, rules, 8, i)
+        rec = play_hand(parse_bots("random,random,random", rules), rules, 8, i)
         by_rank.setdefault(rank(rec.shown), []).append(rec)
     assert sorted(r.rank for r in res.rows) == sorted(by_rank)
     for row in res.rows:

@@ -8,11 +8,12 @@ from dataclasses import replace
 import pytest
 
 from tutto_sim.core.api import IllegalAction
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.rng import stream_start
-from tutto_sim.tutti.bots import BOT_NAMES, HeuristicBot, make_bot
+from tutto_sim.tutti.bots import HeuristicBot, make_bot
 from tutto_sim.tutti.cards import DECK_POINTS, LAST_TRICK, deck
 from tutto_sim.tutti.reference import (
-    Observation, apply, deal, decode, encode, is_over, legal_actions, observe, play_hand,
+    BOT_NAMES, Observation, apply, deal, decode, encode, is_over, legal_actions, observe, play_hand,
     play_match,
 )
 from tutto_sim.tutti.rules import TuttiRules
@@ -26,7 +27,8 @@ COMBOS = [TuttiRules(players=n, pairs=p, must_answer_trump=m, allow_tute=a, tute
 def lineup(rules, k):
     """Bots for a table: random and heuristic mixed, rotating with k."""
     names = ["random", "heuristic"]
-    return [names[(k + p) % 2] if k % 3 else names[k % 2] for p in range(rules.players)]
+    return parse_bots([names[(k + p) % 2] if k % 3 else names[k % 2] for p in range(rules.players)],
+                      rules)
 
 
 @pytest.mark.parametrize("rules", COMBOS, ids=lambda r: r.digest()[:8])
@@ -61,7 +63,7 @@ def test_public_knowledge_never_contradicts_the_hands(rules):
     every legal action round-trips through its integer id."""
     for i in range(8):
         state = deal(rules, 3, i, leader=i % rules.players)
-        bots = [make_bot(b, p, 3, i) for p, b in enumerate(lineup(rules, i))]
+        bots = [b.for_hand(p, 3, i) for p, b in enumerate(lineup(rules, i))]
         while not is_over(state):
             for p in range(rules.players):
                 assert state.known[p] & ~state.hands[p] == 0
@@ -76,7 +78,7 @@ def test_public_knowledge_never_contradicts_the_hands(rules):
 
 def test_same_seed_same_hand_and_match():
     for rules in (TuttiRules(), TuttiRules(players=3), TuttiRules(players=4, pairs=True)):
-        names = ["random"] * rules.players
+        names = parse_bots(["random"] * rules.players, rules)
         assert play_hand(names, rules, 9, 4) == play_hand(names, rules, 9, 4)
         assert play_hand(names, rules, 9, 4) != play_hand(names, rules, 9, 5)
         r3 = replace(rules, hands=3)
@@ -84,7 +86,7 @@ def test_same_seed_same_hand_and_match():
 
 
 def test_random_bots_have_their_own_streams():
-    obs_free = play_hand(["random", "random"], TuttiRules(), 1, 0)
+    obs_free = play_hand(parse_bots("random,random", TuttiRules()), TuttiRules(), 1, 0)
     again = play_hand([make_bot("random", 0, 1, 0), make_bot("random", 1, 1, 0)], TuttiRules(), 1, 0)
     assert obs_free.actions == again.actions
     a, b = make_bot("random", 0, 1, 0), make_bot("random", 1, 1, 0)
@@ -99,7 +101,7 @@ def test_bots_see_only_observations_and_bad_bots_are_named():
             assert type(obs) is Observation
             return super().act(obs)
 
-    play_hand([Checker(), "random"], TuttiRules(), 2, 0)
+    play_hand([Checker(), *parse_bots("random", TuttiRules())], TuttiRules(), 2, 0)
 
     class Bad:
         name = "bad"
@@ -108,11 +110,11 @@ def test_bots_see_only_observations_and_bad_bots_are_named():
             return "nonsense"
 
     with pytest.raises(IllegalAction, match="bad"):
-        play_hand([Bad(), "random"], TuttiRules(), 2, 0)
+        play_hand([Bad(), *parse_bots("random", TuttiRules())], TuttiRules(), 2, 0)
     with pytest.raises(ValueError, match="valid: random, heuristic"):
         make_bot("clever", 0, 0, 0)
     with pytest.raises(ValueError, match="2 players need 2 bots"):
-        play_hand(["random"], TuttiRules())
+        play_hand(parse_bots("random", TuttiRules()), TuttiRules())
     assert BOT_NAMES == ("random", "heuristic")
 
 
@@ -120,7 +122,7 @@ def test_matches_rotate_the_leader_and_replay_ties():
     rules = TuttiRules(hands=3)
     found_tie = False
     for m in range(300):
-        rec = play_match(["random", "random"], rules, 4, m)
+        rec = play_match(parse_bots("random,random", rules), rules, 4, m)
         if not rec.tute:
             assert rec.wins[rec.winner] == 3 == max(rec.wins) and not rec.capped
         leader = 0
@@ -136,7 +138,7 @@ def test_matches_rotate_the_leader_and_replay_ties():
 
 
 def test_a_tute_wins_the_match_or_only_the_hand():
-    bots = ["heuristic", "heuristic"]
+    bots = parse_bots("heuristic,heuristic", TuttiRules())
     for m in range(2000):
         first = play_hand(bots, TuttiRules(), stream_start(5, m), 0, 0)
         if first.tute >= 0 and first.winner >= 0:

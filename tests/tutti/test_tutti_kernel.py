@@ -10,6 +10,7 @@ import numba
 import numpy as np
 import pytest
 
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.cards import LAST_TRICK, POINTS
 from tutto_sim.tutti.reference import encode, play_hand, play_match
@@ -65,7 +66,7 @@ def reference_actions(hands):
 
 
 def assert_same_hand(bots, rules, seed, index):
-    rec = play_hand(bots, rules, seed, index)
+    rec = play_hand(parse_bots(bots, rules), rules, seed, index)
     got = K.play_traced(bots, rules, seed, index)
     assert got.actions == reference_actions([rec])
     assert got.points == rec.scores
@@ -83,7 +84,7 @@ def kinds(rec):
 
 
 def assert_same_match(bots, rules, seed, index):
-    rec = play_match(bots, rules, seed, index)
+    rec = play_match(parse_bots(bots, rules), rules, seed, index)
     got = K.play_traced(bots, rules, seed, index, match=True)
     assert got.actions == reference_actions(rec.hands)
     assert (got.winner, got.hands, got.wins) == (rec.winner, len(rec.hands), rec.wins)
@@ -179,7 +180,7 @@ def test_block_runner_matches_single_games_and_thread_counts(match):
             assert (t.winner, t.hands, t.tute, t.tricks) == (one.winner[g], one.hands[g],
                                                             one.tute[g], one.tricks[g])
             assert t.wins == tuple(one.wins[g]) and t.points == tuple(one.points[g])
-            names = [K.BOT_NAMES[b] for b in bots]
+            names = parse_bots([K.BOT_NAMES[b] for b in bots], rules)
             ref = play_match(names, rules, 8, i) if match else play_hand(names, rules, 8, i)
             assert t.winner == ref.winner
     assert np.array_equal(total, one.totals)

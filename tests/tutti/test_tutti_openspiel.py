@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 from conftest import run_cli
-from tutto_sim.core.bots import BotSpecError
+from tutto_sim.core.bots import BotSpecError, parse_bots
 from tutto_sim.core.rng import Stream
 from tutto_sim.tutti import kernel
 from tutto_sim.tutti.bots import VALID_BOTS, make_bot, parse_bot
@@ -127,7 +127,7 @@ def test_a_match_through_openspiel_is_the_reference_match(rules):
     bots = ["heuristic", "random"] * 3
     for index in (0, 1):
         lineup = bots[index:index + rules.players]
-        match = play_match(lineup, rules, 1, index)
+        match = play_match(parse_bots(lineup, rules), rules, 1, index)
         state = replay(load(rules), match)
         assert state.is_terminal() and state.current_player() == pyspiel.PlayerId.TERMINAL
         won = [rules.side(p) == match.winner for p in range(rules.players)]
@@ -145,7 +145,7 @@ def test_a_match_through_openspiel_is_the_reference_match(rules):
 def test_ties_and_tutes_through_openspiel(rules, want):
     lineup = ["heuristic"] * rules.players
     index = find(rules, lineup, want)
-    match = play_match(lineup, rules, 1, index)
+    match = play_match(parse_bots(lineup, rules), rules, 1, index)
     state = replay(load(rules), match)
     assert state.is_terminal()
     assert state.winner == match.winner and tuple(state.wins) == match.wins
@@ -260,9 +260,10 @@ def test_openspiel_ismcts_decides_from_the_observation_alone():
 def test_bot_specs_and_one_line_refusals():
     ismcts, named, mcts = (parse_bot(s, TuttiRules()) for s in
                            ("openspiel-ismcts", "OpenSpiel-ISMCTS:7", "openspiel-mcts:9(cheat)"))
-    assert (ismcts.name, ismcts.engine) == ("openspiel-ismcts", "openspiel-ismcts:100")
-    assert (named.name, named.engine) == ("openspiel-ismcts:7", "openspiel-ismcts:7")
-    assert (mcts.name, mcts.engine) == ("openspiel-mcts:9(cheat)", "openspiel-mcts:9")
+    assert (ismcts.name, ismcts.budget) == ("openspiel-ismcts", 100)
+    assert (named.name, named.budget) == ("openspiel-ismcts:7", 7)
+    assert (mcts.name, mcts.budget) == ("openspiel-mcts:9(cheat)", 9)
+    assert all(b.engine is b for b in (ismcts, named, mcts))
     assert make_bot("openspiel-mcts:9", 1, 2, 3).sees_state is True
     assert make_bot("openspiel-ismcts:7", 1, 2, 3).sees_state is False
     for spec, what in (("openspiel-ismcts:0", "iterations"), ("openspiel-mcts:x", "simulations"),

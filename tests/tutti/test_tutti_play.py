@@ -11,6 +11,7 @@ import re
 import pytest
 from conftest import run_cli
 
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.tutti.cards import code, parse
 from tutto_sim.tutti.human import (
     HumanPlayer,
@@ -92,7 +93,7 @@ def test_the_answers_are_the_actions_of_the_match(capsys, monkeypatch):
     declarations, over three hands (first to 2)."""
     rules = TuttiRules(hands=2)
     script = Script(60)
-    rec = play_match([script, "heuristic"], rules, 60, 0)
+    rec = play_match([script, *parse_bots("heuristic", rules)], rules, 60, 0)
     mine = [a.kind for h in rec.hands for s, a in h.actions if s == 0]
     assert mine.count("exchange") == 2 and mine.count("declare") == 3 and len(rec.hands) == 3
     assert {"x", "40", "20"} <= set(script.answers) and any(a.isalpha() is False and len(a) == 2
@@ -143,10 +144,10 @@ def test_ones_in_pairs_are_the_first_legal_actions(capsys, monkeypatch):
                            "--bots", "heuristic,random,heuristic", "--seed", "5")
     assert code_ == 0, err
     rules = TuttiRules(players=4, pairs=True)
-    bots = [First(), "heuristic", "random", "heuristic"]
+    bots = [First(), *parse_bots("heuristic,random,heuristic", rules)]
     rec = play_match(bots, rules, 5, 0)
     assert played(out) == record_plays(rec)
-    other = play_match(["heuristic", "heuristic", "random", "heuristic"], rules, 5, 0)
+    other = play_match(parse_bots("heuristic,heuristic,random,heuristic", rules), rules, 5, 0)
     assert record_plays(other) != record_plays(rec)  # the answers matter
     assert "2: player 2 (random, your partner)" in out
     h = rec.hands[-1]

@@ -28,6 +28,7 @@ from report_checks import (
     wilson_of,
 )
 
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.report import estimate_text, pct, pm, report_module, rules_label, sample_games, sentence
 from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.bots import HeuristicBot
@@ -242,10 +243,10 @@ def _option_values(rules, kinds, deals):
     minus without it (the side never using it), on the same deal."""
     points, wins = [], []
     for i in range(deals):
-        full = play_hand(["heuristic"] * rules.players, rules, SEED, i)
+        full = play_hand(parse_bots(["heuristic"] * rules.players, rules), rules, SEED, i)
         dp = dw = 0.0
         for s in range(rules.sides):
-            bots = [Never(kinds) if rules.side(j) == s else "heuristic"
+            bots = [Never(kinds) if rules.side(j) == s else HeuristicBot()
                     for j in range(rules.players)]
             without = play_hand(bots, rules, SEED, i)
             dp += (full.scores[s] - without.scores[s]) / rules.sides
@@ -340,7 +341,7 @@ def test_declared_points_are_what_the_hands_declare():
     for table, rules in TABLES.items():
         hp = hand_points(RULES, table, 40, SEED)
         for i in range(40):
-            rec = play_hand(["heuristic"] * rules.players, rules, SEED, i)
+            rec = play_hand(parse_bots(["heuristic"] * rules.players, rules), rules, SEED, i)
             assert hp.tute[i] == (rec.tute >= 0)
             assert list(hp.points[i]) == list(rec.scores)
             if rec.tute < 0:

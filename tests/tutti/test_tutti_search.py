@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tutto_sim.core.bots import parse_bots
 from tutto_sim.tutti import search
 from tutto_sim.tutti.bots import HeuristicBot, make_bot
 from tutto_sim.tutti.cards import mask, parse
@@ -79,7 +80,7 @@ def test_heuristic_playouts_match_the_reference(rules):
         k = 0
         while not is_over(state):
             if k % 4 == 0:
-                rec = play_hand(["heuristic"] * rules.players, rules, state=state)
+                rec = play_hand(parse_bots(["heuristic"] * rules.players, rules), rules, state=state)
                 arr = search.from_state(state)
                 for side in range(rules.sides):
                     if rec.tute >= 0:

@@ -10,7 +10,7 @@ import math
 
 import pytest
 
-from tutto_sim.core.bots import BotSpecError
+from tutto_sim.core.bots import BotSpecError, parse_bots
 from tutto_sim.core.rng import Stream
 from tutto_sim.core.stats import Z95
 from tutto_sim.tutti import pimc, search
@@ -204,7 +204,7 @@ def test_pimc_beats_random():
         for seat in range(2):
             lineup = ["random", "random"]
             lineup[seat] = "pimc:8"
-            wins += play_hand(lineup, TuttiRules(), 1, i).winner == seat
+            wins += play_hand(parse_bots(lineup, TuttiRules()), TuttiRules(), 1, i).winner == seat
     assert wins >= 30  # of 40: the 95% interval lies above one half
 
 
@@ -216,7 +216,7 @@ def head_to_head(a: str, b: str, deals: int, seed: int) -> tuple[float, float]:
         for seat in range(2):
             lineup = [b, b]
             lineup[seat] = a
-            w = play_hand(lineup, TuttiRules(), seed, i).winner
+            w = play_hand(parse_bots(lineup, TuttiRules()), TuttiRules(), seed, i).winner
             share += 1.0 if w == seat else 0.5 if w < 0 else 0.0
     n = 2 * deals
     p = share / n
@@ -233,10 +233,10 @@ def test_the_stronger_bot_wins_with_intervals_apart(a, b, deals):
 
 
 def test_the_same_observation_gives_the_same_game():
-    lineup = ["pimc:5", "ismcts:40"]
+    lineup = parse_bots("pimc:5,ismcts:40", TuttiRules())
     assert play_hand(lineup, TuttiRules(), 4, 0) == play_hand(lineup, TuttiRules(), 4, 0)
-    four = ["pimc:4", "ismcts:30", "cheat", "heuristic"]
     rules = TuttiRules(players=4)
+    four = parse_bots("pimc:4,ismcts:30,cheat,heuristic", rules)
     assert play_hand(four, rules, 4, 1).actions == play_hand(four, rules, 4, 1).actions
     state = deal(TuttiRules(), 4, 2)
     assert search.cards_left(search.from_state(state)) == 40

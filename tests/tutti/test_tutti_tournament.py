@@ -53,7 +53,7 @@ def test_every_match_is_the_reference_match_and_the_figures_follow():
     hands = ties = tutes = 0
     for i in range(games):
         seating = seat_bots(i, 1, lineups)[0]
-        rec = play_match([bots[b].name for b in seating], rules, 4, i)
+        rec = play_match([bots[b] for b in seating], rules, 4, i)
         hands += len(rec.hands)
         ties += sum(h.winner < 0 for h in rec.hands)
         tutes += sum(h.tute >= 0 for h in rec.hands)
@@ -83,7 +83,8 @@ def test_a_pairs_win_counts_for_both_partners():
     assert rates[0] + rates[1] == pytest.approx(1.0)
     assert res.fair_share() == 0.5
     assert d["first_player_advantage"] == pytest.approx(rates[0] - 0.5)
-    wins = sum(play_match(["heuristic"] * 4, rules, 2, i).winner == 0 for i in range(48))
+    bots = parse_bots(["heuristic"] * 4, rules)
+    wins = sum(play_match(bots, rules, 2, i).winner == 0 for i in range(48))
     assert rates[0] == pytest.approx(wins / 48)
     assert sum(b["win_rate"] for b in d["bots"].values()) == pytest.approx(2.0)
 

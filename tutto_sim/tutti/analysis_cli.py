@@ -50,7 +50,7 @@ DEAL_RULES = ()
 
 
 def _builtin(bot: str, what: str) -> str:
-    from .bots import BOT_NAMES
+    from .reference import BOT_NAMES
 
     key = bot.strip().lower()
     if key not in BOT_NAMES:

@@ -68,9 +68,7 @@ from tutto_sim.core.rng import Stream, stream_start
 from . import openspiel_bots
 from .cards import HORSE, KING, N_SUITS, POINTS, bit, card, rank, suit
 from .flags import BOT_SPECS, VALID_BOTS
-from .reference import Observation, Pass, Play, beats
-
-BOT_NAMES = ("random", "heuristic")
+from .reference import BOT_NAMES, Observation, Pass, Play, beats
 
 
 @dataclass
@@ -144,17 +142,15 @@ class HeuristicBot:
 
 def make_bot(name: str, seat: int, seed: int, index: int):
     """The bot ``name`` for ``seat`` in hand ``index`` of a run with ``seed``
-    (a search bot's spec too: :func:`search_bot`)."""
+    (a search or OpenSpiel bot's spec too: :func:`search_bot`, ``openspiel_bots.parse``)."""
     if name == "random":
         return RandomBot(Stream(stream_start(seed, index), seat + 1))
     if name == "heuristic":
         return HeuristicBot()
-    if name.startswith("openspiel-"):
-        return openspiel_bots.make(name, seat, seed, index)
-    bot = search_bot(name)
+    bot = search_bot(name) or openspiel_bots.parse(name)
     if bot is None:
         raise ValueError(f"unknown Tutti bot {name!r}; valid: {', '.join(BOT_NAMES + SEARCH_SPECS)}")
-    return bot
+    return bot.for_hand(seat, seed, index) if hasattr(bot, "for_hand") else bot
 
 
 #: The search bots' specs.
@@ -213,17 +209,20 @@ assert BOT_SPECS == (*BOT_NAMES, *SEARCH_SPECS, *openspiel_bots.SPECS, "py:MODUL
 
 
 class KernelBot:
-    """A built-in bot parsed from ``--bots``: ``engine`` is what
-    ``reference.play_hand`` takes for its seat (the name: :func:`make_bot`
-    gives each hand its own bot), ``table()`` its kernel id (``tutti.kernel``),
-    so a tournament of built-in bots runs in the kernel."""
+    """A built-in bot parsed from ``--bots``: its own ``engine``, which gives
+    ``reference.play_hand`` each hand's bot (``for_hand``: :func:`make_bot`),
+    ``table()`` its kernel id (``tutti.kernel``), so a tournament of built-in
+    bots runs in the kernel."""
 
     def __init__(self, name: str):
-        self.name = name
-        self.engine = name
+        self.name = self.builtin = name
+        self.engine = self
+
+    def for_hand(self, seat: int, seed: int, index: int):
+        return make_bot(self.builtin, seat, seed, index)
 
     def table(self) -> int:
-        return BOT_NAMES.index(self.engine)
+        return BOT_NAMES.index(self.builtin)
 
 
 def parse_bot(spec: str, rules):

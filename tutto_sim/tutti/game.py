@@ -71,8 +71,9 @@ class _Checked:
 
 
 def engine_of(bot, report):
-    """What ``reference.play_hand`` takes for a parsed bot's seat: a built-in
-    bot's ``engine`` (its name), else the bot, checked (:class:`_Checked`)."""
+    """What ``reference.play_hand`` takes for a parsed bot's seat: its
+    ``engine`` (a built-in bot's makes each hand's bot), else the bot,
+    checked (:class:`_Checked`)."""
     engine = getattr(bot, "engine", None)
     return engine if engine is not None else _Checked(bot, report)
 

@@ -52,9 +52,8 @@ from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 from tutto_sim.core import bots as core_bots
 from tutto_sim.core.streams import below, stream_start
 
-from .bots import BOT_NAMES
 from .cards import LAST_TRICK, POINTS
-from .reference import MAX_HANDS
+from .reference import BOT_NAMES, MAX_HANDS
 from .rules import STOCK_SIZE, TuttiRules
 
 #: What a first run compiles here, for the one line it says (``core.jit``).

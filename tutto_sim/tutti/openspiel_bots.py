@@ -32,7 +32,7 @@ made without searching.
 >>> from tutto_sim.tutti.reference import deal, observe
 >>> from tutto_sim.tutti.rules import TuttiRules
 >>> state = deal(TuttiRules(), seed=3)
->>> bot = make("openspiel-ismcts:5", seat=0, seed=3, index=0)
+>>> bot = parse("openspiel-ismcts:5").for_hand(seat=0, seed=3, index=0)
 >>> bot.name, bot.act(observe(state, 0)) in observe(state, 0).legal
 ('openspiel-ismcts:5', True)
 >>> parse("openspiel-mcts:8").name
@@ -64,14 +64,14 @@ INSTALL = "pip install 'tutto-sim[openspiel]'"
 
 
 class Spec:
-    """A parsed ``openspiel-*`` bot: ``name`` as shown, ``engine`` the spec
-    the reference engine turns into one bot per seat and hand
-    (``bots.make_bot`` → :func:`make`); no kernel."""
+    """A parsed ``openspiel-*`` bot: ``name`` as shown; its own ``engine``,
+    which gives the reference engine one bot per seat and hand
+    (``for_hand``; module docstring: its random numbers); no kernel."""
 
     def __init__(self, kind: str, budget: int, explicit: bool):
         self.kind = kind
         self.budget = budget
-        self.engine = f"{kind}:{budget}"
+        self.engine = self
         self.name = (f"{kind}:{budget}" if explicit else kind) + (CHEAT if kind == MCTS else "")
         # without --games, about two minutes' worth (core.bots.default_games; one core of a
         # the idle 2-core machine against heuristic on 2026-12-02: ismcts 0.33, mcts 0.68 games
@@ -79,6 +79,10 @@ class Spec:
         from tutto_sim.core.bots import budget_games
 
         self.tournament_games = budget_games(40 if kind == ISMCTS else 80, DEFAULT_BUDGET, budget)
+
+    def for_hand(self, seat: int, seed: int, index: int):
+        base = stream_start(stream_start(seed, index), seat + 1)
+        return (IsmctsBot if self.kind == ISMCTS else MctsBot)(self.budget, self.name, base)
 
 
 def parse(spec: str) -> Spec | None:
@@ -102,17 +106,6 @@ def parse(spec: str) -> Spec | None:
     except ImportError:
         raise ValueError(f"bot {spec.strip()!r} needs OpenSpiel: {INSTALL}") from None
     return Spec(kind, int(arg) if sep else DEFAULT_BUDGET, bool(sep))
-
-
-def make(spec: str, seat: int, seed: int, index: int):
-    """The bot of ``spec`` (:func:`parse`) for ``seat`` in hand ``index`` of
-    a run with ``seed`` (module docstring: its random numbers)."""
-    parsed = parse(spec)
-    if parsed is None:
-        raise ValueError(f"not an OpenSpiel bot: {spec!r}")
-    base = stream_start(stream_start(seed, index), seat + 1)
-    cls = IsmctsBot if parsed.kind == ISMCTS else MctsBot
-    return cls(parsed.budget, parsed.name, base)
 
 
 @lru_cache(maxsize=16)

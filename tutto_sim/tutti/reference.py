@@ -76,6 +76,8 @@ from .rules import TuttiRules
 PLAY, DECLARE, OVER = 0, 1, 2
 #: Safety net on the hands of one match (ties replay; a real match takes a few).
 MAX_HANDS = 1000
+#: The built-in bots (``tutti.bots``), by their kernel ids (``tutti.kernel``).
+BOT_NAMES = ("random", "heuristic")
 
 
 # -- actions ---------------------------------------------------------------------------
@@ -619,19 +621,18 @@ class HandRecord:
 
 
 def _bots(bots, rules: TuttiRules, seed: int, index: int) -> list:
-    from .bots import make_bot  # bots import this module
-
     if len(bots) != rules.players:
         raise ValueError(f"{rules.players} players need {rules.players} bots, not {len(bots)}")
-    return [make_bot(b, seat, seed, index) if isinstance(b, str) else b
+    return [b.for_hand(seat, seed, index) if hasattr(b, "for_hand") else b
             for seat, b in enumerate(bots)]
 
 
 def play_hand(bots: Sequence, rules: TuttiRules = TuttiRules(), seed: int = 0,
               index: int = 0, leader: int = 0, state: State | None = None,
               watch: Callable | None = None) -> HandRecord:
-    """Play hand ``index`` of a run with ``seed``; ``bots[p]`` (a name or a bot
-    with ``act(observation)``) plays seat ``p``. ``state`` starts from a given
+    """Play hand ``index`` of a run with ``seed``; ``bots[p]`` (a bot with
+    ``act(observation)``, or a parsed bot whose ``for_hand(p, seed, index)``
+    makes the hand's) plays seat ``p``. ``state`` starts from a given
     position instead of a fresh deal (tests). ``watch(state, seat, action)``,
     if given, sees the hand go: once at the start (``seat`` -1, ``action``
     None), then after each action (the terminal game narrates from it)."""
