@@ -115,7 +115,7 @@ def solve(
     cap: Annotated[Optional[int], typer.Option("--cap", help=game_help("solve --cap"))] = None,
     solo: Annotated[bool, typer.Option("--solo", help=game_help("solve --solo"))] = False,
     duel: Annotated[bool, typer.Option("--duel", help=game_help("solve --duel"))] = False,
-    objective: Annotated[str, typer.Option("--objective", help="ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (Tutto, Macke, Volle Lotte).")] = "ev",
+    objective: Annotated[str, typer.Option("--objective", help=game_help("solve --objective", "ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (", ")."))] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     rules=None,
 ) -> None:

@@ -302,7 +302,7 @@ def play(
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
-    win_table: Annotated[Optional[Path], typer.Option("--win-table", help="Tutto, Berliner Macke, Volle Lotte, two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points.")] = None,
+    win_table: Annotated[Optional[Path], typer.Option("--win-table", help=game_help("play --win-table", "", ", two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points."))] = None,
     rules=None,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""

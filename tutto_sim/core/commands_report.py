@@ -44,7 +44,7 @@ def report(
     games: Annotated[Optional[int], typer.Option("--games", help=game_help("report --games", "Games played at each table (default: ", "; see docs/reports.md)."))] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
-    win_target: Annotated[Optional[int], typer.Option("--win-target", help="Tutto, Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: the table solve --objective win saved in results/ for the game's target when present, else 1,000; Volle Lotte 500). Solved unless that file is in results/.")] = None,
+    win_target: Annotated[Optional[int], typer.Option("--win-target", help=game_help("report --win-target", "", "). Solved unless that file is in results/."))] = None,
     rules=None,
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md).

@@ -20,6 +20,9 @@ class TuttoHooks(GameHooks):
         "optimize --card": "Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.",
         "solve --cap": "Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.",
         "report --turns": "200,000 for Tutto",
+        "solve --objective": "Tutto",
+        "play --win-table": "Tutto",
+        "report --win-target": "Tutto",
     }
 
     OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
