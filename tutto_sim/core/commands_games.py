@@ -354,7 +354,7 @@ def play(
 
         if "win_table" not in inspect.signature(make_human).parameters:
             raise UserError(f"--win-table: {_title(rules)} advice has no win table "
-                            "(Tutto, Berliner Macke and Volle Lotte have)")
+                            f"({game_help('win tables')} have)")
         if len(others) != 1:
             raise UserError(f"--win-table: the win table is for two players, not {len(others) + 1}")
         extra["win_table"] = win_table

@@ -74,7 +74,7 @@ def report(
 
         if "win_target" not in inspect.signature(module.build).parameters:
             raise UserError(f"--win-target: the {key} report has no pages on playing to win "
-                            "(Tutto, Berliner Macke and Volle Lotte have)")
+                            f"({game_help('win tables')} have)")
         positive("--win-target", win_target)
         if win_target % 50 or win_target > 20_000:
             raise UserError(f"--win-target must be a multiple of 50 up to 20,000, not {win_target}")

@@ -46,7 +46,8 @@ class GameHooks:
     defaults here (``config``, ``parse_bot``, ``report_module`` ...: the
     game's modules of the common file set)."""
 
-    #: This game's words in the shared commands' option help, by ``"command --option"``:
+    #: This game's words in the shared commands' option help, by ``"command --option"``
+    #: (and in core's one-line messages, e.g. ``"win tables"``: the games that have them):
     #: each game's, in registration order, between core's own (``core.commands_games.game_help``).
     HELP: dict[str, str] = {}
     #: Options of the shared ``optimize`` command this game takes (``core.commands``).

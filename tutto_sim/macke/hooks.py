@@ -14,6 +14,7 @@ class MackeHooks(GameHooks):
     HELP = {
         "report --turns": ", 1,000,000 for Berliner Macke and Volle Lotte",
         "solve --objective": ", Macke, Volle Lotte",
+        "win tables": ", Berliner Macke and Volle Lotte",
         "play --win-table": ", Berliner Macke, Volle Lotte",
         "report --win-target": (", Berliner Macke, Volle Lotte: the target of the pages on playing to win (two players; default: "
                                 "the table solve --objective win saved in results/ for the game's target when present, else "

@@ -23,6 +23,7 @@ class TuttoHooks(GameHooks):
         "solve --objective": "Tutto",
         "play --win-table": "Tutto",
         "report --win-target": "Tutto",
+        "win tables": "Tutto",
     }
 
     OPTIMIZE_OPTIONS = ("card", "method", "turns", "search_turns")
