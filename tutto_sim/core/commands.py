@@ -82,7 +82,7 @@ def optimize(
     cluster: Cluster = None,
     rules=None,
 ) -> None:
-    """Find the best stop-or-continue thresholds for one Tutto card (or for Macke); Rutsmieter's move weights."""
+    """Search for the best simple policy of the game (the help's words come from the games: hooks ``HELP["optimize"]``)."""
     choice("--method", method, ("monte-carlo", "exact"))
     positive("--turns", turns)
     positive("--search-turns", search_turns)
@@ -119,7 +119,7 @@ def solve(
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     rules=None,
 ) -> None:
-    """Solve exactly: the optimal turn policy (Tutto: every card's value; --game macke too); --objective win: play to win."""
+    """Solve exactly: the game's optimal policy, or playing to win (the help's words come from the games: hooks ``HELP["solve"]``)."""
     choice("--objective", objective, ("ev", "win"))
     if objective == "win":
         if solo or duel or cap is not None:
@@ -178,7 +178,7 @@ def validate(
 
 def mount(app) -> None:
     """Put these commands on the root app, in the order ``--help`` lists them."""
-    app.command()(optimize)
-    app.command()(solve)
+    app.command(help=game_help("optimize", "Find the best stop-or-continue thresholds for one ", "."))(optimize)
+    app.command(help=game_help("solve", "Solve exactly: the optimal turn policy (", "); --objective win: play to win."))(solve)
     app.command("export-policy")(export_policy)
     app.command()(validate)

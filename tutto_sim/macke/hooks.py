@@ -12,6 +12,8 @@ from tutto_sim.macke.entry import ENTRY
 
 class MackeHooks(GameHooks):
     HELP = {
+        "optimize": " (or for Macke)",
+        "solve": "; --game macke too",
         "report --turns": ", 1,000,000 for Berliner Macke and Volle Lotte",
         "solve --objective": ", Macke, Volle Lotte",
         "win tables": ", Berliner Macke and Volle Lotte",

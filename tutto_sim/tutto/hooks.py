@@ -17,6 +17,8 @@ def sol_turn(sol, seat, own, other):
 
 class TuttoHooks(GameHooks):
     HELP = {
+        "optimize": "Tutto card",
+        "solve": "Tutto: every card's value",
         "optimize --card": "Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.",
         "solve --cap": "Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.",
         "report --turns": "200,000 for Tutto",
