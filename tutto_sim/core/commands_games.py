@@ -168,7 +168,7 @@ def bots_by_game(default: str, flag: str = "--bots", note: str = ""):
 def tournament(
     bots: Annotated[Optional[str], typer.Option("--bots", help="Comma-separated bots of the game; each game's bots and its default are listed below.")] = None,
     players: Annotated[int, typer.Option("--players", help="Players at the table, 2..8. More bots than players: every combination of bots plays (pairs for 2 players).")] = 2,
-    games: Annotated[Optional[int], typer.Option("--games", help="Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: expert 360, pimc 1,500, ismcts 1,000, cheat 12,000, openspiel-ismcts 40, openspiel-mcts 80 at their default budgets, scaled by the budget; py: bots 2,000).", show_default=False)] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help=game_help("tournament --games", "Games to play in all (default 100,000; with a search bot at the table, as many as it plays in about two minutes on one core: ", " at their default budgets, scaled by the budget; py: bots 2,000)."), show_default=False)] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed: game i reads stream (seed, i).")] = 1,
     engine: Annotated[str, typer.Option("--engine", help="auto (kernel when every bot has a table) | kernel | reference.")] = "auto",
     threads: Threads = None,
@@ -407,7 +407,7 @@ def analyze_seats(
     _seed(seed)
     prepare_dir(out_dir, "--out-dir")
     the_game = _label(rules)
-    # (header, JSON key, shown), or None for a game where no game ends at once (Rutsmieter)
+    # (header, JSON key, shown), or None for a game where no game ends at once
     instant = game_hooks.instant_column(rules)
     if not kernel_capable(_bots(bot, rules)):
         raise UserError(f"--bot {bot!r} plays only in the reference engine; analyses need bots "

@@ -44,6 +44,7 @@ def tuned_note(rules) -> str | None:
 
 class RutsmieterHooks(GameHooks):
     HELP = {
+        "tournament --games": "expert 360",
         "optimize": "; Rutsmieter's move weights",
         "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.",
         "optimize --search-games": "Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.",

@@ -14,6 +14,7 @@ from tutto_sim.tutti.rules import PLAYER_CHOICES, table_rules
 
 class TuttiHooks(GameHooks):
     HELP = {
+        "tournament --games": ", pimc 1,500, ismcts 1,000, cheat 12,000, openspiel-ismcts 40, openspiel-mcts 80",
         "report --games": ", 21,600 matches for Tutti",
     }
 
