@@ -26,7 +26,7 @@ def _root() -> None:
 commands.mount(app)
 commands_games.mount_play(app)
 for entry in registry.entries():
-    for name, fn in entry.hook("commands")():
+    for name, fn in entry.hooks.commands():
         app.command(name)(fn)
 commands_report.mount(app)
 commands_games.mount_analyze(app)

@@ -142,4 +142,4 @@ def _copies_rate(res: TournamentResult, copies: int) -> Estimate:
 def exact_turn_values(rules, thresholds) -> dict[str, float]:
     """Exact points per turn (turn analysis) of ``optimal`` and ``threshold:X``
     (the game's ``exact_turn_values`` hook)."""
-    return registry.for_rules(rules).hook("exact_turn_values")(rules, thresholds)
+    return registry.for_rules(rules).hooks.exact_turn_values(rules, thresholds)

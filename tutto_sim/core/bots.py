@@ -179,12 +179,12 @@ def lineup_rows(bots, n: int, names, game: str):
 
 def valid_bots(rules) -> str:
     """The one-line list of valid bot specs for the game of ``rules``."""
-    return registry.for_rules(rules).hook("valid_bots")(rules)
+    return registry.for_rules(rules).hooks.valid_bots(rules)
 
 
 def parse_bot(spec: str, rules):
     """A bot of the game of ``rules`` from its spec; :class:`BotSpecError` if unusable."""
-    return registry.for_rules(rules).hook("parse_bot")(spec, rules)
+    return registry.for_rules(rules).hooks.parse_bot(spec, rules)
 
 
 def parse_bots(specs: str | list[str], rules) -> list:

@@ -344,12 +344,12 @@ def with_rules(games: tuple[str, ...] | None = None, default_game: str | None = 
 
 def game_label(rules) -> str:
     """The game's name in file names (its ``label`` hook)."""
-    return registry.for_rules(rules).hook("label")(rules)
+    return registry.for_rules(rules).hooks.label(rules)
 
 
 def game_title(rules) -> str:
     """The game's name for players (its ``title`` hook)."""
-    return registry.for_rules(rules).hook("title")(rules)
+    return registry.for_rules(rules).hooks.title(rules)
 
 
 def positive(flag: str, value: int, allow_zero: bool = False, ceiling: int = MAX_TURNS) -> int:

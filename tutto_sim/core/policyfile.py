@@ -137,7 +137,7 @@ def _asked_game(game: str, asked) -> str:
     from tutto_sim.core import registry
 
     try:
-        return registry.for_rules(asked).hook("label")(asked)
+        return registry.for_rules(asked).hooks.label(asked)
     except (TypeError, registry.MissingHook):
         return game
 

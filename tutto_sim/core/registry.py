@@ -68,11 +68,6 @@ class GameEntry:
         """The game's hooks (``core.contract``: ``label``, ``config``, ``parse_bot`` ...)."""
         return importlib.import_module(self.hooks_module).HOOKS
 
-    def hook(self, what: str) -> Callable:
-        """Hook ``what``; :class:`MissingHook` if the game has none."""
-        self.hooks.require(what)
-        return getattr(self.hooks, what)
-
 
 _ENTRIES: list[GameEntry] = []
 

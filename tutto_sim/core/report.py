@@ -323,7 +323,7 @@ def _words(rules):
     """The module that puts the game of ``rules`` in words (its ``words`` hook)."""
     from tutto_sim.core import registry
 
-    return registry.for_rules(rules).hook("words")()
+    return registry.for_rules(rules).hooks.words()
 
 
 def changed_rules(rules) -> list[str]:
@@ -799,7 +799,7 @@ def tournament_game(rules) -> str:
     column (as ``tutto-sim tournament`` writes it; the game's ``label`` hook)."""
     from tutto_sim.core import registry
 
-    return registry.for_rules(rules).hook("label")(rules)
+    return registry.for_rules(rules).hooks.label(rules)
 
 
 def game_title(label: str) -> str:
@@ -808,7 +808,7 @@ def game_title(label: str) -> str:
     from tutto_sim.core import registry
 
     for e in registry.entries():
-        title = e.hook("title_of_label")(label.strip().lower())
+        title = e.hooks.title_of_label(label.strip().lower())
         if title:
             return title
     return label
@@ -819,8 +819,8 @@ def variant_words(label: str, variant: str) -> str:
     from tutto_sim.core import registry
 
     for e in registry.entries():
-        if e.hook("title_of_label")(label.strip().lower()):
-            return e.hook("variant_words")(variant)
+        if e.hooks.title_of_label(label.strip().lower()):
+            return e.hooks.variant_words(variant)
     return variant
 
 
@@ -1050,4 +1050,4 @@ def report_module(game: str):
     """
     from tutto_sim.core import registry
 
-    return registry.by_name(game).hook("report_module")()
+    return registry.by_name(game).hooks.report_module()

@@ -84,7 +84,7 @@ class GameKind:
 
 def game_kind(config) -> GameKind:
     """The game a config plays (the game's ``game_kind`` hook in the registry)."""
-    return registry.for_config(config).hook("game_kind")(config)
+    return registry.for_config(config).hooks.game_kind(config)
 
 
 #: Tables up to this size play every seating with ``all_seatings`` (4! = 24 per lineup).

@@ -109,7 +109,7 @@ def read_table(path: Path, flag: str) -> Table:
     ``advisor_table``) and describe it for the page."""
     from tutto_sim.core import registry
 
-    tutto = registry.by_name("tutto").hook("advisor_table")  # names what is wrong with any file
+    tutto = registry.by_name("tutto").hooks.advisor_table  # names what is wrong with any file
     path = Path(path)
     if path.suffix != ".json":
         raise UserError(f"{flag} {path}: give a policy file (.json) written by tutto-sim")
@@ -125,7 +125,7 @@ def read_table(path: Path, flag: str) -> Table:
         tutto(None, path)  # a file of no known game: the loader names what is wrong
         raise UserError(f"{flag} {path}: the advisor shows tutto, macke (Berliner Macke, Volle Lotte) "
                         f"and rutsmieter policy files, not {game!r}")
-    return Table(path, *registry.by_name(game).hook("advisor_table")(kind, path))
+    return Table(path, *registry.by_name(game).hooks.advisor_table(kind, path))
 
 
 def _script(name: str, text: str) -> str:

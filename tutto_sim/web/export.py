@@ -58,7 +58,7 @@ def export_cases(game: str, policy: Path | str | None, n: int, seed: int) -> dic
 
     # each game draws its own situations (its hooks' ``web_cases``): --game NAME, the file's kind
     name, kind = (game[:-4], "win") if game.endswith("-win") else (game, "turn")
-    make = registry.by_name(name).hook("web_cases")
+    make = registry.by_name(name).hooks.web_cases
     reader = {"volle-lotte": "macke"}.get(game, game)
     return {"game": reader, "policy": str(path), "seed": seed, "cases": make(kind, path, n, seed)}
 
