@@ -218,14 +218,14 @@ def _worker_version() -> str:
     import hashlib
     from pathlib import Path
 
-    import tutto_sim
+    from tutto_sim import __version__
 
-    root = Path(tutto_sim.__file__).parent
+    root = Path(__file__).resolve().parents[1]  # the package: core/ is one level down
     h = hashlib.sha256()
     for path in sorted(root.rglob("*.py")):
         h.update(path.relative_to(root).as_posix().encode())
         h.update(path.read_bytes())
-    return f"{tutto_sim.__version__} (source {h.hexdigest()[:12]})"
+    return f"{__version__} (source {h.hexdigest()[:12]})"
 
 
 def _check_workers(client, spec: ClusterSpec) -> None:
