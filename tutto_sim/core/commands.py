@@ -117,6 +117,7 @@ def solve(
     duel: Annotated[bool, typer.Option("--duel", help=game_help("solve --duel"))] = False,
     objective: Annotated[str, typer.Option("--objective", help=game_help("solve --objective", "ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (", ")."))] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="--objective win: players at the table, 2-4 (default: the game's usual table for its win tables).")] = None,
     rules=None,
 ) -> None:
     """Solve exactly: the game's optimal policy, or playing to win (the help's words come from the games: hooks ``HELP["solve"]``)."""
@@ -130,10 +131,14 @@ def solve(
             raise UserError(f"--objective win does not apply to --game {game_label(rules)} "
                             f"(only to --game {', '.join(takes)})" if takes else
                             f"--objective win does not apply to --game {game_label(rules)}")
-        hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path)
+        if players is not None and not 2 <= players <= 4:
+            raise UserError(f"--players must be 2, 3 or 4 for --objective win, not {players}")
+        hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path, players=players)
         return
     if out_path is not None:
         raise UserError("--out applies to solve --objective win only")
+    if players is not None:
+        raise UserError("--players applies to solve --objective win only")
     hooks = _hooks(rules)
     hooks.require("solve")
     extra = {}

@@ -188,8 +188,9 @@ class GameHooks:
         """``solve``: ``rules, as_json, cap`` and the options in :attr:`SOLVE_OPTIONS`."""
 
     @required
-    def solve_win(self, rules, as_json: bool, out_path) -> None:
-        """``solve --objective win``: the two-player win table, written as a policy file."""
+    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
+        """``solve --objective win``: the win table for ``players`` (None: the game's
+        default table size), written as a policy file."""
 
     @required
     def export_policy(self, **kw):

@@ -128,7 +128,7 @@ class MackeHooks(GameHooks):
 
         return words(variant)
 
-    def solve_win(self, rules, as_json: bool, out_path) -> None:
+    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
         """``solve --objective win``: exact chances to win two-player Berliner Macke
         or Volle Lotte when both play to win (docs/macke-win.md), written as a
         policy file; JSON or a short table in the players' words."""
@@ -137,6 +137,9 @@ class MackeHooks(GameHooks):
 
         from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
+
+        if players not in (None, 2):
+            raise UserError(f"--players {players}: win tables are solved for two players only so far")
 
         try:
             check_win_rules(rules, DEFAULT_FLOOR)

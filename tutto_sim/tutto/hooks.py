@@ -99,7 +99,7 @@ class TuttoHooks(GameHooks):
 
         return run(**kw)
 
-    def solve_win(self, rules, as_json: bool, out_path) -> None:
+    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
         """``solve --objective win``: the exact two-player win table (docs/win.md),
         written as a policy file; JSON or a short table in the players' words."""
         import json
@@ -109,6 +109,9 @@ class TuttoHooks(GameHooks):
         from tutto_sim.dice.scoring import POINT_UNIT
         from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
         from tutto_sim.tutto.winprob import solve_win as solve
+
+        if players not in (None, 2):
+            raise UserError(f"--players {players}: win tables are solved for two players only so far")
 
         if rules.target > MAX_TARGET:
             raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
