@@ -51,6 +51,57 @@ def test_kernel_plays_the_reference_games(rules, specs, players, games):
     assert (k.banked.sum(axis=1) >= k.score.sum(axis=1)).all()  # deductions only take
 
 
+DRAWER = "threshold:300:5000:all"  # draws on after a Tutto below 5000: many Plus/Minus chains
+# (rules, players, games of seed 5): games in which two Plus/Minus Tuttos of one
+# banked turn take from players who no longer lead after the first
+FIXED_ONCE = [
+    (TuttoRules(), 3, (3, 897)),
+    (TuttoRules(), 4, (3, 372, 399)),
+    (TuttoRules(plusminus_deduction="tutto"), 3, (118, 582)),
+    (TuttoRules(), 2, (727,)),
+    (TuttoRules(plusminus_deduction="tutto"), 2, (727,)),
+]
+
+
+@pytest.mark.parametrize("rules, players, games", FIXED_ONCE,
+                         ids=["bank-3p", "bank-4p", "tutto-3p", "bank-2p", "tutto-2p"])
+def test_kernel_takes_from_the_players_fixed_at_the_start(rules, players, games, monkeypatch):
+    """The reference engine (its deductions worked out by hand in
+    test_game_rules.py) plays these games with a turn where finding the leaders
+    afresh at each Tutto would take from others; the kernel plays them alike."""
+    import tutto_sim.tutto.game as game_module
+
+    differ = []
+    deduct, turn = game_module.TuttoGame._deduct, game_module.TuttoGame._turn
+
+    def spy_turn(self, seat):
+        self.roller = seat
+        return turn(self, seat)
+
+    def spy_deduct(self, losers, tuttos):
+        refound = list(self.scores)
+        for _ in range(tuttos):  # the leaders found afresh at each Tutto
+            top = max(refound)
+            refound = [max(0, x - 1000) if j != self.roller and x == top and top > 0 else x
+                       for j, x in enumerate(refound)]
+        deduct(self, losers, tuttos)
+        differ.append(refound != self.scores)
+
+    monkeypatch.setattr(game_module.TuttoGame, "_turn", spy_turn)
+    monkeypatch.setattr(game_module.TuttoGame, "_deduct", spy_deduct)
+    config = GameConfig(rules)
+    bots = parse_bots(DRAWER, rules)
+    lineups = make_lineups(1, players)
+    kernel = TuttoGameKernel(config, [b.table() for b in bots])
+    for g in games:
+        differ.clear()
+        k = kernel_batch(kernel, 5, g, 1, lineups)
+        r = reference_batch(bots, config, 5, g, 1, lineups)
+        assert any(differ), f"game {g}: no turn where the readings differ"
+        for field in ("share", "score", "banked", "turns", "end"):
+            assert (getattr(k, field) == getattr(r, field)).all(), (g, field)
+
+
 def test_independent_draws_same_in_both_engines():
     _compare(TuttoRules(deck="iid"), "optimal,cautious", 2, 100)
 

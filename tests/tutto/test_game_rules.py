@@ -25,7 +25,7 @@ from tutto_sim.tutto.game import (
     play_game,
     street_keeps,
 )
-from tutto_sim.tutto.game_kernel import _deduct
+from tutto_sim.tutto.game_kernel import _deduct, plusminus_losers
 from tutto_sim.tutto.rules import TuttoRules
 
 # Positions of the cards in the unshuffled deck (card order).
@@ -132,23 +132,76 @@ def test_legal_keeps_by_hand():
 DEDUCTIONS = [
     # scores before the turn, seat banking, its Plus/Minus Tuttos -> scores after deductions
     ([3000, 3000, 500, 3000], 2, 1, [2000, 2000, 500, 2000]),  # every other leader
-    ([4000, 3500, 500], 2, 2, [3000, 2500, 500]),  # one Tutto after the other
+    # the players who lose are fixed once, at the start of the turn: the second
+    # Tutto takes from the same leader although he no longer leads
+    ([4000, 3500, 500], 2, 2, [2000, 3500, 500]),
+    ([2500, 2500, 2000], 2, 2, [500, 500, 2000]),  # below the roller after the first
+    ([3000, 3000, 2500, 1000], 3, 2, [1000, 1000, 2500, 1000]),
+    ([3000, 3000, 2500, 1000], 3, 3, [0, 0, 2500, 1000]),  # never below 0
     ([5000, 2000], 0, 1, [5000, 2000]),  # the player leads alone: nobody loses
+    ([5000, 2000], 0, 3, [5000, 2000]),
     ([5000, 5000], 0, 1, [5000, 4000]),  # tied with the player: the other loses
+    ([5000, 5000, 5000], 1, 2, [3000, 5000, 3000]),
+    ([3000, 2500], 1, 2, [1000, 2500]),  # two players: on below the roller
     ([700, 200], 1, 1, [0, 200]),  # never below 0
     ([0, 0, 0], 1, 3, [0, 0, 0]),
 ]
 
 
+def _refound(before, seat, tuttos):
+    """The reading this project no longer follows: the leaders found afresh at
+    each Tutto (the tests below must tell the two apart)."""
+    s = list(before)
+    for _ in range(tuttos):
+        top = max(s)
+        s = [max(0, x - 1000) if j != seat and x == top and top > 0 else x for j, x in enumerate(s)]
+    return s
+
+
 @pytest.mark.parametrize("before, seat, tuttos, after", DEDUCTIONS)
 def test_plusminus_deduction_both_engines(before, seat, tuttos, after):
+    # worked out by hand: k Tuttos take k x 1000 from the players fixed at the start
     game = TuttoGame([RandomBot()] * len(before))
     game.scores = list(before)
-    game._deduct(seat, tuttos)
+    game._deduct(game.plusminus_losers(seat), tuttos)
     assert game.scores == after
     units = np.array(before, dtype=np.int64) // 50
-    _deduct(units, seat, len(before), tuttos)
+    _deduct(units, plusminus_losers(units, seat, len(before)), len(before), tuttos)
     assert (units * 50).tolist() == after
+
+
+def test_deductions_tell_the_readings_apart():
+    differ = [d for d in DEDUCTIONS if _refound(d[0], d[1], d[2]) != d[3]]
+    assert len(differ) >= 5
+
+
+def _two_plusminus_tuttos(n):
+    """Plus/Minus, a Tutto at once (+1000), draw on, a second Plus/Minus (p = 1:
+    j = 1 + 45 = 46, the first draw swapped the Stop to 45), a Tutto (+1000),
+    bank 2000: the bot draws after a Tutto below 2000."""
+    bot = ThresholdBot(threshold_policy(None, 2000, "all"), TuttoRules(), "b")
+    script = [card(Card.PLUSMINUS), dice(1, 1, 1, 5, 5, 5), (55, 45), dice(1, 5, 1, 5, 1, 5)]
+    return [bot] * n, script
+
+
+@pytest.mark.parametrize("deduction", ["bank", "tutto"])
+@pytest.mark.parametrize("before, seat, after", [
+    ([2500, 2500, 2000], 2, [500, 500, 4000]),  # two tied leaders fall below the roller
+    ([3000, 3000, 2500, 1000], 3, [1000, 1000, 2500, 3000]),  # and below a third player
+    ([3000, 2500], 1, [1000, 4500]),  # two players: below the roller after the first Tutto
+])
+def test_two_plusminus_tuttos_take_from_the_players_fixed_at_the_start(deduction, before, seat,
+                                                                      after):
+    bots, script = _two_plusminus_tuttos(len(before))
+    rules = TuttoRules(plusminus_deduction=deduction)
+    game, stream = scripted_game(bots, script, rules, scores=before)
+    banked = game._turn(seat)
+    assert banked == 2000 and not stream.script
+    game.scores[seat] += banked
+    assert game.scores == after
+    refound = _refound(before, seat, 2)
+    refound[seat] += banked
+    assert refound != after
 
 
 def test_plusminus_banked_takes_1000_from_the_leader():

@@ -69,6 +69,9 @@ class GameView:
     round: int  # 0-based; seat 0 starts every round
     last_round: bool  # someone reached the target: the game ends after this round
     deck_left: tuple[int, ...]  # cards left in the deck, per card kind (index = Card)
+    #: the banked scores at the start of this turn, before its Plus/Minus deductions
+    #: (None: ``scores``); they fix who the turn's Plus/Minus Tuttos take from
+    turn_start: tuple[int, ...] | None = None
 
     @property
     def my_score(self) -> int:
@@ -100,7 +103,7 @@ class Decision:
     dice: int = 6
     throw: tuple[int, ...] | None = None
     street_numbers: tuple[int, ...] = ()  # Straße: numbers set aside so far
-    plusminus_tuttos: int = 0  # Plus/Minus Tuttos this turn (deductions pending)
+    plusminus_tuttos: int = 0  # Plus/Minus Tuttos this turn (made so far)
     rng: random.Random | None = field(default=None, compare=False, repr=False)
 
 

@@ -24,10 +24,13 @@ Random numbers: game ``i`` of a run with seed ``s`` reads stream ``(s, i)``
   ``(r // 6**i) % 6 + 1``, as in ``tutto.reference``.
 
 Game flow: seat 0 starts; a turn draws a card and plays it (docs/rules.md
-§4). When a turn is banked, each Plus/Minus Tutto of the turn takes 1000
-from every *other* player holding the highest score, one Tutto after the
-other, never below 0 (option ``plusminus_deduction="tutto"``: at the Tutto
-itself, even if the turn is later lost). A Kleeblatt success wins at once.
+§4). The players a Plus/Minus Tutto takes from are fixed once, at the start
+of the turn, from the banked scores before it: every *other* player holding
+the highest score (the roller's included in finding it; a roller strictly
+ahead takes from nobody). When the turn is banked, k Plus/Minus Tuttos take
+k x 1000 from each of them, never below 0 (option
+``plusminus_deduction="tutto"``: 1000 at each Tutto itself, from the same
+players, even if the turn is later lost). A Kleeblatt success wins at once.
 When a player ends a turn at or above the target, ``game_end="round"``
 finishes the round (the highest score wins, ties share the win: 1/k each);
 ``"immediate"`` ends the game with that player the winner (the loop and the
@@ -155,6 +158,7 @@ class TuttoGame(DiceGame):
                  index: int = 0, narrate: Callable[[str], None] | None = None):
         super().__init__(bots, config, seed, index, narrate)
         self.deck = Deck(self.stream, self.rules.deck == "iid")
+        self.turn_start = tuple(self.scores)  # the banked scores at the start of this turn
 
     def immediate(self) -> bool:
         return self.rules.game_end == "immediate"
@@ -167,7 +171,9 @@ class TuttoGame(DiceGame):
         """Play one turn; return the points banked (0 if lost)."""
         scoring = self.rules.scoring
         turn_total = 0
-        pm_tuttos = 0  # Plus/Minus Tuttos whose deduction waits for the bank
+        pm_tuttos = 0  # Plus/Minus Tuttos of this turn
+        self.turn_start = tuple(self.scores)
+        losers = self.plusminus_losers(seat)
         card = self._draw(seat)
         while True:
             if card is Card.STOP:
@@ -201,7 +207,7 @@ class TuttoGame(DiceGame):
                     if not keeps:
                         if card is Card.FIREWORKS:  # the Feuerwerk ends with a Niete and banks
                             self.say(f"Niete: the Feuerwerk ends; banks {turn_total:,}")
-                            return self._bank(seat, turn_total, pm_tuttos)
+                            return self._bank(losers, turn_total, pm_tuttos)
                         self.say("Niete: the turn total is lost")
                         return 0
                     if card is Card.FIREWORKS:  # forced: every scoring die
@@ -235,7 +241,7 @@ class TuttoGame(DiceGame):
                                            card_points, dice=dice_left, plusminus_tuttos=pm_tuttos)
                         if choice == BANK:
                             self.say(f"banks {turn_total:,}")
-                            return self._bank(seat, turn_total, pm_tuttos)
+                            return self._bank(losers, turn_total, pm_tuttos)
                 # a Tutto under a Bonus, x2 or Plus/Minus card
                 if card is Card.X2:
                     turn_total = (turn_total + card_points if self.rules.x2_scope == "card"
@@ -244,14 +250,13 @@ class TuttoGame(DiceGame):
                 elif card is Card.PLUSMINUS:
                     turn_total += 1000
                     self.say(f"Tutto with Plus/Minus: +1000, turn total {turn_total:,}")
+                    pm_tuttos += 1
                     if self.rules.plusminus_deduction == "tutto":
-                        self._deduct(seat, 1)
-                    else:
-                        pm_tuttos += 1
+                        self._deduct(losers, 1)
                     if self.rules.plusminus_chain == "bank":
-                        return self._bank(seat, turn_total, pm_tuttos)
+                        return self._bank(losers, turn_total, pm_tuttos)
                     if self.rules.plusminus_chain == "flat":
-                        return self._bank(seat, 1000, pm_tuttos)
+                        return self._bank(losers, 1000, pm_tuttos)
                 else:
                     turn_total += card.bonus
                     self.say(f"Tutto with {card.display}: +{card.bonus}, turn total {turn_total:,}")
@@ -260,22 +265,29 @@ class TuttoGame(DiceGame):
                                plusminus_tuttos=pm_tuttos)
             if choice == BANK:
                 self.say(f"banks {turn_total:,}")
-                return self._bank(seat, turn_total, pm_tuttos)
+                return self._bank(losers, turn_total, pm_tuttos)
             card = self._draw(seat)
 
-    def _bank(self, seat: int, points: int, pm_tuttos: int) -> int:
-        self._deduct(seat, pm_tuttos)
+    def _bank(self, losers: tuple[int, ...], points: int, pm_tuttos: int) -> int:
+        if self.rules.plusminus_deduction == "bank":
+            self._deduct(losers, pm_tuttos)
         return points
 
-    def _deduct(self, seat: int, tuttos: int) -> None:
-        """Each Plus/Minus Tutto takes 1000 from every other player with the
-        highest score (this turn's points not yet added), never below 0."""
-        for _ in range(tuttos):
-            top = max(self.scores)
-            for j in range(self.n):
-                if j != seat and self.scores[j] == top and top > 0:
-                    self.scores[j] = max(0, top - 1000)
-                    self.say(f"Plus/Minus: {self._who(j)} loses 1000, now {self.scores[j]:,}")
+    def plusminus_losers(self, seat: int) -> tuple[int, ...]:
+        """The players this turn's Plus/Minus Tuttos take from, fixed at its
+        start: every other player holding the highest banked score (the
+        roller's included in finding it), none of them at 0."""
+        top = max(self.scores)
+        return tuple(j for j in range(self.n) if j != seat and self.scores[j] == top and top > 0)
+
+    def _deduct(self, losers: tuple[int, ...], tuttos: int) -> None:
+        """``tuttos`` Plus/Minus Tuttos: 1000 each from every player in
+        ``losers``, never below 0."""
+        for j in losers:
+            if tuttos > 0 and self.scores[j] > 0:
+                self.scores[j] = max(0, self.scores[j] - 1000 * tuttos)
+                self.say(f"Plus/Minus: {self._who(j)} loses {1000 * tuttos:,}, "
+                         f"now {self.scores[j]:,}")
 
     # ---- helpers -------------------------------------------------------
     def _draw(self, seat: int) -> Card:
@@ -290,7 +302,8 @@ class TuttoGame(DiceGame):
 
     def view(self, seat: int) -> GameView:
         return GameView("tutto", self.rules, tuple(b.name for b in self.bots), tuple(self.scores),
-                        seat, self.turn, self.turn // self.n, self.last_round, self.deck.left())
+                        seat, self.turn, self.turn // self.n, self.last_round, self.deck.left(),
+                        self.turn_start)
 
     def _ask(self, seat: int, kind: str, legal: tuple, card: Card, turn_total: int,
              card_points: int = 0, dice: int = 6, throw=None, street_numbers=(),

@@ -119,16 +119,28 @@ def _draw_card(st, deck, pos, independent):
 
 
 @njit(cache=True)
-def _deduct(scores, me, n, tuttos):
-    """Each Plus/Minus Tutto: -1000 (20 units) to every other leader, floor 0."""
-    for _ in range(tuttos):
-        top = 0
-        for q in range(n):
-            if scores[q] > top:
-                top = scores[q]
-        for q in range(n):
-            if q != me and scores[q] == top and top > 0:
-                scores[q] = max(0, top - PLUSMINUS_UNITS)
+def plusminus_losers(scores, me, n):
+    """The players this turn's Plus/Minus Tuttos take from, fixed at its start
+    (bit q set for seat q): every other player holding the highest banked
+    score (the roller's included in finding it), none of them at 0."""
+    top = 0
+    for q in range(n):
+        if scores[q] > top:
+            top = scores[q]
+    losers = 0
+    for q in range(n):
+        if q != me and scores[q] == top and top > 0:
+            losers |= 1 << q
+    return losers
+
+
+@njit(cache=True)
+def _deduct(scores, losers, n, tuttos):
+    """``tuttos`` Plus/Minus Tuttos: -1000 (20 units) each to every player in
+    ``losers`` (:func:`plusminus_losers`), floor 0."""
+    for q in range(n):
+        if (losers >> q) & 1:
+            scores[q] = max(0, scores[q] - tuttos * PLUSMINUS_UNITS)
 
 
 @njit(cache=True)
@@ -150,7 +162,10 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
     immediate = params[P_IMMEDIATE] == 1
     t_max = draw.shape[2] - 1
     total = 0
-    pm = 0  # Plus/Minus Tuttos waiting for the bank
+    pm = 0  # Plus/Minus Tuttos of this turn
+    losers = plusminus_losers(scores, me, n)
+    other0 = scores[1 - me] if n == 2 else 0  # the winopt bot's turn start (two players)
+    pending = 0  # Plus/Minus Tuttos whose deduction waits for the bank
     card = _draw_card(st, deck, pos, independent)
     while True:
         if card == STOP:
@@ -164,7 +179,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     return 0, False
                 take = street[b, 6 - dice, j]
                 if wb >= 0:
-                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                    L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
                     take = win_street(win, L, total, 6 - dice, j)
                 mask = street_aside(new, mask, take)
                 dice -= take
@@ -176,7 +191,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
-                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                    L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
                     k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
                                  x2_card, pm_chain)
                 elif by_points:
@@ -185,7 +200,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     k = keep[b, card, row, ms]
                 if k == 0:
                     if card == FIREWORKS:  # only a Niete ends it, and it banks
-                        _deduct(scores, me, n, pm)
+                        _deduct(scores, losers, n, pending)
                         return total, False
                     return 0, False
                 dice, total, card_pts = set_aside(card, k, ms, dice, total, card_pts, can_bank,
@@ -201,7 +216,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 if can_bank:
                     row = total if total < t_max else t_max
                     if wb >= 0:
-                        L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                        L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
                         stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
                     elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
@@ -210,25 +225,26 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     if eg:
                         stop = endgame_banks(stop, total, me, n, scores, target, last_turn)
                     if stop:
-                        _deduct(scores, me, n, pm)
+                        _deduct(scores, losers, n, pending)
                         return total, False
             total, ends = tutto_bonus(card, total, card_pts, x2_card, pm_chain, bonus)
             if card == PLUSMINUS:
+                pm += 1
                 if at_tutto:
-                    _deduct(scores, me, n, 1)
+                    _deduct(scores, losers, n, 1)
                 else:
-                    pm += 1
+                    pending += 1
             if ends:
-                _deduct(scores, me, n, pm)
+                _deduct(scores, losers, n, pending)
                 return total, False
         go = draw[b, card, total if total < t_max else t_max]
         if wb >= 0:
-            L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+            L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
             go = not win_banks_after_tutto(win, L, total)
         if eg:
             go = not endgame_banks(not go, total, me, n, scores, target, last_turn)
         if not go:
-            _deduct(scores, me, n, pm)
+            _deduct(scores, losers, n, pending)
             return total, False
         card = _draw_card(st, deck, pos, independent)
 
