@@ -160,8 +160,7 @@ function playDiceCard(policy, rng, card, total, say) {
  * `win`; the chance to win that the turn leaves, as the table's turn programme values it. */
 export function playWinTurn(win, sit, rng, firstCard = null, say = () => {}) {
   const rules = win.rules;
-  const dedAtTutto = rules.plusminus_deduction === "tutto";
-  let here = { ...sit, scores: [...sit.scores], plusMinusTuttos: 0 };
+  const here = { ...sit, scores: [...sit.scores], plusMinusTuttos: 0 };
   const banked = (total) => {
     say(`  bank ${total}`);
     return win.turnEnds({ ...here, turnTotal: total }).bank;
@@ -170,15 +169,9 @@ export function playWinTurn(win, sit, rng, firstCard = null, say = () => {}) {
     say(`  ${why}: the turn ends with nothing`);
     return win.turnEnds({ ...here, turnTotal: 0 }).bust;
   };
-  const plusMinus = () => { // a Plus/Minus Tutto: 1,000 from the leader (now, or when the turn is banked)
-    if (!dedAtTutto) {
-      here.plusMinusTuttos++;
-      return;
-    }
-    const o = 1 - here.seat;
-    const [own, other] = [here.scores[here.seat], here.scores[o]];
-    if (other >= own && other > 0) here = { ...here, scores: here.seat === 0 ? [own, Math.max(0, other - 1000)] : [Math.max(0, other - 1000), own] };
-  };
+  // a Plus/Minus Tutto: 1,000 from the opponent if he led or tied at the start of the turn (at the bank
+  // or now, as the rules say); the reader's layer for the Tuttos made from the scores at the turn's start
+  const plusMinus = () => { here.plusMinusTuttos++; };
   let total = 0;
   let card = firstCard ?? rng.card();
   for (;;) {

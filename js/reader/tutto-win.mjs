@@ -170,17 +170,27 @@ function fireworksGains(t, gmax) {
   return t.fw;
 }
 
-/** win_kernel.win_chain: the opponent's score after j deductions (a Plus/Minus Tutto takes 1000 from
- * the leader while the opponent leads or ties and has points). */
+/** win_kernel.win_chain: the opponent's score after j deductions. Who loses is fixed once, from the
+ * scores at the start of the turn: an opponent at or above the roller's score (and above 0) loses 1000
+ * per Plus/Minus Tutto down to 0, even once below the roller; one below the roller loses nothing. */
 function deductionChain(a, b) {
   const chain = [];
+  const hit = b >= a && b > 0;
   let e = b;
   for (;;) {
     chain.push(e);
-    const e2 = e >= a && e > 0 ? (e > WIN_PM_UNITS ? e - WIN_PM_UNITS : 0) : e;
+    const e2 = hit ? (e > WIN_PM_UNITS ? e - WIN_PM_UNITS : 0) : e;
     if (e2 === e || chain.length === 64) return chain;
     e = e2;
   }
+}
+
+/** win_kernel.last_turn_margin: seat 1's margin behind the leader after `tuttos` Plus/Minus Tuttos of
+ * this turn, from the scores at its start (a leader at or above the roller loses 1000 a Tutto, never
+ * below 0); every negative margin is -1. */
+function lastTurnMargin(own, other, tuttos) {
+  const lead = other >= own && other > 0 ? Math.max(0, other - tuttos * WIN_PM_UNITS) : other;
+  return Math.max(lead - own, -1);
 }
 
 /** win_kernel.margin_next: the margin after one deduction in seat 1's last turn. */
@@ -387,8 +397,8 @@ export class TuttoWinTable extends LoadedFile {
 
   // ---- decisions inside a turn (tutto/winprob.py WinPlanner; docs/advisor.md) ----
 
-  /** The programme of one turn at seat `seat`, `own` against `other` (units): its layers, one per
-   * number of Plus/Minus Tuttos whose deductions are still to come (WinPlanner.turn). */
+  /** The programme of one turn at seat `seat`, `own` against `other` (units, at the start of the turn):
+   * its layers, one per number of Plus/Minus Tuttos made (WinPlanner.turn). */
   _turn(seat, own, other) {
     const key = `${seat},${own},${other}`;
     if (!this._turns) this._turns = new Map();
@@ -427,7 +437,8 @@ export class TuttoWinTable extends LoadedFile {
     return layer;
   }
 
-  /** The layer of the player to move in situation `sit` (WinPlanner.where). */
+  /** The layer of the player to move in situation `sit` (WinPlanner.where): `sit.scores` are the scores
+   * at the start of the turn, before its Plus/Minus deductions; `sit.plusMinusTuttos` the Tuttos made. */
   _where(sit) {
     const seat = sit.seat;
     if (seat !== 0 && seat !== 1) throw new RangeError(`seat must be 0 or 1, not ${seat}`);
@@ -437,18 +448,14 @@ export class TuttoWinTable extends LoadedFile {
     }
     const pm = sit.plusMinusTuttos ?? 0;
     if (!(Number.isInteger(pm) && pm >= 0)) throw new RangeError(`Plus/Minus Tuttos must be 0 or more, not ${pm}`);
-    const pending = this.rules.plusminus_deduction === "tutto" ? 0 : pm;
+    // the scores at the start of the turn fix who the Plus/Minus Tuttos take from: layer pm of that turn
     const own = Math.floor(scores[seat] / POINT_UNIT);
     const other = Math.floor(scores[1 - seat] / POINT_UNIT);
-    if (sit.lastRound && seat === 1 && !this.immediate) {
-      let m = other - own;
-      for (let i = 0; i < pending; i++) m = marginNext(m);
-      return this._lastTurn(m);
-    }
+    if (sit.lastRound && seat === 1 && !this.immediate) return this._lastTurn(lastTurnMargin(own, other, pm));
     this._units(scores[seat], "own score");
     this._units(scores[1 - seat], "other score");
     const layers = this._turn(seat, own, other);
-    return layers[Math.min(pending, layers.length - 1)];
+    return layers[Math.min(pm, layers.length - 1)];
   }
 
   static _total(points, what) {

@@ -214,3 +214,40 @@ def test_parallel_build_is_the_planners_turns(options, cap):
     _same(one, two)  # 1 and 2 threads
     assert sum(calls) == 2 * n * n  # progress by blocks of turn starts
     assert one.state[..., 1].max() == (3 if n > 21 else 2)
+
+
+@pytest.mark.parametrize("deduction", ["bank", "tutto"])
+def test_kernel_layer_is_the_planners_after_plusminus_tuttos(deduction):
+    """The layer the kernel picks after j Plus/Minus Tuttos (``win_layer``, from
+    the scores at the turn's start) holds the planner's values there
+    (``WinPlanner.where``, checked against the table in test_winprob.py): the
+    players who lose are fixed at the start of the turn. Target 1100: the
+    opponent on 21 units falls below a roller on 15 after one Tutto; seat 1's
+    last turns against a leader at or above the target."""
+    from types import SimpleNamespace
+
+    from tutto_sim.tutto.win_bot_kernel import (
+        L_BL,
+        L_BLN,
+        WinBotTable,
+        forced_table,
+        kernel_win_args,
+        win_layer,
+    )
+
+    table = _random_table(7, 5, target=1100, plusminus_deduction=deduction)
+    rules = table.rules
+    data = _build(table, "k", None, slots=1)
+    win = kernel_win_args(rules, [WinBotTable(data, forced_table(rules))])
+    planner = WinPlanner(table)
+    vals, lay = win[1], win[2]
+    starts = [(0, 15, 21, False), (1, 15, 21, False), (0, 21, 21, False), (1, 2, 21, False),
+              (1, 15, 30, True), (1, 0, 25, True), (1, 21, 22, True)]
+    for seat, own, other, last in starts:
+        for j in range(4):
+            L = win_layer(win, 0, seat, own, other, last, j, False)
+            start = (50 * own, 50 * other) if seat == 0 else (50 * other, 50 * own)
+            view = SimpleNamespace(seat=seat, last_round=last, turn_start=start, scores=start)
+            p_lay, p_j = planner.where(view, j)
+            bl = vals[lay[L, L_BL]:lay[L, L_BL] + lay[L, L_BLN]]
+            assert np.array_equal(bl, p_lay.bl[p_j, :len(bl)]), (seat, own, other, last, j)

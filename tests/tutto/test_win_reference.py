@@ -24,6 +24,7 @@ from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import solve_tutto
 from tutto_sim.tutto.win_reference import (
+    deducted,
     game_values,
     reference_p_first_wins,
     reference_p_first_wins_ev,
@@ -195,3 +196,18 @@ def test_deciding_by_w_against_a_win_optimal_opponent_gives_w():
     solver = TurnSolver(rules)
     v, _ = game_values(rules, (Seat("decide", solver), Seat("best", solver)), w_opt=(w, None))
     assert np.abs(v - w).max() < 1e-9
+
+
+@pytest.mark.parametrize("mover, other, m, left", [
+    # by hand, units of 50 (a Tutto takes 20): who loses is fixed at the start of the turn
+    (35, 50, 1, 30), (35, 50, 2, 10), (35, 50, 3, 0),  # on below the mover
+    (50, 50, 2, 10),  # tied: he loses
+    (51, 50, 3, 50),  # the mover leads alone: nobody loses
+    (0, 0, 2, 0),
+    (15, 21, 2, 0),
+])
+def test_deductions_are_fixed_at_the_start_of_the_turn(mover, other, m, left):
+    assert deducted(mover, np.array([other]), m).tolist() == [left]
+    # vectorised over the starts, each by its own start
+    both = deducted(np.array([mover, 0]), np.array([other, 25]), m)
+    assert both.tolist() == [left, max(0, 25 - 20 * m)]

@@ -173,3 +173,108 @@ def test_pruning_the_programme_changes_nothing(kw):
         assert np.array_equal(s0.U[0], s1.U[0]) and np.array_equal(s0.UX[0], s1.UX[0])
         skipped += int((s0.D[0, :, :, 1:tcap] != s1.D[0, :, :, 1:tcap]).sum())
     assert skipped > 0
+
+
+# Plus/Minus: the players who lose are fixed once, from the scores at the start
+# of the turn (worked out by hand, units of 50: a Tutto takes 20)
+CHAINS = [
+    # roller a, opponent b -> the opponent's score after 0, 1, 2, ... Tuttos (the last repeats)
+    (35, 50, [50, 30, 10, 0]),  # below the roller after the first Tutto, and on
+    (50, 50, [50, 30, 10, 0]),  # tied: the opponent loses
+    (15, 21, [21, 1, 0]),
+    (0, 25, [25, 5, 0]),
+    (10, 50, [50, 30, 10, 0]),
+    (51, 50, [50]),  # the roller leads alone: nobody loses
+    (0, 0, [0]),  # nothing to take
+    (45, 60, [60, 40, 20, 0]),
+]
+
+
+@pytest.mark.parametrize("a, b, chain", CHAINS)
+def test_deduction_chain_is_fixed_at_the_start_of_the_turn(a, b, chain):
+    from tutto_sim.tutto.win_kernel import win_chain
+    from tutto_sim.tutto.winprob import layers_of
+
+    out = np.zeros(64, dtype=np.int64)
+    n = win_chain(a, b, out)
+    assert out[:n].tolist() == chain
+    assert layers_of(a, b) == len(chain)
+
+
+def test_deduction_chains_tell_the_readings_apart():
+    refound = []  # the leader found afresh at each Tutto: e_{j+1} = e_j - 20 while e_j >= a
+    for a, b, chain in CHAINS:
+        e = [b]
+        while e[-1] >= a and e[-1] > 0:
+            e.append(max(0, e[-1] - 20))
+        refound.append(e != chain)
+    assert sum(refound) == 4
+
+
+@pytest.mark.parametrize("own, other, tuttos, margin", [
+    (10, 130, 0, 120),
+    (10, 130, 2, 80),  # the leader loses 20 a Tutto
+    (10, 130, 7, -1),  # behind the roller: every negative margin is -1
+    (0, 30, 2, 0),  # the leader at 0: tied with a roller at 0
+    (140, 130, 3, -1),  # the roller ahead at the start: nobody loses
+])
+def test_last_turn_margin_after_the_tuttos(own, other, tuttos, margin):
+    from tutto_sim.tutto.win_kernel import last_turn_margin
+
+    assert last_turn_margin(own, other, tuttos) == margin
+
+
+@pytest.mark.parametrize("deduction", ["bank", "tutto"])
+def test_planner_takes_from_the_player_fixed_at_the_start(deduction):
+    """Target 1100 (22 units; a Tutto takes 20): the opponent on 21 against 15
+    falls below the roller after one Plus/Minus Tutto and still loses at the
+    second. The planner's layer j at the turn's start scores (``turn_start``,
+    the current scores already deducted under ``tutto``) banks and busts into
+    the table at the opponent's ``max(0, 21 - 20 j)``."""
+    from types import SimpleNamespace
+
+    from tutto_sim.tutto.winprob import WinPlanner, WinTable
+
+    sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_deduction=deduction),
+                    evaluate_ev=False)
+    planner = WinPlanner(WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, {}))
+    W = sol.W
+    for seat, a, b in ((0, 15, 21), (1, 15, 21), (0, 21, 21), (1, 2, 21)):
+        for j in range(3):
+            e = max(0, b - 20 * j)
+            now = (50 * a, 50 * e) if deduction == "tutto" else (50 * a, 50 * b)  # points
+            start = (50 * a, 50 * b)
+            view = SimpleNamespace(seat=seat, last_round=False,
+                                   turn_start=start if seat == 0 else start[::-1],
+                                   scores=now if seat == 0 else now[::-1])
+            lay, layer = planner.where(view, j)
+            bust = 1.0 - W[1 - seat, e if deduction == "tutto" else b, a]
+            assert lay.bust[layer] == pytest.approx(bust, abs=1e-12), (seat, a, b, j)
+            for t in range(20 * j, 22 - a):
+                assert lay.bl[layer, t] == pytest.approx(1.0 - W[1 - seat, e, a + t], abs=1e-12)
+            assert lay.bl[layer, 22 - a] == 1.0  # reaching the target wins
+
+
+def test_planner_after_a_plusminus_tutto_takes_from_the_same_player():
+    """Deduction at the Tutto, chain ``bank`` (a Plus/Minus Tutto banks at
+    once), target 1100 under ``round``: seat 0 on 15 units against 21 has made
+    one Plus/Minus Tutto (the opponent now on 1, below him). A second one banks
+    past the target and takes the opponent to 0 (he lost at the start of the
+    turn): seat 1's last turn from 0 at margin ``15 + T + 20``, row 0 of the
+    last-turn table (the trailing player on 0)."""
+    from types import SimpleNamespace
+
+    from tutto_sim.tutto.winprob import WinPlanner, WinTable
+
+    sol = solve_win(TuttoRules(target=1100, plusminus_deduction="tutto", plusminus_chain="bank"),
+                    evaluate_ev=False)
+    planner = WinPlanner(WinTable(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, {}))
+    L = sol.last_turn_table
+    view = SimpleNamespace(seat=0, last_round=False, turn_start=(750, 1050), scores=(750, 50))
+    lay, layer = planner.where(view, 1)
+    for t in range(20, 27):  # the turn total after the first Tutto (units), margins within L
+        m = 15 + t + 20  # seat 0's lead after banking the second, the opponent on 0
+        want = 1.0 - L[0, min(m + 1, L.shape[1] - 1)]
+        assert planner.after_plusminus(lay, layer, 50 * t) == pytest.approx(want, abs=1e-12)
+        refound = 1.0 - L[1, min(m, L.shape[1] - 1)]  # the opponent left on 1: margin m - 1
+        assert abs(want - refound) > 1e-6

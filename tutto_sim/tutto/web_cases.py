@@ -94,7 +94,7 @@ def win_turn_cases(path: Path, n: int, seed: int) -> list[dict]:
     ``tutto.human.WinAdvisor.chances``: keeps (the most points for each number
     of dice), bank or throw on, bank or draw, the Straße, with Plus/Minus Tuttos
     so far and, under ``round``, seat 1's last turn. Only states a turn reaches
-    (turn total at least 1000 per pending deduction; under x2 per card, card
+    (turn total at least 1000 per Plus/Minus Tutto so far; under x2 per card, card
     points up to the total and within what the card's dice can collect, none
     before the card's first throw). Several situations per turn's scores (a
     programme is solved once per turn, in Python and in JavaScript)."""
@@ -122,7 +122,7 @@ def win_turn_cases(path: Path, n: int, seed: int) -> list[dict]:
         if last:  # seat 1's last turn: the leader has reached the target
             seat, other = 1, units + rng.randrange(30)
         pm = rng.choice([0, 0, 0, 1, 2, 3])
-        view = SimpleNamespace(seat=seat, last_round=last,
+        view = SimpleNamespace(seat=seat, last_round=last, turn_start=None,
                                scores=(own * POINT_UNIT, other * POINT_UNIT) if seat == 0
                                else (other * POINT_UNIT, own * POINT_UNIT))
         for _ in range(rng.randint(5, 15)):
@@ -153,7 +153,7 @@ def _turn_case(rng: random.Random, adv, view, pm: int, most: list[int]) -> dict 
     U = POINT_UNIT
     x2_card = pl.rules.x2_scope == "card"
     lay, _ = pl.where(view, pm)
-    t_min = 0 if pl.rules.plusminus_deduction == "tutto" else 20 * pm
+    t_min = 20 * pm
     T = t_min + rng.randrange(max(lay.tcap - t_min, 0) + (8 if rng.random() < 0.2 else 1))
     sit = {"seat": view.seat, "scores": list(view.scores), "last_round": view.last_round, "pm": pm,
            "total": T * U}

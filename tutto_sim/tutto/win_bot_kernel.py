@@ -9,8 +9,8 @@ module stores, once per win table, the values the planner compares, and the
 kernel repeats the planner's comparisons on them:
 
 * for every turn start ``(seat, own, other)`` (units of 50, both below
-  ``N = target / 50``) and every *layer* ``j`` of that turn (``j``
-  Plus/Minus Tuttos whose deduction waits for the bank) the planner's arrays
+  ``N = target / 50``) and every *layer* ``j`` of that turn (after ``j``
+  Plus/Minus Tuttos) the planner's arrays
   ``bl[T]`` (banking ``T``), ``A[T]`` (after a Tutto), ``D[T]`` (drawing a
   card), ``U[c, T, d]`` (holding ``d`` dice under a Bonus or x2 card, and
   ``UX[T, p, d]`` for x2 under scope "card", ``p`` its points), the value of
@@ -32,16 +32,17 @@ The decisions, exactly the planner's (``WinPlanner.keep_dice``, ``banks``,
   value after it is at least a Niete's, else the least likely; the Kleeblatt
   always the most likely; the Feuerwerk keeps every scoring die (forced).
 
-Which layer: under deduction ``bank`` layer ``j`` = the Tuttos so far (at
-most the last layer); under deduction ``tutto`` the scores already carry the
-deductions, so layer 0 of the turn at the current scores. In seat 1's last
-turn the margin after the waiting deductions picks the layer.
+Which layer: the players a turn's Plus/Minus Tuttos take from are fixed at
+its start, so under either deduction layer ``j`` = the Tuttos so far (at most
+the last layer) of the turn start ``(seat, own, other)``, the scores at the
+start of the turn. In seat 1's last turn the margin after the Tuttos so far
+(``win_kernel.last_turn_margin``) picks the layer.
 
 Layers of all win tables of a run sit in one flat ``vals`` array with a
 column table ``lay[L, :]`` (offsets, lengths, ``tcap``, the next layer's
 id); nothing is allocated per decision. Memory: one to a few layers per turn
 start of ``36 tcap + 2 tcap`` doubles plus ``bl``: 15 MB at target 1000,
-83 MB at 2000, 3.0 GB at 6000 (docs/win.md, *Checked by games*).
+93 MB at 2000, 4.2 GB at 6000 (docs/win.md, *Checked by games*).
 
 How they are built (:func:`_build`): the layer table comes first, in numpy
 (each turn start's layers, ``winprob.layers_of``, in the order seat, own,
@@ -72,7 +73,7 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
 from tutto_sim.tutto.table_kernel import BotTable
-from tutto_sim.tutto.win_kernel import MAX_MODE, leaf_value, one_layer, win_chain
+from tutto_sim.tutto.win_kernel import MAX_MODE, last_turn_margin, leaf_value, one_layer, win_chain
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -426,7 +427,7 @@ def kernel_win_args(rules, tables) -> tuple:
         cpx.append(d.cpx)
         v0 += d.vals.size
         l0 += d.lay.shape[0]
-    # one table (the usual case) is not copied: 3 GB at target 6000
+    # one table (the usual case) is not copied: 4 GB at target 6000
     return (slot, vals[0] if len(vals) == 1 else np.concatenate(vals),
             np.ascontiguousarray(np.concatenate(lays)),
             np.concatenate(busts), np.ascontiguousarray(np.stack(states)),
@@ -455,24 +456,20 @@ def _hold(vals, lay, L, card, t, cp, d, x2_card, cpx):
 
 
 @njit(cache=True)
-def win_layer(win, w, me, scores, last_round, pending, immediate):
-    """The layer of the player in seat ``me`` (two players) with ``pending``
-    deductions waiting (0 under deduction at the Tutto)."""
+def win_layer(win, w, me, own, other, last_round, tuttos, immediate):
+    """The layer of the player in seat ``me`` (two players, ``own`` against
+    ``other`` units at the start of the turn) after ``tuttos`` Plus/Minus
+    Tuttos of this turn: the players they take from are fixed at the turn's
+    start, so layer ``tuttos`` of that turn start under either deduction."""
     state, last0, mmax = win[4], win[5], win[6]
-    own = scores[me]
-    other = scores[1 - me]
     if last_round and me == 1 and not immediate:
-        m = other - own
-        for _ in range(pending):
-            m = m - _PM_UNITS if m >= _PM_UNITS else -1
-        if m < -1:
-            m = -1
+        m = last_turn_margin(own, other, tuttos)
         if m > mmax[w]:
             m = mmax[w]
         return last0[w] + m + 1
     first = state[w, me, own, other, 0]
     layers = state[w, me, own, other, 1]
-    return first + (pending if pending < layers else layers - 1)
+    return first + (tuttos if tuttos < layers else layers - 1)
 
 
 @njit(cache=True)

@@ -481,14 +481,29 @@ def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, 
 
 @njit(cache=True)
 def margin_next(m, floor0):
-    """Margin after one deduction: the leader loses 20 units while he leads or
-    ties; all negative margins are alike (-1). ``floor0``: the trailing player
-    has 0 points, so the leader cannot fall below 0 (margin 0, no more deductions)."""
+    """Margin after one more deduction: the leader, fixed at the start of the
+    turn (he held at least the roller's score), loses 20 units per Tutto; once
+    the margin is negative it stays so, and all negative margins are alike
+    (-1: banking anything wins). ``floor0``: the trailing player has 0 points,
+    so the leader cannot fall below 0 (margin 0, no more deductions)."""
     if m < 0:
         return -1
     if floor0:
         return m - PM_UNITS if m > PM_UNITS else 0
     return m - PM_UNITS if m >= PM_UNITS else -1
+
+
+@njit(cache=True)
+def last_turn_margin(own, other, tuttos):
+    """Seat 1's margin behind the leader (units) after ``tuttos`` Plus/Minus
+    Tuttos of this turn, from the scores at its start: a leader at or above
+    the roller's score loses 20 units per Tutto, never below 0; all negative
+    margins are alike (-1)."""
+    lead = other
+    if other >= own and other > 0:
+        lead = max(0, other - tuttos * PM_UNITS)
+    m = lead - own
+    return m if m >= -1 else -1
 
 
 @njit(cache=True)
@@ -545,16 +560,20 @@ def one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, 
 
 @njit(cache=True)
 def win_chain(a, b, chain):
-    """Opponent's score after j deductions: ``chain[j]``; returns the layers."""
+    """Opponent's score after j deductions: ``chain[j]``; returns the layers.
+
+    Who loses is fixed once, from the scores at the start of the turn: an
+    opponent at or above the roller's ``a`` (and above 0) loses 20 units per
+    Plus/Minus Tutto down to 0, ``e_j = max(0, b - 20 j)``, even once he is
+    below ``a``; an opponent below ``a`` loses nothing. The last layer is the
+    first whose score no further Tutto changes."""
     e = b
     n = 0
+    hit = b >= a and b > 0
     while True:
         chain[n] = e
         n += 1
-        if e >= a and e > 0:
-            e2 = e - PM_UNITS if e > PM_UNITS else 0
-        else:
-            e2 = e
+        e2 = (e - PM_UNITS if e > PM_UNITS else 0) if hit else e
         if e2 == e or n == chain.shape[0]:
             return n
         e = e2

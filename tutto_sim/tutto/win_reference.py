@@ -30,8 +30,9 @@ win probabilities need not rise with the turn total (a player who ties the
 leader is hit by the leader's Plus/Minus), so every keep is tried.
 
 Leaves. With ``D^m(b)`` the opponent's score after ``m`` Plus/Minus
-deductions (each takes 20 units from the opponent if he holds the highest
-score, ``b >= a`` and ``b > 0``, never below 0):
+deductions (who loses is fixed at the start of the turn: if the opponent
+holds the highest score then, ``b >= a`` and ``b > 0``, each takes 20 units
+from him, never below 0, else nothing; ``D^m(b) = max(0, b - 20 m)`` or ``b``):
 
 * bank ``T``: :math:`B(T, m) = 1 - W[1-s, D^m(b), a + T]` while
   ``a + T < N``; at or above the target see *Game end*;
@@ -236,13 +237,13 @@ def street_chances() -> dict[int, np.ndarray]:
 
 
 def deducted(mover: np.ndarray | int, other: np.ndarray, m: int) -> np.ndarray:
-    """The other player's score after ``m`` Plus/Minus deductions by the mover:
-    each takes 20 units if he holds the highest score (ties too), never below 0."""
+    """The other player's score after ``m`` Plus/Minus deductions by the mover.
+    Who loses is fixed once, from the scores at the start of the turn: if he
+    holds the highest score then (ties too, above 0), each takes 20 units,
+    never below 0, even once he has fallen below the mover."""
     other = np.array(other, dtype=np.int64)
-    for _ in range(m):
-        hit = (other >= mover) & (other > 0)
-        other = np.where(hit, np.maximum(0, other - PM_UNITS), other)
-    return other
+    hit = (other >= mover) & (other > 0)
+    return np.where(hit, np.maximum(0, other - m * PM_UNITS), other)
 
 
 def compare(mine, theirs) -> np.ndarray:

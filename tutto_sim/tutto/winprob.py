@@ -18,10 +18,11 @@ equal highest scores, counts 1/2). The first player's chance is ``W[0, 0, 0]``.
 
 Inside a turn the player is in a turn state of the turn solver (turn total
 ``T``, card, dice left, points of the x2 card) plus ``j``, the Plus/Minus
-Tuttos so far, which fixes the opponent's score if the turn is banked:
-``e_0 = b``, ``e_{j+1} = max(0, e_j - 20)`` while ``e_j >= a`` and ``e_j > 0``
-(the opponent then holds the highest score), else ``e_{j+1} = e_j``. The turn's
-ends are the leaves:
+Tuttos so far, which fixes the opponent's score if the turn is banked. Who
+loses is fixed once, from the scores at the start of the turn: if ``b >= a``
+and ``b > 0`` (the opponent holds the highest score) ``e_j = max(0, b - 20 j)``,
+every Tutto taking 20 more even once he is below ``a``; else ``e_j = b``
+(:func:`win_kernel.win_chain`). The turn's ends are the leaves:
 
 * banking ``T``: :math:`1 - W[1-s, e_j, a + T]` while ``a + T < N``;
   reaching the target: 1 under ``immediate``; under ``round`` 1 for seat 1
@@ -82,7 +83,9 @@ Under ``round`` seat 1's last turn is a one-player problem: win by ending the
 turn above the leader's score (1/2 when equal; the deduction and the Kleeblatt
 still apply). Its value depends only on the margin ``m``: banking wins once
 ``T > m``, so turn totals above ``m`` never need to be looked at (exact), and a
-Plus/Minus Tutto moves to margin ``m - 20`` with 20 more in the turn total, so
+Plus/Minus Tutto moves to margin ``m - 20`` with 20 more in the turn total (a
+leader at or above the roller's score at the start of the turn loses 20 per
+Tutto; once behind, every negative margin is alike), so
 margins are solved upwards, each reusing the smaller ones. Seat 0 who has
 reached the target may throw on to make the margin larger; its turn totals
 are followed up to ``margin_cap`` units past the target, where it is assumed
@@ -910,18 +913,19 @@ class WinPlanner:
 
     # ---- the decisions -------------------------------------------------
     def where(self, view, plusminus_tuttos: int) -> tuple[_Layers, int]:
-        """The programme and layer of the player to move in ``view``."""
+        """The programme and layer of the player to move in ``view`` after
+        ``plusminus_tuttos`` Plus/Minus Tuttos this turn. The players they take
+        from are fixed at the start of the turn, so under either deduction it
+        is that layer of the turn from the scores at its start
+        (``view.turn_start``, else ``view.scores``)."""
         seat = view.seat
-        own = view.scores[seat] // POINT_UNIT
-        other = view.scores[1 - seat] // POINT_UNIT
-        pending = 0 if self.rules.plusminus_deduction == "tutto" else plusminus_tuttos
+        start = view.scores if view.turn_start is None else view.turn_start
+        own = start[seat] // POINT_UNIT
+        other = start[1 - seat] // POINT_UNIT
         if view.last_round and seat == 1 and not self.immediate:
-            m = other - own
-            for _ in range(pending):
-                m = k.margin_next(m, False)
-            return self.last_turn(m)
+            return self.last_turn(k.last_turn_margin(own, other, plusminus_tuttos))
         lay = self.turn(seat, own, other)
-        return lay, min(pending, len(lay.U) - 1)
+        return lay, min(plusminus_tuttos, len(lay.U) - 1)
 
     def after_keep(self, lay, j, card, t2, cp2, left) -> float:
         """The chance after a keep under a Bonus or x2 card in layer ``j`` of
