@@ -104,7 +104,7 @@ class WinAdvisor:
 
     def _where(self, d: Decision):
         g = d.game
-        key = (g.seat, g.scores, g.turn_start, g.last_round, d.plusminus_tuttos)
+        key = (g.seat, g.scores, getattr(g, "turn_start", None), g.last_round, d.plusminus_tuttos)
         if self._here[0] != key:
             self._here = (key, self.planner.where(g, d.plusminus_tuttos))
         return self._here[1]

@@ -917,9 +917,9 @@ class WinPlanner:
         ``plusminus_tuttos`` Plus/Minus Tuttos this turn. The players they take
         from are fixed at the start of the turn, so under either deduction it
         is that layer of the turn from the scores at its start
-        (``view.turn_start``, else ``view.scores``)."""
+        (``view.turn_start`` if it has one, else ``view.scores``)."""
         seat = view.seat
-        start = view.scores if view.turn_start is None else view.turn_start
+        start = getattr(view, "turn_start", None) or view.scores
         own = start[seat] // POINT_UNIT
         other = start[1 - seat] // POINT_UNIT
         if view.last_round and seat == 1 and not self.immediate:
