@@ -518,3 +518,74 @@ def load_win_table_n(path, rules: TuttoRules | None = None, players: int | None 
     else:
         E = np.zeros(0)
     return WinTableN(file_rules, N, W, E, mc, d["summary"])
+
+
+# --------------------------------------------------------------------------
+# one turn's programme from a table (advice, reports, bots)
+# --------------------------------------------------------------------------
+
+
+class TurnProgramme:
+    """One turn of the win-optimal player from an N-player table: the
+    programme's arrays for the mover's own chance (component 0), layer by
+    layer (``A``, ``D``, ``U``, ``UX``, ``bl``, ``bust``: as the two-player
+    planner's, :class:`tutto_sim.tutto.winprob.WinPlanner`)."""
+
+    def __init__(self, rules: TuttoRules, players: int, W: np.ndarray, E: np.ndarray,
+                 margin_cap: int):
+        self.rules = rules
+        self.N = players
+        self.n = rules.target // POINT_UNIT
+        self.immediate = rules.game_end == "immediate"
+        self.C = 0 if self.immediate else margin_cap
+        self.M = self.n + self.C + 1
+        tsize = 2 * (self.M + 1) + 90
+        self.p, self.tsize = turn_params_for(rules, tsize)
+        self.layers = self.M // 20 + 3
+        self.nv = 1 + players + 1 + self.layers
+        self.s = _Scratch(1, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
+                          self.p.cpmax, players, self.layers)
+        self.V = np.ascontiguousarray(W.reshape(players, -1, players))
+        self.Ev = (np.ascontiguousarray(E.reshape(players, -1, players)) if E.size
+                   else np.zeros((players, 1, players)))
+
+    def run(self, seat: int, scores, end_phase: bool = False):
+        """Solve the turn; returns (tcap, layers): the arrays stay in ``self.s``
+        (slot 0) until the next call."""
+        s = self.s
+        x = s.xs[0]
+        x[:] = np.asarray(scores, dtype=np.int64)
+        N = self.N
+        bound = self.M if end_phase else self.n
+        if not (0 <= seat < N and len(scores) == N and x.min() >= 0 and x.max() < bound):
+            raise ValueError(f"seat must be 0..{N - 1} and {N} scores below {bound} units")
+        if end_phase and (self.immediate or seat == 0):
+            raise ValueError("the end of the round has seats 1.. under game end round only")
+        n_layers = min(kn.losers_of(x, seat, N, s.lose[0]), self.layers)
+        tcap = kn.tcap_of(seat, x, end_phase, N, self.n, self.M, self.immediate)
+        used = min(2 * tcap + 90, self.tsize)
+        level = int(x.sum())
+        nv = kn.fill_leaves(False, seat, x, end_phase, N, self.n, self.M, self.immediate,
+                            self.rules.plusminus_deduction == "tutto", level, self.V, self.Ev,
+                            self.V, self.Ev, s.lose[0], n_layers, s.nlink[0], used, s.bl[0],
+                            s.bust[0], s.win[0], s.ys[0], s.vec[0], s.vecd[0],
+                            s.link_layer[0], s.link_idx[0])
+        from tutto_sim.tutto.win_kernel import MAX_MODE, turn_programme
+
+        turn_programme(MAX_MODE, nv, tcap, n_layers, s.bl[0], s.bust[0], s.win[0], s.A[0],
+                       s.D[0], s.U[0], s.UX[0], s.sc[0], self.p.tp, self.p.ev, np.bool_(False))
+        return tcap, n_layers
+
+    def turn_start(self, seat: int, scores, end_phase: bool = False):
+        """Layer 0 of the turn as a :class:`tutto_sim.tutto.winprob.TurnStart`:
+        the mover's chance after banking and after drawing, by turn total."""
+        from tutto_sim.tutto.winprob import TurnStart
+
+        tcap, _ = self.run(seat, scores, end_phase)
+        s = self.s
+        return TurnStart(s.bl[0, 0, 0, :tcap + 1].copy(), s.D[0, 0, 0, :tcap + 1].copy(), tcap)
+
+
+def programme_of(table) -> TurnProgramme:
+    """The turn programme of a :class:`WinTableN` or :class:`WinSolutionN`."""
+    return TurnProgramme(table.rules, table.players, table.W, table.E, table.margin_cap)
