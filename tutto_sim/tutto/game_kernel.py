@@ -277,6 +277,7 @@ class TuttoGameKernel(DiceGameKernel):
         # a winopt bot (win_bot_kernel.WinBotTable) stacks its forced keeps here
         plain = [x.forced if isinstance(x, WinBotTable) else x for x in tables]
         self.winopt = [isinstance(x, WinBotTable) for x in tables]
+        self._tables = tables
         self.bots = stack_tables(plain) + (kernel_win_args(config.rules, tables),)
         self.data = (np.ascontiguousarray(t.ordered), np.ascontiguousarray(t.ordered_off),
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
@@ -284,5 +285,7 @@ class TuttoGameKernel(DiceGameKernel):
         self.params = kernel_params(config)
 
     def check(self, lineups: np.ndarray) -> None:
-        if any(self.winopt) and lineups.shape[1] != 2:
-            raise ValueError(f"winopt plays two-player games only, not {lineups.shape[1]} players")
+        sizes = {x.data.players for x, w in zip(self._tables, self.winopt) if w}
+        if sizes and sizes != {lineups.shape[1]}:
+            raise ValueError(f"winopt's win table is for {' or '.join(map(str, sorted(sizes)))} "
+                             f"players, not {lineups.shape[1]}")
