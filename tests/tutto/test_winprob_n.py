@@ -145,3 +145,21 @@ def test_kernel_games_confirm_the_table(three_round, tmp_path):
     got = res.bot_stats()[0].win.mean if res.bot_stats()[0].name.startswith("winopt") else None
     want = float(np.mean(three_round.win_vs_ev))
     assert got is not None and abs(got - want) < z * np.sqrt(want * (1 - want) / games)
+
+
+def test_the_command_prints_the_figures_and_writes_the_table(capsys, tmp_path):
+    from conftest import run_cli
+
+    out_file = tmp_path / "w3.json"
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3", "--target",
+                             "100", "--game-end", "immediate", "--out", str(out_file), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    for key in ("p_wins", "p_wins_ev", "win_vs_ev", "states", "residual", "seconds"):
+        assert key in d
+    assert len(d["p_wins"]) == 3 and abs(sum(d["p_wins"]) - 1) < 1e-12
+    assert load_win_table_n(out_file, players=3).players == 3
+    code, _, err = run_cli(capsys, "solve", "--objective", "win", "--players", "5")
+    assert code == 2 and "--players must be 2, 3 or 4" in err
+    code, _, err = run_cli(capsys, "solve", "--players", "3")
+    assert code == 2 and "--objective win only" in err

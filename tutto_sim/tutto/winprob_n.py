@@ -297,9 +297,11 @@ class _Solver:
         return residual, sweeps
 
     def _has_back_links(self) -> bool:
-        """Ends of a turn at a lower score sum: two tied leaders (three or more
-        players) or the deduction at the Tutto."""
-        return self.N >= 3 or self.ded_tutto
+        """Ends of a turn at a lower score sum: the deduction at the Tutto, or a
+        turn of Plus/Minus Tuttos taken from two tied leaders (three or more
+        players) that stays below the target (each Tutto is 20 units: not
+        below target 1050)."""
+        return self.ded_tutto or (self.N >= 3 and self.n > 20)
 
     def _first_guess(self, V, seat, idx):
         """The value of the same seat with one unit more for the first player
