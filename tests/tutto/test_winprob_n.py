@@ -163,3 +163,22 @@ def test_the_command_prints_the_figures_and_writes_the_table(capsys, tmp_path):
     assert code == 2 and "--players must be 2, 3 or 4" in err
     code, _, err = run_cli(capsys, "solve", "--players", "3")
     assert code == 2 and "--objective win only" in err
+
+
+def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
+    """``--cluster local:2``: the states go out in tasks (made small here, so
+    that a small target has several) and the table is the same to the bit."""
+    from conftest import run_cli
+
+    from tutto_sim.tutto import winprob_n
+
+    monkeypatch.setattr(winprob_n, "CLUSTER_STATES", 700)
+    files = []
+    for extra in ((), ("--cluster", "local:2")):
+        f = tmp_path / f"w{len(files)}.json"
+        code, _, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3",
+                               "--target", "100", "--out", str(f), "--json", *extra)
+        assert code == 0, err
+        files.append(load_win_table_n(f))
+    assert np.array_equal(files[0].W, files[1].W)
+    assert np.array_equal(files[0].E, files[1].E)

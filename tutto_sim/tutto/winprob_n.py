@@ -66,6 +66,7 @@ with a deciding component from ``W``.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -216,6 +217,27 @@ class _Solver:
         return V, E
 
     def _run(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+        """:func:`win_kernel_n.run_states` on these states: here, or on a Dask
+        cluster (``--cluster``) in tasks of :data:`CLUSTER_STATES` states, each
+        a pure function of its states and the tables it reads (the same
+        bytes wherever it runs)."""
+        from tutto_sim.core import cluster
+
+        if cluster.active() and len(seat) > CLUSTER_STATES:
+            cuts = list(range(0, len(seat), CLUSTER_STATES))
+            tasks = [(self.rules, self.N, self.C, seat[a:a + CLUSTER_STATES],
+                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, Vd, Ed, V, E)
+                     for a in cuts]
+            parts: list = [None] * len(tasks)
+
+            def take(i, result):
+                parts[i] = result
+
+            cluster.run_tasks(remote_run, tasks, take)
+            return tuple(np.concatenate([q[k] for q in parts]) for k in range(5))
+        return self.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
+
+    def run_here(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
         s, p = self.s, self.p
         ns = len(seat)
         out_c = np.zeros((ns, self.N))
@@ -320,6 +342,22 @@ class _Solver:
                 guess[ok] = V[seat[ok], np.ravel_multi_index(y, (n,) * N)]
                 done |= ok
         return guess
+
+
+#: States per Dask task on a cluster.
+CLUSTER_STATES = 4096
+
+
+@functools.lru_cache(maxsize=2)
+def _worker_solver(rules: TuttoRules, players: int, cap: int) -> _Solver:
+    return _Solver(rules, players, cap, DEFAULT_TOL, None)
+
+
+def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+    """One cluster task: the turns of these states (a worker keeps its solver's
+    tables and scratch between tasks)."""
+    return _worker_solver(rules, players, cap).run_here(seat, idx, end_phase, kinds, level, Vd,
+                                                        Ed, V, E)
 
 
 def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
