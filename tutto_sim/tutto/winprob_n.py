@@ -209,6 +209,8 @@ class _Solver:
                 ids = np.flatnonzero(ok).astype(np.int64)
                 self.end_states.append((m, ids))
         self.states = N * n ** N + sum(len(i) for _, i in self.end_states)
+        self.end_count = sum(len(i) for _, i in self.end_states)
+        self.timing: dict = {}
 
     def empty(self):
         N = self.N
@@ -258,6 +260,7 @@ class _Solver:
         2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps)."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
+        t0 = time.perf_counter()
         for m, ids in self.end_states:
             seat = np.full(len(ids), m, dtype=np.int64)
             if kinds[m] == 0:
@@ -269,6 +272,8 @@ class _Solver:
             if self.progress is not None:
                 self.progress(len(ids))
         deciding = bool((kinds == 0).any())
+        t1 = time.perf_counter()
+        self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
         sweeps = 0
         residual = np.inf
         cur = np.zeros((N, N))
@@ -316,6 +321,8 @@ class _Solver:
             elif not self._has_back_links():
                 residual = 0.0
                 break
+        self.timing["main_seconds"] = (self.timing.get("main_seconds", 0.0)
+                                       + time.perf_counter() - t1)
         return residual, sweeps
 
     def _has_back_links(self) -> bool:
@@ -413,7 +420,9 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
         rules=rules, players=N, W=W.reshape(shape), E=WE.reshape(eshape) if not sv.immediate
         else np.zeros(0), p_wins=tuple(float(v) for v in W[0, 0]), p_wins_ev=p_ev,
         win_vs_ev=vs_ev, states=sv.states, seconds=time.perf_counter() - t0,
-        residual=float(residual), sweeps=sweeps, margin_cap=sv.C)
+        residual=float(residual), sweeps=sweeps, margin_cap=sv.C,
+        extra={"main_states": N * sv.n ** N, "end_states": sv.end_count,
+               **{k: round(v, 3) for k, v in sv.timing.items()}})
 
 
 # --------------------------------------------------------------------------
