@@ -5,6 +5,7 @@ Usage::
     python scripts/bench_solve.py [--json] [--repeats N]
     python scripts/bench_solve.py --objective win [--target N] [--game-end round|immediate] [--json]
     python scripts/bench_solve.py --objective win --game macke|volle-lotte [--target N] [--json]
+    python scripts/bench_solve.py --objective win --players 3|4 [--target N] [--game-end E] [--json]
 
 Prints the wall time of ``solve_tutto`` (all cards, default rules and x2
 scope "card"), of turning the solution into the decision table bots load,
@@ -17,7 +18,11 @@ cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
 small solve that loads the compiled kernels), ``states``, ``residual``, the
 process's CPU seconds and the load average, since the machine may be shared.
 ``--game macke`` or ``volle-lotte`` times ``macke.winprob.solve_macke_win``
-(docs/macke-win.md) instead, floor -2500.
+(docs/macke-win.md) instead, floor -2500. ``--players 3`` or ``4`` times
+the N-player solver (``tutto.winprob_n.solve_win_n``) with the two-player
+solve at the same target as the baseline run in the same process: the
+seconds of each, the turn-start states, and the seconds per 1,000 states of
+each world (the win-optimal one, the points one and one per seat).
 """
 
 from __future__ import annotations
@@ -52,6 +57,7 @@ def main() -> None:
     ap.add_argument("--target", type=int, default=1000)
     ap.add_argument("--game-end", choices=("round", "immediate"), default="round")
     ap.add_argument("--game", choices=("tutto", "macke", "volle-lotte"), default="tutto")
+    ap.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     args = ap.parse_args()
     if args.objective == "win":
         return bench_win(args)
@@ -79,7 +85,40 @@ def main() -> None:
             print(f"{k:>38}: {v}")
 
 
+def bench_win_n(args) -> None:
+    from tutto_sim.tutto.winprob import solve_win
+    from tutto_sim.tutto.winprob_n import solve_win_n
+
+    small = TuttoRules(target=100, game_end=args.game_end)
+    solve_win(small)
+    solve_win_n(small, players=args.players)  # load the kernels
+    rules = TuttoRules(target=args.target, game_end=args.game_end)
+    t0 = time.perf_counter()
+    two = solve_win(rules)
+    base = time.perf_counter() - t0
+    cpu0 = time.process_time()
+    sol = solve_win_n(rules, players=args.players)
+    worlds = 2 + args.players
+    per = sol.seconds / (sol.states * worlds) * 1000
+    per2 = base / (two.states * 4) * 1000
+    result = {**sol.summary(), **sol.extra, "cpu_seconds": round(time.process_time() - cpu0, 1),
+              "two_player_seconds": round(base, 3), "two_player_states": two.states,
+              "seconds_per_1000_states_per_world": round(per, 3),
+              "two_player_seconds_per_1000_states_per_world": round(per2, 3),
+              "ratio_per_state": round(per / per2, 2),
+              "threads": numba.get_num_threads(), "load_average": os.getloadavg(),
+              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical "
+                         f"CPUs, CPython {platform.python_version()}, numba {numba.__version__}"}
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:>44}: {v}")
+
+
 def bench_win(args) -> None:
+    if args.players > 2:
+        return bench_win_n(args)
     if args.game == "tutto":
         from tutto_sim.tutto.winprob import solve_win
 

@@ -118,6 +118,7 @@ def solve(
     objective: Annotated[str, typer.Option("--objective", help=game_help("solve --objective", "ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (", ")."))] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="--objective win: players at the table, 2-4 (default: the game's usual table for its win tables).")] = None,
+    cluster: Cluster = None,
     rules=None,
 ) -> None:
     """Solve exactly: the game's optimal policy, or playing to win (the help's words come from the games: hooks ``HELP["solve"]``)."""
@@ -133,8 +134,11 @@ def solve(
                             f"--objective win does not apply to --game {game_label(rules)}")
         if players is not None and not 2 <= players <= 4:
             raise UserError(f"--players must be 2, 3 or 4 for --objective win, not {players}")
-        hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path, players=players)
+        with on_cluster(cluster):
+            hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path, players=players)
         return
+    if cluster is not None:
+        raise UserError("--cluster applies to solve --objective win only")
     if out_path is not None:
         raise UserError("--out applies to solve --objective win only")
     if players is not None:

@@ -121,10 +121,15 @@ def file_mode() -> int:
     return 0o666 & ~current_umask()
 
 
-def win_table_file(label: str, win_rules, folder: Path | str = RESULTS_DIR) -> tuple[Path, str]:
+def win_table_file(label: str, win_rules, folder: Path | str = RESULTS_DIR, players: int = 2
+                   ) -> tuple[Path, str]:
     """(path, run digest) of a win table: ``results/LABEL-win-TARGET-<run>.json``
     (or in ``folder``), ``win_rules`` the rules with only the fields the table
     depends on set (the game's own projection), so ``solve --objective win``
-    writes it where ``winopt``, the reports and the advisor look for it."""
-    digest = run_digest("win-table", game=label, rules=win_rules)
-    return run_file(folder, f"{label}-win-{win_rules.target}", digest, ".json"), digest
+    writes it where ``winopt``, the reports and the advisor look for it. A
+    table of more than two ``players``: ``LABEL-win-TARGET-Np-<run>.json``."""
+    if players == 2:
+        digest = run_digest("win-table", game=label, rules=win_rules)
+        return run_file(folder, f"{label}-win-{win_rules.target}", digest, ".json"), digest
+    digest = run_digest("win-table", game=label, rules=win_rules, players=players)
+    return run_file(folder, f"{label}-win-{win_rules.target}-{players}p", digest, ".json"), digest

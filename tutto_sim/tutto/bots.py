@@ -42,6 +42,7 @@ Berliner Macke's bots: ``macke.bots``.
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
 import numpy as np
 
@@ -255,6 +256,45 @@ class WinOptBot:
         return WinBotTable(win_bot_data(self.planner.table), forced_table(self.planner.rules))
 
 
+class WinOptBotN:
+    """Plays to win at a table of N (an N-player table of ``winprob_n``): in
+    the game kernel, the win-optimal player's turn programme of every state
+    (``win_bot_kernel.win_bot_data_n``)."""
+
+    def __init__(self, table, name: str = "winopt"):
+        self.table_n = table
+        self.name = name
+
+    def act(self, d: Decision):
+        raise ValueError(f"{self.name} with a table of {self.table_n.players} players plays in "
+                         "the game kernel (--engine kernel)")
+
+    def prepare(self, phase) -> None:
+        from tutto_sim.tutto.win_bot_kernel import win_bot_data_n
+        from tutto_sim.tutto.winprob_n import work_units
+
+        t = self.table_n
+        win_bot_data_n(t, phase("preparing the win-to-play bot",
+                                work_units(t.rules, t.players, evaluate_ev=False,
+                                           margin_cap=t.margin_cap)))
+
+    def table(self):
+        from tutto_sim.tutto.win_bot_kernel import WinBotTable, forced_table, win_bot_data_n
+
+        return WinBotTable(win_bot_data_n(self.table_n), forced_table(self.table_n.rules))
+
+
+def _table_players(path: str) -> int:
+    """The players of a win table file (2 when it does not say: version 1)."""
+    import json
+
+    try:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+        return int(d.get("players", 2)) if isinstance(d, dict) else 2
+    except (OSError, ValueError, TypeError):
+        return 2  # the loader says what is wrong
+
+
 def win_table(rules: TuttoRules, path: str | None = None, phase=None):
     """The win table of ``winopt``: from ``path``; else the saved table of
     ``solve --objective win`` (``winprob.default_win_file``) when it fits the
@@ -350,6 +390,10 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
         return bot
     if kind == "winopt":
         try:
+            if arg and _table_players(arg) > 2:
+                from tutto_sim.tutto.winprob_n import load_win_table_n
+
+                return WinOptBotN(load_win_table_n(arg, rules), text)
             if arg:
                 return WinOptBot(win_table(rules, arg), text)
             from tutto_sim.tutto.winprob import MAX_TARGET

@@ -57,6 +57,8 @@ from tutto_sim.tutto.win_bot_kernel import (
     win_banks_after_tutto,
     win_keep,
     win_layer,
+    win_layer_n,
+    win_state_n,
     win_street,
 )
 
@@ -165,6 +167,8 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
     pm = 0  # Plus/Minus Tuttos of this turn
     losers = plusminus_losers(scores, me, n)
     other0 = scores[1 - me] if n == 2 else 0  # the winopt bot's turn start (two players)
+    # ... and at a table of N, the index of its turn start in the N-player table
+    i0 = win_state_n(win, wb, me, scores, last_turn, immediate) if wb >= 0 and n > 2 else 0
     pending = 0  # Plus/Minus Tuttos whose deduction waits for the bank
     card = _draw_card(st, deck, pos, independent)
     while True:
@@ -179,7 +183,8 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     return 0, False
                 take = street[b, 6 - dice, j]
                 if wb >= 0:
-                    L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
+                    L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
+                         else win_layer_n(win, wb, i0, pm))
                     take = win_street(win, L, total, 6 - dice, j)
                 mask = street_aside(new, mask, take)
                 dice -= take
@@ -191,7 +196,8 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
-                    L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
+                    L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
+                         else win_layer_n(win, wb, i0, pm))
                     k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
                                  x2_card, pm_chain)
                 elif by_points:
@@ -216,7 +222,8 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 if can_bank:
                     row = total if total < t_max else t_max
                     if wb >= 0:
-                        L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
+                        L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
+                         else win_layer_n(win, wb, i0, pm))
                         stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
                     elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
@@ -239,7 +246,8 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 return total, False
         go = draw[b, card, total if total < t_max else t_max]
         if wb >= 0:
-            L = win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate)
+            L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
+                         else win_layer_n(win, wb, i0, pm))
             go = not win_banks_after_tutto(win, L, total)
         if eg:
             go = not endgame_banks(not go, total, me, n, scores, target, last_turn)
@@ -293,6 +301,7 @@ class TuttoGameKernel(DiceGameKernel):
         # a winopt bot (win_bot_kernel.WinBotTable) stacks its forced keeps here
         plain = [x.forced if isinstance(x, WinBotTable) else x for x in tables]
         self.winopt = [isinstance(x, WinBotTable) for x in tables]
+        self._tables = tables
         self.bots = stack_tables(plain) + (kernel_win_args(config.rules, tables),)
         self.data = (np.ascontiguousarray(t.ordered), np.ascontiguousarray(t.ordered_off),
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
@@ -300,5 +309,7 @@ class TuttoGameKernel(DiceGameKernel):
         self.params = kernel_params(config)
 
     def check(self, lineups: np.ndarray) -> None:
-        if any(self.winopt) and lineups.shape[1] != 2:
-            raise ValueError(f"winopt plays two-player games only, not {lineups.shape[1]} players")
+        sizes = {x.data.players for x, w in zip(self._tables, self.winopt) if w}
+        if sizes and sizes != {lineups.shape[1]}:
+            raise ValueError(f"winopt's win table is for {' or '.join(map(str, sorted(sizes)))} "
+                             f"players, not {lineups.shape[1]}")

@@ -111,7 +111,7 @@ class TuttoHooks(GameHooks):
         from tutto_sim.tutto.winprob import solve_win as solve
 
         if players not in (None, 2):
-            raise UserError(f"--players {players}: win tables are solved for two players only so far")
+            return self._solve_win_n(rules, as_json, out_path, players)
 
         if rules.target > MAX_TARGET:
             raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
@@ -146,6 +146,47 @@ class TuttoHooks(GameHooks):
             out.print(f"    own {own * u:>6,}, opponent {other * u:>6,}: {shown}")
         out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
                   f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
+
+    def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
+        """``solve --objective win --players N`` (N = 3, 4): the exact table of N
+        players (docs/win.md, *Three and four players*)."""
+        import json
+        from pathlib import Path
+
+        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.tutto.winprob import default_win_file
+        from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, work_units, write_win_table_n
+
+        most = MAX_TARGETS[players]
+        if rules.target > most:
+            raise UserError(f"--objective win --players {players} solves targets up to {most:,} "
+                            f"points (time and memory grow with the target to the power "
+                            f"{players + 1}), not {rules.target:,}")
+        default, digest = default_win_file(rules, players)
+        path = Path(out_path) if out_path is not None else default
+        prepare_file(path, "--out")
+        with progress_phases(not as_json) as phase:
+            tick = phase(f"solving to win at a table of {players}", work_units(rules, players))
+            sol = solve_win_n(rules, players, progress=tick)
+        atomic_write(path, lambda tmp: write_win_table_n(sol, tmp))
+        summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
+        if as_json:
+            print(json.dumps(summary, indent=2))
+            return
+        err.print(f"win table written to {path}")
+        ends = "the round is finished" if rules.game_end == "round" else "the first to reach it wins"
+        out.print(f"Tutto, {players} players to {rules.target:,} ({ends}), exact; seats in the "
+                  f"order they move, fair share {1 / players:.2%}:")
+        seats = ", ".join(f"{p:.4%}" for p in sol.p_wins)
+        out.print(f"  everyone plays to win: {seats}")
+        seats = ", ".join(f"{p:.4%}" for p in sol.p_wins_ev)
+        out.print(f"  everyone plays for the most points per turn: {seats}")
+        seats = ", ".join(f"{p:.4%}" for p in sol.win_vs_ev)
+        out.print(f"  one player plays to win against points players, in each seat: {seats} "
+                  f"(average {sum(sol.win_vs_ev) / players:.4%})")
+        out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
+                  f"last sweep {sol.residual:.1e}; turns followed {sol.margin_cap * 50:,} points past "
+                  f"the target)")
 
     def web_cases(self, kind: str, path, n: int, seed: int) -> list[dict]:
         """Seeded situations with the Python answers for the JavaScript reader's

@@ -74,6 +74,8 @@ from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
 from tutto_sim.tutto.table_kernel import BotTable
 from tutto_sim.tutto.win_kernel import MAX_MODE, last_turn_margin, leaf_value, one_layer, win_chain
+from tutto_sim.tutto.win_kernel_n import fill_leaves as fill_leaves_n
+from tutto_sim.tutto.win_kernel_n import losers_of as losers_of_n
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -105,6 +107,8 @@ class WinBotData:
     last0: int
     mmax: int
     cpx: int
+    #: the table's players (2: ``state`` by seat and both scores; more: one index per state)
+    players: int = 2
 
     @property
     def nbytes(self) -> int:
@@ -473,6 +477,35 @@ def win_layer(win, w, me, own, other, last_round, tuttos, immediate):
 
 
 @njit(cache=True)
+def win_state_n(win, w, me, scores, last_round, immediate):
+    """An N-player table's turn start (``win_bot_data_n``): the index of seat
+    ``me`` at ``scores`` (the turn's start), in the end of the round when
+    ``last_round`` (scores past the table's cap count as the cap)."""
+    state = win[4]
+    nn = scores.shape[0]
+    n = state[w, 1, 0, 0, 0]
+    M = state[w, 1, 0, 0, 1]
+    i = 0
+    if last_round and not immediate:
+        for q in range(nn):
+            i = i * M + min(scores[q], M - 1)
+        return i + nn * n ** nn + me * M ** nn
+    for q in range(nn):
+        i = i * n + scores[q]
+    return i + me * n ** nn
+
+
+@njit(cache=True)
+def win_layer_n(win, w, i, tuttos):
+    """The layer of N-player turn start ``i`` (:func:`win_state_n`) after
+    ``tuttos`` Plus/Minus Tuttos of this turn (the losers fixed at its start)."""
+    state = win[4]
+    first = state[w, 0, 0, i, 0]
+    layers = state[w, 0, 0, i, 1]
+    return first + (tuttos if tuttos < layers else layers - 1)
+
+
+@njit(cache=True)
 def win_wants_tutto(win, L, total, pm_chain):
     """Plus/Minus: is the value after its Tutto at least a Niete's?"""
     vals, lay, bust = win[1], win[2], win[3]
@@ -545,3 +578,143 @@ def win_street(win, L, total, have, new):
     t = total + _STREET_UNITS
     after = vals[lay[L, L_A] + t] if t < lay[L, L_TCAP] else _bl(vals, lay, L, t)
     return win[10][have, new] if after >= bust[L] else win[11][have, new]
+
+
+# --------------------------------------------------------------------------
+# tables of N players (winprob_n): the same layers, one turn start per state
+# --------------------------------------------------------------------------
+
+
+def n_state_index(players: int, n: int, M: int, seat: int, scores, end_phase: bool) -> int:
+    """The flat index of an N-player turn start in :class:`WinBotData`'s ``state``."""
+    if not end_phase:
+        return seat * n ** players + int(np.ravel_multi_index(tuple(scores), (n,) * players))
+    return (players * n ** players + seat * M ** players
+            + int(np.ravel_multi_index(tuple(min(v, M - 1) for v in scores), (M,) * players)))
+
+
+def win_bot_data_n(table, progress=None) -> WinBotData:
+    """The kernel's values of an N-player win table (``winprob_n.WinTableN``),
+    kept for this process as :func:`win_bot_data`'s: every main-phase turn
+    start and every end-of-round turn start, each one turn's programme."""
+    h = hashlib.sha256()
+    h.update(table.rules.digest().encode())
+    h.update(np.ascontiguousarray(table.W, dtype=np.float64).tobytes())
+    h.update(np.ascontiguousarray(table.E, dtype=np.float64).tobytes())
+    h.update(f"{table.margin_cap},{table.players}".encode())
+    key = h.hexdigest()
+    if key not in _BUILT:
+        _BUILT.clear()
+        _BUILT[key] = _build_n(table, key, progress)
+    return _BUILT[key]
+
+
+def _build_n(table, key: str, progress) -> WinBotData:
+    from tutto_sim.tutto.win_kernel_n import losers_of, tcap_of
+    from tutto_sim.tutto.winprob_n import end_state_ids, programme_of
+
+    pr = programme_of(table)
+    N, n, M, tsize = pr.N, pr.n, pr.M, pr.tsize
+    x2 = table.rules.x2_scope == "card"
+    cpx = pr.p.cpmax + 1
+    seats, ends, xs = [], [], []
+    main = np.indices((n,) * N).reshape(N, -1).T
+    for s in range(N):
+        seats.append(np.full(len(main), s))
+        ends.append(np.zeros(len(main), dtype=bool))
+        xs.append(main)
+    if not pr.immediate:
+        allx = np.indices((M,) * N).reshape(N, -1).T
+        for m, ids in enumerate(end_state_ids(n, M, N), start=1):
+            seats.append(np.full(len(ids), m))
+            ends.append(np.ones(len(ids), dtype=bool))
+            xs.append(allx[ids])
+    seat = np.concatenate(seats).astype(np.int64)
+    end = np.concatenate(ends)
+    x = np.ascontiguousarray(np.concatenate(xs).astype(np.int64))
+    flat = np.array([n_state_index(N, n, M, int(s), xx, bool(e)) for s, xx, e in zip(seat, x, end)],
+                    dtype=np.int64)
+    lose = np.zeros(N, dtype=np.bool_)
+    nl = np.array([min(losers_of(xx, int(s), N, lose), pr.layers) for s, xx in zip(seat, x)],
+                  dtype=np.int64)
+    tc = np.array([tcap_of(int(s), xx, bool(e), N, n, M, pr.immediate)
+                   for s, xx, e in zip(seat, x, end)], dtype=np.int64)
+    used = np.minimum(2 * tc + 90, tsize)
+    first = np.concatenate([[0], np.cumsum(nl)[:-1]]).astype(np.int64)
+    turn = np.repeat(np.arange(nl.size), nl)
+    j = np.arange(turn.size) - first[turn]
+    t_c = tc[turn]
+    bln = used[turn]
+    size = bln + 2 * t_c + N_U * t_c * MAX_DICE + (t_c * cpx * MAX_DICE if x2 else 0)
+    o_bl = np.concatenate([[0], np.cumsum(size)[:-1]]).astype(np.int64)
+    lay = np.zeros((turn.size, N_LAY_COLS), dtype=np.int64)
+    lay[:, L_BL] = o_bl
+    lay[:, L_BLN] = bln
+    lay[:, L_A] = o_bl + bln
+    lay[:, L_D] = lay[:, L_A] + t_c
+    lay[:, L_U] = lay[:, L_D] + t_c
+    lay[:, L_UX] = lay[:, L_U] + N_U * t_c * MAX_DICE if x2 else 0
+    lay[:, L_TCAP] = t_c
+    lay[:, L_NXT] = first[turn] + np.minimum(j + 1, nl[turn] - 1)
+    vals = np.zeros(int(size.sum()))
+    bust = np.zeros(len(lay))
+    s = pr.s
+    total = len(seat)
+    step = 2048
+    ded_tutto = table.rules.plusminus_deduction == "tutto"
+    for i0 in range(0, total, step):
+        i1 = min(i0 + step, total)
+        _fill_turns_n(i0, i1, seat, x, end, first, nl, tc, used, N, n, M, pr.immediate,
+                      ded_tutto, pr.V, pr.Ev, pr.p.tp, pr.p.ev, lay, vals, bust, s.A, s.D, s.U,
+                      s.UX, s.bl, s.bust, s.win, s.sc, s.ys, s.lose, s.vec, s.vecd,
+                      s.link_layer, s.link_idx, s.nlink)
+        if progress is not None:
+            progress(i1 - i0)
+    n_flat = N * n ** N + (N * M ** N if not pr.immediate else 0)
+    state = np.full((1, 2, 1, n_flat, 2), -1, dtype=np.int64)
+    state[0, 0, 0, flat, 0] = first
+    state[0, 0, 0, flat, 1] = nl
+    state[0, 1, 0, 0, 0] = n
+    state[0, 1, 0, 0, 1] = M
+    return WinBotData(key, vals, lay, bust, state[0], -N, -2, cpx if x2 else 1, N)
+
+
+@njit(cache=True)
+def _fill_turns_n(i0, i1, seat, xs, end, first, nl, tc, used, N, n, M, immediate, ded_tutto, V, E,
+                  tp, ev, lay, vals, bust_out, A, D, U, UX, bl, bust, win, sc_buf, ys, lose, vec,
+                  vecd, link_layer, link_idx, nlink):
+    """One turn's programme per N-player turn start ``i0 .. i1 - 1`` (slot 0
+    of the scratch; the leaves as ``win_kernel_n.fill_leaves`` fills them for
+    the win-optimal player), its layers stored as :func:`_fill_turn` does."""
+    for i in range(i0, i1):
+        s = seat[i]
+        x = xs[i]
+        tcap = tc[i]
+        n_layers = nl[i]
+        row0 = first[i]
+        if tp[0]:
+            UX[0, 0, :, :, :] = 0.0
+        lev = 0
+        for q in range(N):
+            lev += x[q]
+        losers_of_n(x, s, N, lose[0])  # who loses to a Plus/Minus: fixed at the turn's start
+        fill_leaves_n(False, s, x, end[i], N, n, M, immediate, ded_tutto, lev, V, E, V, E,
+                      lose[0], n_layers, nlink[0], used[i], bl[0], bust[0], win[0], ys[0],
+                      vec[0], vecd[0], link_layer[0], link_idx[0])
+        for j in range(n_layers):
+            bust_out[row0 + j] = bust[0, 0, j]
+            o = lay[row0 + j, L_BL]
+            for t in range(used[i]):
+                vals[o + t] = bl[0, 0, j, t]
+        for j in range(n_layers - 1, -1, -1):
+            nj = j + 1 if j + 1 < n_layers else j
+            t_lo = min(_PM_UNITS * j, tcap)
+            one_layer(np.int64(MAX_MODE), np.int64(1), tcap, t_lo, j, nj, sc_buf[0], bl[0],
+                      bust[0], win[0], A[0], D[0], U[0], UX[0], tp, ev)
+            r = row0 + j
+            for t in range(t_lo, tcap):
+                vals[lay[r, L_A] + t] = A[0, 0, j, t]
+                vals[lay[r, L_D] + t] = D[0, 0, j, t]
+            _store_hold(vals, lay, r, U[0], UX[0], t_lo, tcap, tp[0])
+        for j in range(1, n_layers):
+            _store_hold(vals, lay, row0 + j, U[0], UX[0], 0, min(_PM_UNITS * j, tcap), tp[0])

@@ -454,7 +454,7 @@ def _add_keep_x2(nv, j, t, cp, pts, left, tcap, pg, acc, A, UX, bl):
 
 
 @njit(cache=True)
-def _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune):
+def turn_programme(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune):
     """All layers of one turn (deepest first); returns nothing, fills A and D.
 
     Layer j is the turn after j Plus/Minus Tuttos; the last layer's Plus/Minus
@@ -632,7 +632,7 @@ def state_value(kind, s, a, b, beta, W, LW, V, LV, n_units, immediate, ded_tutto
     # banking nothing (a Feuerwerk's first throw a Niete) hands over like a bust
     bl[iv, 0, 0] = 1.0 - beta
     bl[idv, 0, 0] = -1.0
-    _turn(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune)
+    turn_programme(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf, tp, ev, prune)
     return D[iv, 0, 0], D[idv, 0, 0]
 
 

@@ -724,6 +724,15 @@ def _params_for(rules: TuttoRules, n: int, mc: int) -> _Params:
     return _turn_params(rules, _tsize(rules, n, mc, probe.t_max) + 2)
 
 
+@functools.lru_cache(maxsize=4)
+def turn_params_for(rules: TuttoRules, turn_size: int) -> _Params:
+    """The kernels' parameters for turn totals below ``turn_size`` (units),
+    at least the EV table's reach: ``(params, size)``; the N-player solver's."""
+    probe = _turn_params(rules, 8)
+    size = max(turn_size, probe.t_max + 2)
+    return _turn_params(rules, size + 2), size
+
+
 # --------------------------------------------------------------------------
 # the policy file
 # --------------------------------------------------------------------------
@@ -1029,11 +1038,11 @@ def win_rules(rules: TuttoRules) -> TuttoRules:
     return TuttoRules(**{f: getattr(rules, f) for f in WIN_FIELDS})
 
 
-def default_win_file(rules):
+def default_win_file(rules, players: int = 2):
     """(path, run digest) of the win table of ``rules``: where ``solve --objective
     win`` writes it by default and where ``winopt``, the report and the
     advisor look for it, ``results/tutto-win-TARGET-<run>.json``, ``<run>`` the run digest
     (``core.runs``) of the rule fields the table depends on."""
     from tutto_sim.core.runs import win_table_file
 
-    return win_table_file("tutto", win_rules(rules))
+    return win_table_file("tutto", win_rules(rules), players=players)

@@ -1,0 +1,184 @@
+"""The N-player win solver (``tutto.winprob_n``) against what is known
+independently: the two-player solver (``tutto.winprob``, its own kernels and
+its own leaves), the two-player last turn where a third player cannot matter,
+the closed form at target 50, and the game kernel's games."""
+
+from __future__ import annotations
+
+import json
+
+import numba
+import numpy as np
+import pytest
+
+from tutto_sim.core.policyfile import PolicyFileError
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.winprob import solve_win
+from tutto_sim.tutto.winprob_n import load_win_table_n, solve_win_n, write_win_table_n
+
+
+@pytest.fixture(scope="module")
+def three_round():
+    return solve_win_n(TuttoRules(target=100), players=3)
+
+
+def test_two_players_reproduce_the_two_player_solver_under_immediate():
+    rules = TuttoRules(target=200, game_end="immediate")
+    two = solve_win(rules)
+    n = solve_win_n(rules, players=2)
+    # W[s, x0, x1, p]: the two-player table is by (own, other) of the mover
+    assert np.abs(n.W[0, :, :, 0] - two.W[0]).max() < 1e-12
+    assert np.abs(n.W[1].transpose(1, 0, 2)[:, :, 1] - two.W[1]).max() < 1e-12
+    assert abs(n.p_wins_ev[0] - two.p_first_wins_ev) < 1e-12
+    assert abs(n.win_vs_ev[0] - two.win_vs_ev_seats[0]) < 1e-12
+    assert abs(n.win_vs_ev[1] - two.win_vs_ev_seats[1]) < 1e-12
+
+
+def test_two_players_under_round_differ_from_the_two_player_solver_only_by_the_cap():
+    """Both follow the player who reached the target 2,000 points past it; the
+    two-player solver counts a larger lead as that margin, this one the
+    score as that score: the tables differ by less than 1e-4 at target 200 and
+    by less with a larger cap."""
+    rules = TuttoRules(target=200)
+    diffs = []
+    for cap in (40, 80):
+        two = solve_win(rules, margin_cap=cap)
+        n = solve_win_n(rules, players=2, margin_cap=cap, evaluate_ev=False)
+        diffs.append(np.abs(n.W[0, :, :, 0] - two.W[0]).max())
+    assert diffs[0] < 1e-4
+    assert diffs[1] < diffs[0]
+
+
+def test_a_third_player_who_cannot_matter_leaves_the_two_player_last_turn(three_round):
+    """The last turn of the round (seat 2) with seat 1 done on 0 points: seat 1
+    can neither win (seat 0 is past the target) nor lose points (never the
+    leader), so seat 2's chance is the two-player last turn's L(margin)."""
+    sol = three_round
+    two = solve_win(TuttoRules(target=100))
+    L = two.last_turn_table  # [row, m + 1]; row 1: the trailing player has points
+    n = 2
+    checked = 0
+    for x0 in range(n, n + 30):
+        for x2 in range(1, n):
+            m = x0 - x2
+            assert abs(sol.E[2, x0, 0, x2, 2] - L[1, m + 1]) < 1e-12
+            assert sol.E[2, x0, 0, x2, 1] == 0.0
+            checked += 1
+    assert checked > 20
+
+
+def test_closed_form_at_target_50():
+    """Target 50, the first to reach it: a turn wins with the chance p that it
+    banks anything or wins by the Kleeblatt (the two-player table: W = 1/(2-p));
+    seat s of N wins p(1-p)^s / (1 - (1-p)^N)."""
+    w2 = solve_win(TuttoRules(target=50, game_end="immediate")).p_first_wins
+    p = 2.0 - 1.0 / w2
+    for N in (3, 4):
+        sol = solve_win_n(TuttoRules(target=50, game_end="immediate"), players=N,
+                          evaluate_ev=False)
+        want = [p * (1 - p) ** s / (1 - (1 - p) ** N) for s in range(N)]
+        assert np.allclose(sol.p_wins, want, atol=1e-12, rtol=0)
+
+
+def test_every_state_is_a_distribution_of_the_win(three_round):
+    for a in (three_round.W, three_round.E[1:]):
+        assert a.min() >= -1e-15 and a.max() <= 1 + 1e-15
+    assert np.abs(three_round.W.sum(axis=-1) - 1).max() < 1e-12
+    assert three_round.residual < 1e-12
+    # playing to win never does worse than the points table in any seat
+    assert all(w >= e - 1e-12 for w, e in zip(three_round.win_vs_ev, three_round.p_wins_ev))
+
+
+def test_results_do_not_depend_on_the_thread_count():
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba was started with one thread")  # pragma: no cover
+    before = numba.get_num_threads()
+    rules = TuttoRules(target=150, game_end="immediate")
+    try:
+        numba.set_num_threads(1)
+        one = solve_win_n(rules, players=3)
+        numba.set_num_threads(2)
+        two = solve_win_n(rules, players=3)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one.W, two.W)
+    assert one.win_vs_ev == two.win_vs_ev
+
+
+def test_the_table_file_round_trips_and_refuses_damage(three_round, tmp_path):
+    path = tmp_path / "w.json"
+    write_win_table_n(three_round, path)
+    t = load_win_table_n(path, TuttoRules(target=100), players=3)
+    assert np.array_equal(t.W, three_round.W)
+    assert np.array_equal(t.E[1:], three_round.E[1:])
+    with pytest.raises(PolicyFileError, match="for 3 players, not 4"):
+        load_win_table_n(path, players=4)
+    with pytest.raises(PolicyFileError, match="other rules"):
+        load_win_table_n(path, TuttoRules(target=150))
+    d = json.loads(path.read_text())
+    d["W"]["base64"] = d["W"]["base64"][:-8] + "AAAAAAAA"
+    path.write_text(json.dumps(d))
+    with pytest.raises(PolicyFileError, match="content hash"):
+        load_win_table_n(path)
+
+
+def test_kernel_games_confirm_the_table(three_round, tmp_path):
+    """200,000 games of three winopt bots (cards drawn independently, as
+    solved) win by seat as the table says, within 99.9% intervals; and one
+    winopt among two points players as ``win_vs_ev``."""
+    from tutto_sim.core.tournament import run_tournament
+    from tutto_sim.tutto.bots import parse_bot
+    from tutto_sim.tutto.game import GameConfig
+
+    path = tmp_path / "w.json"
+    write_win_table_n(three_round, path)
+    rules = TuttoRules(target=100, deck="iid")
+    games = 200_000
+    z = 3.29
+    res = run_tournament([parse_bot(f"winopt:{path}", rules) for _ in range(3)], 3, games, 5,
+                         GameConfig(rules), "kernel")
+    for got, want in zip((e.mean for e in res.seat_rates()), three_round.p_wins):
+        assert abs(got - want) < z * np.sqrt(want * (1 - want) / games)
+    # one player to win against two points players, each seat in turn: win_vs_ev's mean
+    res = run_tournament([parse_bot(f"winopt:{path}", rules), parse_bot("optimal", rules),
+                          parse_bot("optimal", rules)], 3, games, 6, GameConfig(rules), "kernel")
+    got = res.bot_stats()[0].win.mean if res.bot_stats()[0].name.startswith("winopt") else None
+    want = float(np.mean(three_round.win_vs_ev))
+    assert got is not None and abs(got - want) < z * np.sqrt(want * (1 - want) / games)
+
+
+def test_the_command_prints_the_figures_and_writes_the_table(capsys, tmp_path):
+    from conftest import run_cli
+
+    out_file = tmp_path / "w3.json"
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3", "--target",
+                             "100", "--game-end", "immediate", "--out", str(out_file), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    for key in ("p_wins", "p_wins_ev", "win_vs_ev", "states", "residual", "seconds"):
+        assert key in d
+    assert len(d["p_wins"]) == 3 and abs(sum(d["p_wins"]) - 1) < 1e-12
+    assert load_win_table_n(out_file, players=3).players == 3
+    code, _, err = run_cli(capsys, "solve", "--objective", "win", "--players", "5")
+    assert code == 2 and "--players must be 2, 3 or 4" in err
+    code, _, err = run_cli(capsys, "solve", "--players", "3")
+    assert code == 2 and "--objective win only" in err
+
+
+def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
+    """``--cluster local:2``: the states go out in tasks (made small here, so
+    that a small target has several) and the table is the same to the bit."""
+    from conftest import run_cli
+
+    from tutto_sim.tutto import winprob_n
+
+    monkeypatch.setattr(winprob_n, "CLUSTER_STATES", 700)
+    files = []
+    for extra in ((), ("--cluster", "local:2")):
+        f = tmp_path / f"w{len(files)}.json"
+        code, _, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3",
+                               "--target", "100", "--out", str(f), "--json", *extra)
+        assert code == 0, err
+        files.append(load_win_table_n(f))
+    assert np.array_equal(files[0].W, files[1].W)
+    assert np.array_equal(files[0].E, files[1].E)

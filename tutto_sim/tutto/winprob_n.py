@@ -1,0 +1,640 @@
+r"""Playing to win at a table of N: exact win probabilities of N-player Tutto.
+
+Part of the solver layer, beside the two-player solver
+:mod:`tutto_sim.tutto.winprob` (read its docstring first: one turn is the same
+dynamic programme, with the same leaves in other places). The numba kernels
+are in :mod:`tutto_sim.tutto.win_kernel_n`.
+
+States and values
+-----------------
+Scores in units of 50, ``n = target / 50``. A turn-start state is
+``(s, x)``: seat ``s`` (seat 0 moves first in every round) to move, the
+scores ``x = (x_0, ..., x_{N-1})``. Its value is a *vector*: each player's
+chance to win when everyone maximises his own (a win shared by k tied players
+counts 1/k). ``W[s, x_0, ..., x_{N-1}, p]`` holds it for every ``x < n``
+(the *main phase*).
+
+Under ``--game-end round`` the round is finished once somebody ends a turn at
+or above the target: the seats after him each have one more turn, then the
+highest score wins. Those turns are the *end phase*, states ``(m, x)`` for
+``m = 1 .. N-1`` with scores up to ``n + C`` (a player who has reached the
+target, or who moves in the end phase, banks as soon as his score reaches
+``n + C``; higher scores count as ``n + C``; ``C`` = ``margin_cap``). Each
+end-phase turn is one programme whose leaves are the next seat's end-phase
+states or, after seat N-1, the finished game; they are solved from seat
+``N-1`` down. Under ``immediate`` reaching the target wins.
+
+The turn
+--------
+One turn of seat ``s`` at ``x`` is the two-player solver's programme with
+``N`` value components, component ``f`` the chance of seat ``(s + f) % N``;
+component 0, the mover's own chance, makes every decision (ties: banking
+first, then the first keep, i.e. the most points with the fewest dice as
+the two-player solver; see docs/win.md). Plus/Minus: the players who lose
+are fixed at the turn's start (every other player at the highest score; none
+when the mover leads alone), each banked Plus/Minus Tutto takes 20 units from
+each of them (never below 0): layer ``j`` of the turn holds their scores
+after ``j`` deductions.
+
+The order of solving
+--------------------
+A Niete hands the turn to the next seat at the same scores: the N states of
+one ``x`` form a cycle. Every other end of a turn raises the score sum,
+except turns of nothing but Plus/Minus Tuttos banked at exactly 1000 each:
+taken from one leader they keep the sum (a *link* inside the level), taken
+from two or more tied leaders they lower it, and under deduction ``tutto`` a
+Niete after such Tuttos lowers it too. The main phase is solved level by
+level of equal score sum, from the highest down. Each turn's programme also
+carries the slopes in the Niete's state and in each link (components
+``N`` and ``N + 1 + k``: leaves 1 at that end, 0 elsewhere), so each state's
+value is affine in them; the level's linear system is solved exactly (the
+cycle of each ``x`` in closed form, the links by Gauss-Seidel), and the
+programmes are run again for the states whose inputs moved by more than
+``PAIR_TOL`` (Newton's method, as the two-player solver's groups). The
+lower-sum ends are read from the previous sweep; sweeps repeat until no value
+moves by more than ``tol`` (``residual``: the largest move of the last sweep).
+
+EV-optimal players
+------------------
+``p_wins_ev`` is the game when everyone plays the ``optimal`` bot, and
+``win_vs_ev[s]`` seat ``s`` playing to win (its decisions from ``W``) against
+N-1 ``optimal`` players. The EV table does not look at the scores: its
+turn's outcomes are followed forwards once and each state's value is their
+sum with that state's leaves; the win-optimal player's turns are programmes
+with a deciding component from ``W``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from tutto_sim.dice.scoring import POINT_UNIT
+from tutto_sim.dice.throws import MAX_DICE
+from tutto_sim.tutto import win_kernel_n as kn
+from tutto_sim.tutto.cards import N_CARDS
+from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.winprob import SLOT_WIDTH, turn_params_for
+
+#: Newton's rounds on a level stop when no input moves by more than this.
+PAIR_TOL = 1e-14
+#: Sweeps stop when no value moves by more than this.
+DEFAULT_TOL = 1e-12
+#: Table sizes the N-player solver takes.
+PLAYERS = (2, 3, 4)
+#: Largest target (points) per table size: time and memory grow as the target
+#: to the power N + 1.
+MAX_TARGETS = {2: 20000, 3: 3000, 4: 1000}
+
+
+def default_cap(n_units: int, players: int) -> int:
+    """Units past the target that turns are followed under ``round``: as the
+    two-player solver for two (the target, at least 2000 points); the
+    target, at least 1000 points, for more (the end phase grows as the cap
+    to the power N)."""
+    return max(40, n_units)
+
+
+@dataclass(frozen=True)
+class WinSolutionN:
+    """The exact N-player solution (scores in units of 50).
+
+    ``W``: shape ``(N,) + (n,) * N + (N,)``, see the module docstring;
+    ``E``: the end phase, ``(N,) + (n + C + 1,) * N + (N,)`` (seat 0 unused;
+    empty under ``immediate``)."""
+
+    rules: TuttoRules
+    players: int
+    W: np.ndarray
+    E: np.ndarray
+    p_wins: tuple
+    p_wins_ev: tuple
+    win_vs_ev: tuple
+    states: int
+    seconds: float
+    residual: float
+    sweeps: int
+    margin_cap: int
+    extra: dict = field(default_factory=dict)
+
+    def summary(self) -> dict:
+        """The JSON keys of ``solve --objective win --players N``."""
+        return {
+            "game": "tutto",
+            "players": self.players,
+            "target": self.rules.target,
+            "game_end": self.rules.game_end,
+            "p_wins": list(self.p_wins),
+            "p_wins_ev": list(self.p_wins_ev),
+            "win_vs_ev": list(self.win_vs_ev),
+            "win_vs_ev_mean": float(np.mean(self.win_vs_ev)) if self.win_vs_ev else None,
+            "states": self.states,
+            "seconds": round(self.seconds, 3),
+            "residual": self.residual,
+            "sweeps": self.sweeps,
+            "margin_cap_points": self.margin_cap * POINT_UNIT,
+        }
+
+
+class _Scratch:
+    """Per-thread scratch of the kernels (never shared between threads)."""
+
+    def __init__(self, slots, nv, layers, tsize, x2_card, cpmax, players, links):
+        self.A = np.zeros((slots, nv, layers, tsize))
+        self.D = np.zeros((slots, nv, layers, tsize))
+        self.U = np.zeros((slots, nv, N_CARDS, tsize, MAX_DICE))
+        ux = (tsize, cpmax + 1, MAX_DICE) if x2_card else (1, 1, MAX_DICE)
+        self.UX = np.zeros((slots, nv) + ux)
+        self.bl = np.zeros((slots, nv, layers, tsize))
+        self.bust = np.zeros((slots, nv, layers))
+        self.win = np.zeros((slots, nv))
+        self.sc = np.zeros((slots, 2 + nv, SLOT_WIDTH))
+        self.xs = np.zeros((slots, players), dtype=np.int64)
+        self.ys = np.zeros((slots, players), dtype=np.int64)
+        self.lose = np.zeros((slots, players), dtype=np.bool_)
+        self.vec = np.zeros((slots, nv))
+        self.vecd = np.zeros((slots, nv))
+        self.link_layer = np.zeros((slots, links), dtype=np.int64)
+        self.link_idx = np.zeros((slots, links), dtype=np.int64)
+        self.nlink = np.zeros((slots, 1), dtype=np.int64)
+
+
+class _Solver:
+    def __init__(self, rules: TuttoRules, players: int, margin_cap: int | None, tol: float,
+                 progress):
+        if players not in PLAYERS:
+            raise ValueError(f"players must be one of {PLAYERS}, not {players}")
+        self.rules = rules
+        self.N = players
+        self.n = n = rules.target // POINT_UNIT
+        self.immediate = rules.game_end == "immediate"
+        self.ded_tutto = rules.plusminus_deduction == "tutto"
+        self.C = 0 if self.immediate else int(default_cap(n, players) if margin_cap is None
+                                              else margin_cap)
+        self.M = n + self.C + 1
+        self.tol = tol
+        self.progress = progress
+        tsize = 2 * (self.M + 1) + 90
+        self.p, self.tsize = turn_params_for(rules, tsize)
+        q = self.p.ev_out[0]
+        if q.shape[1] <= self.M + self.p.t_max + 2:
+            raise ValueError("the EV outcomes do not reach the cap")
+        self.layers = self.M // 20 + 3
+        if q.shape[0] < self.layers:
+            raise ValueError("the EV outcomes have too few Plus/Minus layers for this target")
+        self.links = self.layers
+        self.nv = 1 + players + 1 + self.links
+        slots = max(1, numba.get_num_threads())
+        self.s = _Scratch(slots, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
+                          self.p.cpmax, players, self.links)
+        N = players
+        # the main phase's levels: every scores x < n by their sum, seats 0..N-1 each
+        x = np.indices((n,) * N).reshape(N, -1)
+        tot = x.sum(axis=0)
+        self.levels = []
+        for lev in range(N * (n - 1), -1, -1):
+            ids = np.flatnonzero(tot == lev).astype(np.int64)
+            self.levels.append((lev, np.repeat(ids, N), np.tile(np.arange(N, dtype=np.int64),
+                                                               len(ids))))
+        # the end phase: seats m..N-1 below the target (they have not moved since)
+        self.end_states = []
+        if not self.immediate:
+            xe = np.indices((self.M,) * N).reshape(N, -1)
+            for m in range(N - 1, 0, -1):
+                ok = np.all(xe[m:] < n, axis=0)
+                ids = np.flatnonzero(ok).astype(np.int64)
+                self.end_states.append((m, ids))
+        self.states = N * n ** N + sum(len(i) for _, i in self.end_states)
+        self.end_count = sum(len(i) for _, i in self.end_states)
+        self.timing: dict = {}
+
+    def empty(self):
+        N = self.N
+        V = np.full((N, self.n ** N, N), 1.0 / N)
+        E = np.zeros((N, self.M ** N if not self.immediate else 1, N))
+        return V, E
+
+    def _run(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+        """:func:`win_kernel_n.run_states` on these states: here, or on a Dask
+        cluster (``--cluster``) in tasks of :data:`CLUSTER_STATES` states, each
+        a pure function of its states and the tables it reads (the same
+        bytes wherever it runs)."""
+        from tutto_sim.core import cluster
+
+        if cluster.active() and len(seat) > CLUSTER_STATES:
+            cuts = list(range(0, len(seat), CLUSTER_STATES))
+            tasks = [(self.rules, self.N, self.C, seat[a:a + CLUSTER_STATES],
+                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, Vd, Ed, V, E)
+                     for a in cuts]
+            parts: list = [None] * len(tasks)
+
+            def take(i, result):
+                parts[i] = result
+
+            cluster.run_tasks(remote_run, tasks, take)
+            return tuple(np.concatenate([q[k] for q in parts]) for k in range(5))
+        return self.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
+
+    def run_here(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+        s, p = self.s, self.p
+        ns = len(seat)
+        out_c = np.zeros((ns, self.N))
+        out_p = np.zeros(ns)
+        out_w = np.zeros((ns, self.links))
+        out_lk = np.zeros((ns, self.links), dtype=np.int64)
+        out_nl = np.zeros(ns, dtype=np.int64)
+        q, po, hfw, pb, pw = p.ev_out
+        kn.run_states(seat, idx, end_phase, kinds, self.N, self.n, self.M, self.immediate,
+                      self.ded_tutto, level, Vd, Ed, V, E, p.tp, p.ev, p.t_max, q, po, hfw, pb,
+                      pw, s.A, s.D, s.U, s.UX, s.bl, s.bust, s.win, s.sc, s.xs, s.ys, s.lose,
+                      s.vec, s.vecd, s.link_layer, s.link_idx, s.nlink, out_c, out_p, out_w,
+                      out_lk, out_nl, self.tsize)
+        return out_c, out_p, out_w, out_lk, out_nl
+
+    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40):
+        """Fill (V, E) for seats playing ``kinds`` (0 win-optimal, 1 EV table,
+        2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps)."""
+        kinds = np.asarray(kinds, dtype=np.int64)
+        N = self.N
+        t0 = time.perf_counter()
+        for m, ids in self.end_states:
+            seat = np.full(len(ids), m, dtype=np.int64)
+            if kinds[m] == 0:
+                Vd_, Ed_ = V, E
+            else:
+                Vd_, Ed_ = Vd, Ed
+            c, *_ = self._run(seat, ids, True, kinds, -1, Vd_, Ed_, V, E)
+            E[m, ids] = c
+            if self.progress is not None:
+                self.progress(len(ids))
+        deciding = bool((kinds == 0).any())
+        t1 = time.perf_counter()
+        self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
+        sweeps = 0
+        residual = np.inf
+        cur = np.zeros((N, N))
+        r = np.zeros((N, N))
+        tmp = np.zeros(N)
+        while sweeps < max_sweeps:
+            sweeps += 1
+            before = V.copy()
+            for lev, idx, seat in self.levels:
+                if sweeps == 1:
+                    V[seat, idx] = self._first_guess(V, seat, idx)
+                which = np.ones(len(seat), dtype=np.bool_)
+                out = None
+                used_cyc = np.zeros(len(seat))
+                used_lk = np.zeros((len(seat), self.links))
+                for _ in range(max_rounds):
+                    sel = np.flatnonzero(which)
+                    Vdd, Edd = (V, E) if deciding else (Vd, Ed)
+                    res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
+                    if out is None:
+                        out = res
+                    else:
+                        for a, b in zip(out, res):
+                            a[sel] = b
+                    oc, op, ow, olk, onl = out
+                    kn.record_inputs(seat, idx, olk, onl, V, used_cyc, used_lk, N, which)
+                    part = tuple(a[sel] for a in out)
+                    kn.affine(seat[sel], idx[sel], *part, V, N, self.n)
+                    for a, b in zip(out, part):
+                        a[sel] = b
+                    kn.solve_level(seat, idx, oc, op, ow, olk, onl, V, N, self.n, 1e-16, 500,
+                                   cur, r, tmp)
+                    if not deciding:
+                        break
+                    moves = kn.input_moves(seat, idx, olk, onl, V, used_cyc, used_lk, N)
+                    which = (moves > PAIR_TOL) & (kinds[seat] == 0)
+                    if not which.any():
+                        break
+                if self.progress is not None:
+                    self.progress(len(idx) // N)
+            if sweeps > 1:
+                residual = float(np.abs(V - before).max())
+                if residual <= self.tol:
+                    break
+            elif not self._has_back_links():
+                residual = 0.0
+                break
+        self.timing["main_seconds"] = (self.timing.get("main_seconds", 0.0)
+                                       + time.perf_counter() - t1)
+        return residual, sweeps
+
+    def _has_back_links(self) -> bool:
+        """Ends of a turn at a lower score sum: the deduction at the Tutto, or a
+        turn of Plus/Minus Tuttos taken from two tied leaders (three or more
+        players) that stays below the target (each Tutto is 20 units: not
+        below target 1050)."""
+        return self.ded_tutto or (self.N >= 3 and self.n > 20)
+
+    def _first_guess(self, V, seat, idx):
+        """The value of the same seat with one unit more for the first player
+        (in seat order from the mover) who can take it: a solved level."""
+        N, n = self.N, self.n
+        x = np.array(np.unravel_index(idx, (n,) * N))
+        guess = np.full((len(idx), N), 1.0 / N)
+        done = np.zeros(len(idx), dtype=bool)
+        for f in range(N):
+            q = (seat + f) % N
+            xq = x[q, np.arange(len(idx))]
+            ok = (~done) & (xq < n - 1)
+            if ok.any():
+                y = x[:, ok].copy()
+                y[q[ok], np.arange(ok.sum())] += 1
+                guess[ok] = V[seat[ok], np.ravel_multi_index(y, (n,) * N)]
+                done |= ok
+        return guess
+
+
+#: States per Dask task on a cluster.
+CLUSTER_STATES = 4096
+
+
+@functools.lru_cache(maxsize=2)
+def _worker_solver(rules: TuttoRules, players: int, cap: int) -> _Solver:
+    return _Solver(rules, players, cap, DEFAULT_TOL, None)
+
+
+def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+    """One cluster task: the turns of these states (a worker keeps its solver's
+    tables and scratch between tasks)."""
+    return _worker_solver(rules, players, cap).run_here(seat, idx, end_phase, kinds, level, Vd,
+                                                        Ed, V, E)
+
+
+def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
+               margin_cap: int | None = None) -> int:
+    """Progress of one sweep of every world of :func:`solve_win_n`."""
+    n = rules.target // POINT_UNIT
+    mc = 0 if rules.game_end == "immediate" else (default_cap(n, players) if margin_cap is None
+                                                  else margin_cap)
+    M = n + mc + 1
+    end = 0 if rules.game_end == "immediate" else sum(M ** m * n ** (players - m)
+                                                       for m in range(1, players))
+    worlds = 2 + players if evaluate_ev else 1
+    return (n ** players + end) * worlds
+
+
+def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
+                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None
+                ) -> WinSolutionN:
+    """Every player maximises his chance of winning: ``W`` and the figures.
+
+    Examples
+    --------
+    >>> sol = solve_win_n(TuttoRules(target=100, game_end="immediate"), players=3)
+    >>> round(sum(sol.p_wins), 12)
+    1.0
+    """
+    t0 = time.perf_counter()
+    sv = _Solver(rules, players, margin_cap, tol, progress)
+    N = players
+    W, WE = sv.empty()
+    res, sweeps = sv.world([0] * N, W, WE, W, WE)
+    residual = res
+    zero = (0,) * N
+    p_ev: tuple = ()
+    vs_ev: tuple = ()
+    if evaluate_ev:
+        V, VE = sv.empty()
+        r2, _ = sv.world([1] * N, W, WE, V, VE)
+        residual = max(residual, r2)
+        p_ev = tuple(float(v) for v in V[(0, np.ravel_multi_index(zero, (sv.n,) * N))])
+        seats = []
+        for s in range(N):
+            V, VE = sv.empty()
+            kinds = [1] * N
+            kinds[s] = 2
+            r3, _ = sv.world(kinds, W, WE, V, VE)
+            residual = max(residual, r3)
+            seats.append(float(V[0, 0, s]))
+        vs_ev = tuple(seats)
+    shape = (N,) + (sv.n,) * N + (N,)
+    eshape = (N,) + (sv.M,) * N + (N,) if not sv.immediate else (0,)
+    return WinSolutionN(
+        rules=rules, players=N, W=W.reshape(shape), E=WE.reshape(eshape) if not sv.immediate
+        else np.zeros(0), p_wins=tuple(float(v) for v in W[0, 0]), p_wins_ev=p_ev,
+        win_vs_ev=vs_ev, states=sv.states, seconds=time.perf_counter() - t0,
+        residual=float(residual), sweeps=sweeps, margin_cap=sv.C,
+        extra={"main_states": N * sv.n ** N, "end_states": sv.end_count,
+               **{k: round(v, 3) for k, v in sv.timing.items()}})
+
+
+# --------------------------------------------------------------------------
+# the policy file
+# --------------------------------------------------------------------------
+
+WIN_TABLE_KIND = "win-table"
+#: Version 2: a table of N players (version 1 is the two-player file of ``winprob``).
+WIN_TABLE_VERSION = 2
+WIN_OBJECTIVE = ("every player maximises his chance of winning a game of N players "
+                 "(docs/win.md; cards drawn independently at the deck frequencies)")
+_HASHED = ("format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
+           "players", "point_unit", "target_units", "margin_cap_units", "W", "E")
+
+
+def _pack(a: np.ndarray) -> dict:
+    import base64
+
+    a = np.ascontiguousarray(a, dtype="<f8")
+    return {"shape": list(a.shape), "dtype": "float64-le",
+            "base64": base64.b64encode(a.tobytes()).decode("ascii")}
+
+
+def _unpack(d: dict, shape: tuple, path, what: str) -> np.ndarray:
+    import base64
+    import binascii
+
+    from tutto_sim.core.policyfile import PolicyFileError
+
+    if tuple(d["shape"]) != shape:
+        raise PolicyFileError(f"policy file {path}: {what} must have the shape "
+                              f"{' x '.join(map(str, shape))}, not {' x '.join(map(str, d['shape']))}")
+    try:
+        raw = base64.b64decode(d["base64"], validate=True)
+    except (binascii.Error, ValueError):
+        raise PolicyFileError(f"policy file {path}: {what} is not valid base64") from None
+    if len(raw) != 8 * int(np.prod(shape)):
+        raise PolicyFileError(f"policy file {path}: {what} holds {len(raw)} bytes, not "
+                              f"{8 * int(np.prod(shape))}")
+    a = np.frombuffer(raw, dtype="<f8").reshape(shape).astype(float)
+    if not np.isfinite(a).all() or a.min(initial=0.0) < 0.0 or a.max(initial=0.0) > 1.0:
+        raise PolicyFileError(f"policy file {path}: {what} holds values that are not chances")
+    return a
+
+
+def end_state_ids(n: int, M: int, players: int) -> list[np.ndarray]:
+    """The end phase's states of seat m = 1 .. N-1 (scores' index in base M):
+    the seats from m on are below the target (they have not moved since)."""
+    xe = np.indices((M,) * players).reshape(players, -1)
+    return [np.flatnonzero(np.all(xe[m:] < n, axis=0)) for m in range(1, players)]
+
+
+def _hash(d: dict) -> str:
+    from tutto_sim.core.policyfile import fields_sha256
+
+    return fields_sha256(d, _HASHED)
+
+
+def win_table_dict(sol: WinSolutionN) -> dict:
+    """The JSON document of an N-player win table (schema/win-policy-n.schema.json)."""
+    from tutto_sim.core.policyfile import win_table_document
+
+    N, n = sol.players, sol.rules.target // POINT_UNIT
+    M = n + sol.margin_cap + 1
+    ends = []
+    if sol.rules.game_end == "round":
+        flat = sol.E.reshape(N, -1, N)
+        ends = [_pack(np.clip(flat[m][ids], 0.0, 1.0))
+                for m, ids in enumerate(end_state_ids(n, M, N), start=1)]
+    return win_table_document("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION,
+                              WIN_OBJECTIVE, {
+                                  "players": N, "point_unit": POINT_UNIT, "target_units": n,
+                                  "margin_cap_units": sol.margin_cap,
+                                  "W": _pack(np.clip(sol.W, 0.0, 1.0)),
+                                  "E": ends,
+                                  "summary": sol.summary(),
+                              }, _hash)
+
+
+def write_win_table_n(sol: WinSolutionN, path) -> None:
+    """Write the policy file (the caller makes the write atomic)."""
+    from tutto_sim.core.policyfile import write_compact
+
+    write_compact(path, win_table_dict(sol))
+
+
+@dataclass(frozen=True)
+class WinTableN:
+    """An N-player win table read from its policy file."""
+
+    rules: TuttoRules
+    players: int
+    W: np.ndarray
+    E: np.ndarray
+    margin_cap: int
+    summary: dict
+
+    def chances(self, seat: int, scores) -> np.ndarray:
+        """Each player's chance at the start of ``seat``'s turn (main phase)."""
+        return self.W[(seat,) + tuple(scores)]
+
+
+def win_schema_n() -> dict:
+    from tutto_sim.core.policyfile import schema_of
+
+    return schema_of(__package__, "win-policy-n.schema.json")
+
+
+def load_win_table_n(path, rules: TuttoRules | None = None, players: int | None = None
+                     ) -> WinTableN:
+    """Read an N-player win table; :class:`PolicyFileError` (one line) for a
+    damaged file, another kind or version, shapes that do not fit, rules
+    other than ``rules`` or a table of another size than ``players``."""
+    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
+    from tutto_sim.tutto.winprob import WIN_FIELDS
+
+    check_win_kind(path, WIN_TABLE_KIND, "export one with: tutto-sim solve --objective win --players N")
+    d, file_rules, path = read_policy_file(path, "tutto", win_schema_n(), TuttoRules, _hash,
+                                           asked=rules)
+    N = int(d["players"])
+    if players is not None and N != players:
+        raise PolicyFileError(f"win table {path} is for {N} players, not {players}")
+    n = file_rules.target // POINT_UNIT
+    if d["target_units"] != n:
+        raise PolicyFileError(f"policy file {path}: target_units does not fit the target")
+    if rules is not None:
+        wrong = [f"{f}={getattr(rules, f)!r} (file: {getattr(file_rules, f)!r})"
+                 for f in WIN_FIELDS if getattr(rules, f) != getattr(file_rules, f)]
+        if wrong:
+            raise PolicyFileError(f"win table {path} was solved for other rules: {', '.join(wrong)}")
+    W = _unpack(d["W"], (N,) + (n,) * N + (N,), path, "W")
+    mc = int(d["margin_cap_units"])
+    M = n + mc + 1
+    if file_rules.game_end == "round":
+        ids = end_state_ids(n, M, N)
+        if len(d["E"]) != N - 1:
+            raise PolicyFileError(f"policy file {path}: E must hold {N - 1} end-phase tables")
+        E = np.zeros((N, M ** N, N))
+        for m, (blk, i) in enumerate(zip(d["E"], ids), start=1):
+            E[m, i] = _unpack(blk, (len(i), N), path, f"E[{m}]")
+        E = E.reshape((N,) + (M,) * N + (N,))
+    else:
+        E = np.zeros(0)
+    return WinTableN(file_rules, N, W, E, mc, d["summary"])
+
+
+# --------------------------------------------------------------------------
+# one turn's programme from a table (advice, reports, bots)
+# --------------------------------------------------------------------------
+
+
+class TurnProgramme:
+    """One turn of the win-optimal player from an N-player table: the
+    programme's arrays for the mover's own chance (component 0), layer by
+    layer (``A``, ``D``, ``U``, ``UX``, ``bl``, ``bust``: as the two-player
+    planner's, :class:`tutto_sim.tutto.winprob.WinPlanner`)."""
+
+    def __init__(self, rules: TuttoRules, players: int, W: np.ndarray, E: np.ndarray,
+                 margin_cap: int):
+        self.rules = rules
+        self.N = players
+        self.n = rules.target // POINT_UNIT
+        self.immediate = rules.game_end == "immediate"
+        self.C = 0 if self.immediate else margin_cap
+        self.M = self.n + self.C + 1
+        tsize = 2 * (self.M + 1) + 90
+        self.p, self.tsize = turn_params_for(rules, tsize)
+        self.layers = self.M // 20 + 3
+        self.nv = 1 + players + 1 + self.layers
+        self.s = _Scratch(1, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
+                          self.p.cpmax, players, self.layers)
+        self.V = np.ascontiguousarray(W.reshape(players, -1, players))
+        self.Ev = (np.ascontiguousarray(E.reshape(players, -1, players)) if E.size
+                   else np.zeros((players, 1, players)))
+
+    def run(self, seat: int, scores, end_phase: bool = False):
+        """Solve the turn; returns (tcap, layers): the arrays stay in ``self.s``
+        (slot 0) until the next call."""
+        s = self.s
+        x = s.xs[0]
+        x[:] = np.asarray(scores, dtype=np.int64)
+        N = self.N
+        bound = self.M if end_phase else self.n
+        if not (0 <= seat < N and len(scores) == N and x.min() >= 0 and x.max() < bound):
+            raise ValueError(f"seat must be 0..{N - 1} and {N} scores below {bound} units")
+        if end_phase and (self.immediate or seat == 0):
+            raise ValueError("the end of the round has seats 1.. under game end round only")
+        n_layers = min(kn.losers_of(x, seat, N, s.lose[0]), self.layers)
+        tcap = kn.tcap_of(seat, x, end_phase, N, self.n, self.M, self.immediate)
+        used = min(2 * tcap + 90, self.tsize)
+        level = int(x.sum())
+        nv = kn.fill_leaves(False, seat, x, end_phase, N, self.n, self.M, self.immediate,
+                            self.rules.plusminus_deduction == "tutto", level, self.V, self.Ev,
+                            self.V, self.Ev, s.lose[0], n_layers, s.nlink[0], used, s.bl[0],
+                            s.bust[0], s.win[0], s.ys[0], s.vec[0], s.vecd[0],
+                            s.link_layer[0], s.link_idx[0])
+        from tutto_sim.tutto.win_kernel import MAX_MODE, turn_programme
+
+        turn_programme(MAX_MODE, nv, tcap, n_layers, s.bl[0], s.bust[0], s.win[0], s.A[0],
+                       s.D[0], s.U[0], s.UX[0], s.sc[0], self.p.tp, self.p.ev, np.bool_(False))
+        return tcap, n_layers
+
+    def turn_start(self, seat: int, scores, end_phase: bool = False):
+        """Layer 0 of the turn as a :class:`tutto_sim.tutto.winprob.TurnStart`:
+        the mover's chance after banking and after drawing, by turn total."""
+        from tutto_sim.tutto.winprob import TurnStart
+
+        tcap, _ = self.run(seat, scores, end_phase)
+        s = self.s
+        return TurnStart(s.bl[0, 0, 0, :tcap + 1].copy(), s.D[0, 0, 0, :tcap + 1].copy(), tcap)
+
+
+def programme_of(table) -> TurnProgramme:
+    """The turn programme of a :class:`WinTableN` or :class:`WinSolutionN`."""
+    return TurnProgramme(table.rules, table.players, table.W, table.E, table.margin_cap)
