@@ -43,8 +43,9 @@ def test_the_page_names_its_files(curves):
     path3, path4 = (default_win_file(RULES, p)[0] for p in (3, 4))
     assert c.found == (3,)
     assert c.files[0] == f"3 players: read from {path3}"
-    assert c.files[1].startswith(f"4 players: {path4} is absent (tutto-sim solve --objective "
-                                 f"win --players 4 --target {WIN_TARGET} writes it)")
+    assert c.files[1] == (f"4 players: {path4} is absent (solving to win for 4 players to "
+                          f"{WIN_TARGET} writes it: docs/win.md, Three and four players at the "
+                          "table)")
     assert sorted(c.lines) == sorted({50 * (N // 4), 50 * (N // 2), 50 * (3 * N // 4)} - {0})
     for lead, lines in c.lines.items():
         assert [label for label, _ in lines] == [

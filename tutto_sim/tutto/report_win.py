@@ -129,7 +129,8 @@ def size_tables(rules: TuttoRules) -> tuple[dict, list]:
     tables, files = {}, []
     for size in SIZES:
         path = default_win_file(rules, size)[0]
-        make = f"tutto-sim solve --objective win --players {size} --target {rules.target} writes it"
+        make = (f"solving to win for {size} players to {rules.target:,} writes it: docs/win.md, "
+                "Three and four players at the table")
         if not path.exists():
             files.append(f"{size} players: {path} is absent ({make})")
             continue
