@@ -219,7 +219,15 @@ class TuttoHooks(GameHooks):
 
         if kind == "win-table":
             from tutto_sim.tutto.winprob import load_win_table
+            from tutto_sim.tutto.winprob_n import load_win_table_n, table_size
 
+            if (table_size(path) or 2) > 2:  # three or four players: each player's chance
+                table = load_for_cli(load_win_table_n, path)
+                return ("tutto", "tutto-win", "win", table.rules.to_dict(),
+                        f"{words.rules_words(table.rules)}, {table.players} players",
+                        words.rules_lines(table.rules)[:6],
+                        {"target": table.rules.target, "summary": table.summary,
+                         "players": table.players})
             table = load_for_cli(load_win_table, path)
             return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
                     words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})
