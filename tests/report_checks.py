@@ -77,9 +77,18 @@ def _small_macke():
     return solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40)
 
 
+@functools.lru_cache(maxsize=None)
+def _small_tutto_n(players: int):
+    from tutto_sim.tutto.rules import TuttoRules
+    from tutto_sim.tutto.winprob_n import solve_win_n
+
+    return solve_win_n(TuttoRules(target=WIN_TARGET), players=players, evaluate_ev=False)
+
+
 def win_tables_here(folder, games=("tutto", "macke")):
     """Make ``folder`` the working directory with small win tables in its
-    results/ (target 200; Macke with the floor at -300 and a 2,000-point cap),
+    results/ (target 200; Macke with the floor at -300 and a 2,000-point cap; Tutto also
+a table of three players),
     so that a report with ``--win-target 200`` reads them instead of solving.
     A context manager (the child process of :func:`build_twice` inherits the
     working directory)."""
@@ -95,9 +104,12 @@ def win_tables_here(folder, games=("tutto", "macke")):
             from tutto_sim.tutto.winprob import default_win_file
             from tutto_sim.tutto.rules import TuttoRules
             from tutto_sim.tutto.winprob import cached_solution, write_win_table
+            from tutto_sim.tutto.winprob_n import write_win_table_n
 
             rules = TuttoRules(target=WIN_TARGET)
             write_win_table(cached_solution(rules), folder / default_win_file(rules)[0])
+            # and a table of three (the page on table sizes; none of four: absent)
+            write_win_table_n(_small_tutto_n(3), folder / default_win_file(rules, 3)[0])
         if "macke" in games:
             from tutto_sim.macke.winprob import default_win_file as macke_win_file
             from tutto_sim.macke.winprob import write_win_table as write_macke

@@ -106,6 +106,8 @@ export const HASHED_FIELDS = {
   rutsmieter: ["format", "version", "game", "rules", "rules_sha256", "evaluator", "features", "weights"],
   "tutto-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
     "point_unit", "target_units", "margin_cap_units", "W", "last_turn"],
+  "tutto-win-n": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
+    "players", "point_unit", "target_units", "margin_cap_units", "W", "E"],
   "macke-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
     "point_unit", "target_units", "floor_units", "cap_units", "W", "last_turn"],
 };

@@ -8,6 +8,7 @@
 //   Macke, V. Lotte tutto_sim/macke/policy.py        load_macke_policy    keep, bank, return units
 //   Rutsmieter      tutto_sim/rutsmieter/policy.py   load_weights_policy  the move
 //   Tutto win table tutto_sim/tutto/winprob.py       load_win_table       W, the chance after banking
+//     of N players  tutto_sim/tutto/winprob_n.py     load_win_table_n     each player's chance (W, E)
 //   Macke win table tutto_sim/macke/winprob.py       load_win_table       W, the last turn's chance
 //
 // It refuses, with a one-line PolicyError, what Python refuses, in Python's
@@ -38,4 +39,5 @@ export { MackePolicy, mackeTables } from "./macke.mjs";
 export { FIRST_GOAL, HOUSE, legalMoves, ownPosition, RING, ringSquare, RUTSMIETER_FEATURES, RutsmieterPolicy, SEAT_SPACING }
   from "./rutsmieter.mjs";
 export { TuttoWinTable } from "./tutto-win.mjs";
+export { TuttoWinTableN } from "./tutto-win-n.mjs";
 export { mackeSeriesMax, MackeWinTable } from "./macke-win.mjs";

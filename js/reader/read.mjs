@@ -12,6 +12,7 @@ import { TuttoPolicy } from "./tutto.mjs";
 import { MackePolicy } from "./macke.mjs";
 import { RutsmieterPolicy } from "./rutsmieter.mjs";
 import { TuttoWinTable, WIN_FIELDS } from "./tutto-win.mjs";
+import { TuttoWinTableN } from "./tutto-win-n.mjs";
 import { MACKE_WIN_FIELDS, MackeWinTable } from "./macke-win.mjs";
 import { SCHEMAS } from "./schemas.mjs";
 
@@ -48,7 +49,8 @@ async function readPolicyFile(source, game, name, callerRules) {
   }
   const d = toValue(raw);
   if (WIN_GAMES[game] && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
-    const how = game === "tutto-win" ? "export one with: tutto-sim solve --objective win"
+    const how = game === "tutto-win"
+      ? `export one with: tutto-sim solve --objective win${d.win_table_version === 2 || Object.hasOwn(d, "players") ? " --players N" : ""}`
       : "write one with: tutto-sim solve --objective win --game macke";
     throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; ${how})`, "kind");
   }
@@ -61,9 +63,13 @@ async function readPolicyFile(source, game, name, callerRules) {
   if (d.game !== EXPECTED_GAME[game]) {
     throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
   }
-  const bad = schemaError(SCHEMAS[game], d);
+  // a Tutto win table of N players is version 2 of the win table (tutto/winprob_n.py)
+  // (a table that names its players is read as one, whatever its version says, as Python's loader does)
+  const form = game === "tutto-win" && (d.win_table_version === 2 || Object.hasOwn(d, "players"))
+    ? "tutto-win-n" : game;
+  const bad = schemaError(SCHEMAS[form], d);
   if (bad) throw new PolicyError(`policy file ${name} does not match the schema at ${bad[0]}: ${bad[1]}`, "schema");
-  const contentSha256 = await contentHash(raw, game);
+  const contentSha256 = await contentHash(raw, form);
   if (contentSha256 !== d.content_sha256) {
     throw new PolicyError(`policy file ${name} was changed or damaged: its content hash does not match`, "content-hash");
   }
@@ -95,9 +101,11 @@ function otherRules(callerRules, fileRules, fields) {
  * Load and check a policy file. `source`: its text or bytes. Options:
  * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win", "macke-win" (also Volle Lotte)),
  * `rules` (the rules you play, as in the file's `rules`; a file made for others
- * is refused), `name` (stands for the path in messages).
+ * is refused), `name` (stands for the path in messages), `players` ("tutto-win": the table size
+ * asked for; a table of another size is refused; without it either size is read, two players as
+ * a TuttoWinTable, three or four, version 2, as a TuttoWinTableN).
  */
-export async function loadPolicy(source, { game, rules = null, name = "<policy>" } = {}) {
+export async function loadPolicy(source, { game, rules = null, name = "<policy>", players = null } = {}) {
   if (!GAMES.includes(game)) throw new TypeError(`loadPolicy: game must be one of ${GAMES.join(", ")}, not ${game}`);
   const { d, fileRules, contentSha256 } = await readPolicyFile(source, game, name, rules);
   const fail = (msg) => {
@@ -126,8 +134,13 @@ export async function loadPolicy(source, { game, rules = null, name = "<policy>"
     return new RutsmieterPolicy(d, contentSha256, fail, rules);
   }
   // a win table: checked, then compared on the rule fields it depends on
+  const size = game === "tutto-win" ? (d.win_table_version === 2 ? d.players : 2) : null;
+  if (players !== null && size !== null && size !== players) {
+    throw new PolicyError(`win table ${name} is for ${size} players, not ${players}`, "players");
+  }
   const p = game === "macke-win" ? new MackeWinTable(d, fileRules, contentSha256, fail)
-    : new TuttoWinTable(d, fileRules, contentSha256, fail);
+    : d.win_table_version === 2 ? new TuttoWinTableN(d, fileRules, contentSha256, fail)
+      : new TuttoWinTable(d, fileRules, contentSha256, fail);
   if (rules) {
     const full = { ...RULES[WIN_GAMES[game]].defaults, ...rules };
     const fields = game === "macke-win" ? MACKE_WIN_FIELDS : WIN_FIELDS;

@@ -74,6 +74,7 @@ PNGS = [
     "12-strasse",
     "13-win-chance",
     "14-win-bank-thresholds",
+    "15-win-table-sizes",
 ]
 SIMULATED = {"02", "03", "04", "05", "06", "07", "11"}
 
@@ -381,7 +382,7 @@ def test_tournament_page(capsys, tmp_path, monkeypatch):
                                "--turns", "2000", "--tournament", str(csv), "--win-target",
                                str(WIN_TARGET))
     assert code == 0, err
-    png = out_dir / "15-tournament.png"
+    png = out_dir / "16-tournament.png"
     assert png.exists() and np.asarray(imread(png)).std() > 0.05
     assert (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Page") - \
-        (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Pages") == 16
+        (out_dir / "tutto-report.pdf").read_bytes().count(b"/Type /Pages") == 17

@@ -163,7 +163,7 @@ def test_play_shows_the_chances(capsys, monkeypatch, tmp_path):
     assert "set aside 3 3 3 5 (350)" in out and "%  <- best to win" in out
     bad = tmp_path / "bad.json"
     bad.write_text(path.read_text()[:200])
-    for args, words in (((f"--win-table={path}", "--bots", "optimal,optimal"), "two players"),
+    for args, words in (((f"--win-table={path}", "--bots", "optimal,optimal"), "is for 2 players, not 3"),
                         ((f"--win-table={bad}",), "damaged or truncated"),
                         ((f"--win-table={tmp_path / 'none.json'}",), "cannot read"),
                         ((f"--win-table={path}", "--target", "250"), "other rules: target=250")):

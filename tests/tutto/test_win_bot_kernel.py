@@ -84,7 +84,7 @@ def test_two_win_tables_in_one_game():
 def test_winopt_needs_two_players():
     rules = TuttoRules(target=200, deck="iid")
     kern = TuttoGameKernel(GameConfig(rules), [parse_bot("winopt", rules).table()])
-    with pytest.raises(ValueError, match="two-player"):
+    with pytest.raises(ValueError, match="win table is for 2 players, not 3"):
         kern.run(1, 0, 10, make_lineups(1, 3))
 
 

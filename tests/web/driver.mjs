@@ -4,6 +4,7 @@
 //   node driver.mjs load JOBS.json      -> per job {file, game, rules?, name?}: {ok} or {reason, message}
 //   node driver.mjs canon TEXTS.json    -> the canonical JSON (for the hashes) of each JSON text
 //   node driver.mjs tables RULES.json   -> per rules object: Tutto's keeps or Macke's tables, built from the rules
+//   node driver.mjs chances CASES.json  -> an N-player Tutto win table's chances at each case's turn start
 //
 // The answers take the shapes of tutto_sim/web/export.py's Python answers.
 import { readFileSync } from "node:fs";
@@ -71,7 +72,8 @@ if (mode === "answer") {
   const out = [];
   for (const job of spec) {
     try {
-      await loadPolicyFile(job.file, { game: job.game, rules: job.rules ?? null, name: job.name });
+      await loadPolicyFile(job.file, { game: job.game, rules: job.rules ?? null, name: job.name,
+        players: job.players ?? null });
       out.push({ ok: true });
     } catch (e) {
       if (!(e instanceof PolicyError)) throw e;
@@ -79,12 +81,15 @@ if (mode === "answer") {
     }
   }
   process.stdout.write(JSON.stringify(out) + "\n");
+} else if (mode === "chances") {
+  const p = await loadPolicy(readFileSync(spec.policy), { game: "tutto-win", name: spec.policy, players: spec.players });
+  process.stdout.write(JSON.stringify(spec.cases.map((c) => p.chances(c.seat, c.scores, c.last_round))) + "\n");
 } else if (mode === "tables") {
   const tables = (r) => (r.game === "tutto" ? tuttoKeepsTable(r.six_of_kind) : mackeTables(r));
   process.stdout.write(JSON.stringify(spec.map(tables)) + "\n");
 } else if (mode === "canon") {
   process.stdout.write(JSON.stringify(spec.map((text) => canonicalJson(parseRawJson(text)))) + "\n");
 } else {
-  console.error("usage: node driver.mjs answer CASES.json | load JOBS.json | canon TEXTS.json | tables RULES.json");
+  console.error("usage: node driver.mjs answer CASES.json | load JOBS.json | canon TEXTS.json | tables RULES.json | chances CASES.json");
   process.exit(2);
 }

@@ -365,7 +365,8 @@ def test_embedded_schemas_are_the_packages():
     files = {"tutto": "tutto/schema/policy.schema.json", "macke": "macke/schema/macke-policy.schema.json",
              "rutsmieter": "rutsmieter/schema/rutsmieter-policy.schema.json",
              "tutto-win": "tutto/schema/win-policy.schema.json",
-             "macke-win": "macke/schema/macke-win-policy.schema.json"}
+             "macke-win": "macke/schema/macke-win-policy.schema.json",
+             "tutto-win-n": "tutto/schema/win-policy-n.schema.json"}
     for game, rel in files.items():
         assert embedded[game] == json.loads((root / rel).read_text()), (
             f"policy.mjs's schema for {game} differs from tutto_sim/{rel}: copy it into the SCHEMAS block")

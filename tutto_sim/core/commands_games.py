@@ -302,7 +302,7 @@ def play(
     name: Annotated[str, typer.Option("--name", help="Your name at the table.")] = "you",
     seed: Annotated[Optional[int], typer.Option("--seed", help="Seed of the game (default: a new one, printed).")] = None,
     hints: Annotated[bool, typer.Option("--hints", help="Show the table's advice at every decision, not only on '?'.")] = False,
-    win_table: Annotated[Optional[Path], typer.Option("--win-table", help=game_help("play --win-table", "", ", two players: a win table (solve --objective win) whose chance to win the advice shows beside each choice's expected points."))] = None,
+    win_table: Annotated[Optional[Path], typer.Option("--win-table", help=game_help("play --win-table", "", ": a win table (solve --objective win; Tutto: --players N for a table of three or four) whose chance to win the advice shows beside each choice's expected points."))] = None,
     rules=None,
 ) -> None:
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
@@ -355,7 +355,9 @@ def play(
         if "win_table" not in inspect.signature(make_human).parameters:
             raise UserError(f"--win-table: {_title(rules)} advice has no win table "
                             f"({game_help('win tables')} have)")
-        if len(others) != 1:
+        if "players" in inspect.signature(make_human).parameters:  # tables of any size it has
+            extra["players"] = len(others) + 1
+        elif len(others) != 1:
             raise UserError(f"--win-table: the win table is for two players, not {len(others) + 1}")
         extra["win_table"] = win_table
     human = make_human(name, read, write, hints, rules, **extra)

@@ -59,17 +59,32 @@ class TuttoHooks(GameHooks):
     def instant_column(self, rules) -> tuple[str, str, bool]:
         return "Kleeblatt ends", "cloverleaf_share", True
 
-    def human(self, name, read, write, hints, rules, win_table=None):
+    def human(self, name, read, write, hints, rules, win_table=None, players=2):
         """The human at ``play``; ``win_table`` (a policy file from ``solve --objective
-        win``) adds each choice's chance to win to the advice (two players)."""
+        win``, for ``players`` players: ``--players N`` for three or four) adds each
+        choice's chance to win to the advice."""
         from tutto_sim.tutto.human import Advisor, HumanBot, WinAdvisor
 
         win = None
         if win_table is not None:  # first: a file that does not fit stops before any solving
+            from tutto_sim.core.cli import UserError
             from tutto_sim.core.policyfile import load_for_cli
-            from tutto_sim.tutto.winprob import load_win_table
+            from tutto_sim.tutto.winprob_n import table_size
 
-            win = WinAdvisor(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
+            size = table_size(win_table)
+            if size is not None and size != players:
+                raise UserError(f"--win-table: win table {win_table} is for {size} players, not "
+                                f"{players} (solve --objective win --players {players})")
+            if players == 2:
+                from tutto_sim.tutto.winprob import load_win_table
+
+                table = load_for_cli(load_win_table, win_table, rules, prefix="--win-table: ")
+            else:
+                from tutto_sim.tutto.winprob_n import load_win_table_n
+
+                table = load_for_cli(lambda p, r: load_win_table_n(p, r, players), win_table,
+                                     rules, prefix="--win-table: ")
+            win = WinAdvisor(table)
         bot = HumanBot(name, read, write, Advisor(rules), hints)
         bot.win = win
         return bot
@@ -204,7 +219,15 @@ class TuttoHooks(GameHooks):
 
         if kind == "win-table":
             from tutto_sim.tutto.winprob import load_win_table
+            from tutto_sim.tutto.winprob_n import load_win_table_n, table_size
 
+            if (table_size(path) or 2) > 2:  # three or four players: each player's chance
+                table = load_for_cli(load_win_table_n, path)
+                return ("tutto", "tutto-win", "win", table.rules.to_dict(),
+                        f"{words.rules_words(table.rules)}, {table.players} players",
+                        words.rules_lines(table.rules)[:6],
+                        {"target": table.rules.target, "summary": table.summary,
+                         "players": table.players})
             table = load_for_cli(load_win_table, path)
             return ("tutto", "tutto-win", "win", table.rules.to_dict(), words.rules_words(table.rules),
                     words.rules_lines(table.rules)[:6], {"target": table.rules.target, "summary": table.summary})

@@ -6,10 +6,13 @@ reads the answer from a line-reading function (``input`` at the terminal, a
 list of lines in the tests). ``?`` shows :class:`Advisor`'s advice: the
 expected points this turn banks after each choice when the rest of the turn
 is played optimally (``tutto.solver.TuttoSolution``; turn analysis, not the chance
-to win the game), ``q`` leaves the game. With a win table (``play --win-table``,
-two players) :class:`WinAdvisor` adds each choice's chance to win the game
-when both players play to win from here (``tutto.winprob.WinPlanner``: the
-turn programme of the win-optimal player, whose leaves are the table's ``W``).
+to win the game), ``q`` leaves the game. With a win table (``play --win-table``:
+two players, or a table of three or four from ``solve --objective win
+--players N`` at a table of that size) :class:`WinAdvisor` adds each choice's
+chance to win the game when everyone plays to win from here
+(``tutto.winprob.WinPlanner``, ``tutto.winprob_n.WinPlannerN``: the turn
+programme of the win-optimal player, whose leaves are the table's ``W``; in the
+end of the round, the end-phase values ``E``).
 
 The chance after each choice is the planner's value of the state it leads to:
 after a keep under a Bonus or x2 card the value of banking or throwing on with
@@ -92,13 +95,17 @@ class Advisor:
 
 
 class WinAdvisor:
-    """Each choice's chance to win a two-player game (module docstring), from a
-    ``tutto.winprob.WinTable``."""
+    """Each choice's chance to win the game (module docstring), from a
+    two-player ``tutto.winprob.WinTable`` or an N-player
+    ``tutto.winprob_n.WinTableN`` (the table's size is the table's at play)."""
 
     def __init__(self, table):
         from tutto_sim.tutto.winprob import WinPlanner
+        from tutto_sim.tutto.winprob_n import WinPlannerN, WinTableN
 
-        self.planner = WinPlanner(table)
+        n_table = isinstance(table, WinTableN)
+        self.planner = WinPlannerN(table) if n_table else WinPlanner(table)
+        self.players = table.players if n_table else 2
         self.rules = table.rules
         self._here = (None, None)  # the last (place, programme): a last turn is re-solved per call
 
@@ -178,7 +185,7 @@ def tie_reason(meaning: str) -> str:
 
 class HumanBot(TerminalPlayer):
     """A player who answers at the terminal (module docstring); ``advisor`` an
-    :class:`Advisor` or None; ``win`` a :class:`WinAdvisor` (two players) or None."""
+    :class:`Advisor` or None; ``win`` a :class:`WinAdvisor` or None."""
 
     win = None
     _clover_turn = None  # the turn whose first Tutto under the Kleeblatt is made
@@ -215,8 +222,9 @@ class HumanBot(TerminalPlayer):
         else:
             chances = self.win.chances(d, self._clover_turn == d.game.turn)
             top = max(c for c in chances if c is not None)
+            who = "both play" if self.win.players == 2 else f"all {self.win.players} players play"
             self.write(f"advice: {meaning} (optimal turn policy), and your chance to win the "
-                       f"game (both play to win from here; win table to "
+                       f"game ({who} to win from here; win table to "
                        f"{self.win.rules.target:,}):")
         for i, (a, v) in enumerate(zip(d.legal, vals), start=1):
             text = f"{v:.4f}" if meaning.startswith("chance") else f"{v:,.1f}"

@@ -60,7 +60,8 @@ def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
                lambda n: figs.banked_distribution(data, n),
                lambda n: figs.street(data, n),
                lambda n: report_win.heatmap(win, n),
-               lambda n: report_win.thresholds(win, n)]
+               lambda n: report_win.thresholds(win, n),
+               lambda n: report_win.sizes_page(win, n)]
     if tournament is not None:
         makers.append(lambda n: R.tournament_sheet(tournament, rules, n,
                                                    R.report_footer(rules, "Tutto")))

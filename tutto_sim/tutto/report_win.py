@@ -5,7 +5,10 @@ Part of the report layer. :func:`compute` loads the win table
 target when ``results/tutto-win-TARGET-<run>.json`` holds one, else solves it;
 :func:`heatmap` and :func:`thresholds` draw the chance to win over both
 scores for either seat and how the bank threshold of the win-optimal player
-moves with the score difference (``core.win_report``).
+moves with the score difference (``core.win_report``). :func:`sizes_page`
+sets the two-player answer beside the tables of three and four players that
+``results/`` holds at the same target (``tutto.winprob_n``; none is solved
+here): the bank threshold after a Tutto by own score and the leader's.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from tutto_sim import __version__
-from tutto_sim.core.report import rules_label, sentence
+from tutto_sim.core.report import BLUE, GREEN, GREY, INK, ORANGE, Sheet, landscape_page, rules_label, sentence
 from tutto_sim.core.win_report import BankCurves, WinMap, heatmap_sheet, threshold, thresholds_sheet
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.cards import Card
@@ -30,6 +33,24 @@ CARD, DICE = Card.BONUS300, 2
 SEATS = ("moving first in each round", "moving second")
 
 
+#: The table sizes set beside two players on the page of :func:`sizes_page`.
+SIZES = (3, 4)
+
+
+@dataclass(frozen=True)
+class SizeCurves:
+    """The bank threshold after a Tutto (points; NaN: it never banks below the
+    cap) of the win-optimal player in seat 0 at the start of his turn, by own
+    score ``own``: ``lines[leader]`` a list of (label, thresholds), the
+    leader (seat 1) on ``leader`` points; ``files`` per table size in words,
+    ``found`` the sizes whose tables were read."""
+
+    own: np.ndarray
+    lines: dict
+    files: list
+    found: tuple = ()
+
+
 @dataclass(frozen=True)
 class TuttoWinPages:
     report_rules: TuttoRules  # the report's rules
@@ -37,6 +58,7 @@ class TuttoWinPages:
     source: str  # where the table came from, in words
     maps: list
     curves: list
+    sizes: SizeCurves | None = None
 
 
 def win_table(rules: TuttoRules, win_target: int | None = None):
@@ -88,7 +110,62 @@ def compute(rules: TuttoRules, ev_bank_threshold: int | None, win_target: int | 
             lines[opp * u] = (scores, np.array(ths, dtype=float))
         curves.append(BankCurves(f"seat {seat}: {SEATS[seat]}", lines, ev_bank_threshold,
                                  lowest))
-    return TuttoWinPages(rules, r, source, maps, curves)
+    return TuttoWinPages(rules, r, source, maps, curves, size_curves(table))
+
+
+def bank_from_points(ts) -> float:
+    """A ``TurnStart``'s bank threshold after a Tutto in points (NaN: never below the cap)."""
+    t = ts.bank_from()
+    return float("nan") if t >= ts.tcap else float(t * POINT_UNIT)
+
+
+def size_tables(rules: TuttoRules) -> tuple[dict, list]:
+    """({players: table}, words per size) for the tables of :data:`SIZES` at
+    ``rules`` in ``results/`` (``winprob.default_win_file(rules, players)``)."""
+    from tutto_sim.core.policyfile import PolicyFileError
+    from tutto_sim.tutto.winprob import default_win_file
+    from tutto_sim.tutto.winprob_n import load_win_table_n
+
+    tables, files = {}, []
+    for size in SIZES:
+        path = default_win_file(rules, size)[0]
+        make = (f"solving to win for {size} players to {rules.target:,} writes it: docs/win.md, "
+                "Three and four players at the table")
+        if not path.exists():
+            files.append(f"{size} players: {path} is absent ({make})")
+            continue
+        try:
+            tables[size] = load_win_table_n(path, rules, size)
+            files.append(f"{size} players: read from {path}")
+        except PolicyFileError as e:
+            files.append(f"{size} players: {path} was not used ({e}; {make})")
+    return tables, files
+
+
+def size_curves(table) -> SizeCurves:
+    """:class:`SizeCurves` of the two-player ``table`` and the tables of three
+    and four at its rules: the leader on a quarter, half and three quarters
+    of the target; the others (seats 2..) on the leader's score or on 0."""
+    from tutto_sim.tutto.winprob import turn_start
+    from tutto_sim.tutto.winprob_n import programme_of
+
+    r, u = table.rules, POINT_UNIT
+    n = r.target // u
+    tables, files = size_tables(r)
+    progs = {size: programme_of(t) for size, t in tables.items()}
+    own = np.arange(n)
+    lines = {}
+    for lead in sorted({n // 4, n // 2, 3 * n // 4} - {0}):
+        two = [bank_from_points(turn_start(r, table.W, table.last_turn_table, table.margin_cap,
+                                           0, o, lead)) for o in own]
+        ls = [("2 players", np.array(two))]
+        for size, prog in progs.items():
+            for rest in (lead, 0):
+                th = [bank_from_points(prog.turn_start(0, (o, lead) + (rest,) * (size - 2)))
+                      for o in own]
+                ls.append((f"{size} players, the others on {rest * u:,}", np.array(th)))
+        lines[lead * u] = ls
+    return SizeCurves(own * u, lines, files, tuple(progs))
 
 
 def _table_words(w: TuttoWinPages) -> str:
@@ -124,3 +201,46 @@ def thresholds(w: TuttoWinPages, number: int):
         "first in each round; right: second. Behind, the winner throws on for more; near "
         f"the end it plays for what it needs to win. {_table_words(w)}")
     return thresholds_sheet(w.curves, title, caption, number, "win-bank-thresholds")
+
+
+_STYLES = (dict(color=INK, marker="o", ls="-"), dict(color=BLUE, marker="s", ls="-"),
+           dict(color=BLUE, marker="s", ls=":"), dict(color=ORANGE, marker="^", ls="-"),
+           dict(color=ORANGE, marker="^", ls=":"), dict(color=GREEN, marker="D", ls="-"))
+
+
+def sizes_page(w: TuttoWinPages, number: int) -> Sheet:
+    """Two players against three and four: the bank threshold after a Tutto."""
+    c, r = w.sizes, w.rules
+    title = "Playing to win at a table of three or four: when to bank after a Tutto"
+    caption = (
+        "After a Tutto at the start of the turn (nothing deducted yet): the smallest turn "
+        "total from which a player who plays to win banks rather than draws another card "
+        "(and banks at every larger total), against his own score, when he moves first in the "
+        "round (seat 0) and the leader moves next (seat 1) on the score above each panel; at a "
+        "table of three or four the other players (seats 2 and 3) are on the leader's score "
+        "(solid) or on 0 (dotted). Black: two players, the same leader. Crosses along the "
+        "top: it never banks there (it draws on to the cap). "
+        f"{'Tables' if c.found else 'No table of three or four players was found'}: "
+        + "; ".join(c.files) + ". " + _table_words(w).replace("Two players", "The two-player "
+                                                              "table:", 1))
+    fig = landscape_page(title, caption)
+    axes = fig.subplots(1, max(1, len(c.lines)), squeeze=False)[0]
+    for ax, (lead, ls) in zip(axes, sorted(c.lines.items())):
+        finite = [float(np.nanmax(th)) for _, th in ls if np.isfinite(th).any()]
+        ymax = max(finite + [float(POINT_UNIT)]) * 1.08 + 50
+        for k, (label, th) in enumerate(ls):
+            st = _STYLES[k % len(_STYLES)]
+            ax.plot(c.own, th, lw=1.3, ms=3.5, mfc="white", label=label, **st)
+            never = np.isnan(th)
+            ax.plot(c.own[never], np.full(int(never.sum()), ymax), ls="none", ms=4,
+                    marker="x", color=st["color"])
+        ax.axvline(lead, color="#AAAAAA", lw=0.8)
+        ax.set_ylim(0, ymax + 60)
+        ax.set_xlabel("your score (points)")
+        ax.set_ylabel("after a Tutto, banks from (points)")
+        ax.set_title(f"leader (seat 1) on {lead:,} of {r.target:,}", loc="left", fontsize=10)
+        ax.legend(loc="upper right", fontsize=7.5)
+    if not c.lines:
+        axes[0].text(0.5, 0.5, "the target is too small for this page", ha="center",
+                     transform=axes[0].transAxes, color=GREY)
+    return Sheet(fig, f"{number:02d}-win-table-sizes", title, caption)

@@ -203,3 +203,34 @@ def _turn_case(rng: random.Random, adv, view, pm: int, most: list[int]) -> dict 
                  dice=6 - have, street_numbers=tuple(range(1, have + 1)), plusminus_tuttos=pm)
     return {**sit, "q": "turn-street", "aside": have, "new": new,
             "answer": {"take": pl.street_take(view, T * U, have, new, pm), "chances": adv.chances(d)}}
+
+
+def win_n_cases(path: Path, n: int, seed: int) -> list[dict]:
+    """Turn starts of an N-player win table (``tutto.winprob_n``) with each
+    player's chance: ``{"seat", "scores", "last_round", "answer"}``, scores in
+    points; under ``round`` about a third in the end of the round (someone
+    before the mover at or past the target, now and then past the cap)."""
+    from tutto_sim.dice.scoring import POINT_UNIT
+    from tutto_sim.tutto.winprob_n import load_win_table_n
+
+    t = load_win_table_n(path)
+    N, units = t.players, t.rules.target // POINT_UNIT
+    M = units + t.margin_cap + 1
+    rng = random.Random(seed)
+    cases = []
+    for _ in range(n):
+        if t.rules.game_end == "round" and rng.random() < 0.35:
+            seat = rng.randrange(1, N)
+            x = [rng.randrange(M + 5) for _ in range(seat)] + [rng.randrange(units)
+                                                               for _ in range(N - seat)]
+            k = rng.randrange(seat)
+            x[k] = max(x[k], units)  # someone before the mover has reached the target
+            row = t.E[(seat,) + tuple(min(v, M - 1) for v in x)]
+            last = True
+        else:
+            seat = rng.randrange(N)
+            x = [rng.randrange(units) for _ in range(N)]
+            row, last = t.W[(seat,) + tuple(x)], False
+        cases.append({"seat": seat, "scores": [v * POINT_UNIT for v in x], "last_round": last,
+                      "answer": [float(v) for v in row]})
+    return cases

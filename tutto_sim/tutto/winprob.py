@@ -838,26 +838,18 @@ class _Layers:
     nxt: list
 
 
-class WinPlanner:
-    """Win-optimal decisions inside a turn from a win table (two players).
+class TurnPlanner:
+    """Win-optimal decisions inside a turn, read from one turn's programme
+    (component 0: the mover's own chance) layer by layer: the decision code
+    shared by the two-player :class:`WinPlanner` and the N-player
+    :class:`tutto_sim.tutto.winprob_n.WinPlannerN`. A subclass says where the
+    mover is, :meth:`where` (the programme and its layer)."""
 
-    Each turn's programme is solved once (per seat and scores) with ``W`` at
-    its leaves, and the decisions read from it; in seat 1's last turn of a
-    round the last-turn programme of the current margin is used.
-    """
-
-    def __init__(self, table: WinTable):
-        self.table = table
-        self.rules = table.rules
-        self.n = self.rules.target // POINT_UNIT
-        self.immediate = self.rules.game_end == "immediate"
-        self.mc = 0 if self.immediate else table.margin_cap
-        self.p = _params_for(self.rules, self.n, self.mc)
-        self.tsize = _tsize(self.rules, self.n, self.mc, self.p.t_max)
-        self.x2_card = self.rules.x2_scope == "card"
-        self._turns: dict = {}
-        self._last = None
-        t = build_tables(self.rules.scoring)
+    def __init__(self, rules: TuttoRules, p):
+        self.rules = rules
+        self.p = p
+        self.x2_card = rules.x2_scope == "card"
+        t = build_tables(rules.scoring)
         self.best_pts = np.asarray(t.best_pts)
         prob, start = np.ascontiguousarray(t.prob), np.ascontiguousarray(t.start).astype(np.int64)
         self.p_hi, self.p_lo = k.tutto_extremes(prob, start, self.best_pts.astype(np.int64))
@@ -865,8 +857,9 @@ class WinPlanner:
         self.q_hi, self.q_lo = street_by_numbers(r)
         self.tables = t
 
-    # ---- the programmes ------------------------------------------------
     def _run(self, s, n_layers, tcap, rows_from_top):
+        """Solve the layers ``rows_from_top`` of the programme in scratch ``s``
+        (slot 0, leaves filled) for component 0, keeping each layer's ``U``."""
         x2 = self.x2_card
         U, UX, nxt = [None] * n_layers, [None] * n_layers, [0] * n_layers
         for j in rows_from_top:
@@ -880,62 +873,11 @@ class WinPlanner:
         return _Layers(tcap, s.bl[0, 0].copy(), s.bust[0, 0].copy(), s.A[0, 0].copy(),
                        s.D[0, 0].copy(), U, UX, nxt)
 
-    def turn(self, seat: int, own: int, other: int) -> _Layers:
-        key = (seat, own, other)
-        if key not in self._turns:
-            if len(self._turns) > 64:
-                self._turns.clear()
-            n, W, L = self.n, self.table.W, self.table.last_turn_table
-            s = WinScratch(1, n // 20 + 3, self.tsize, self.x2_card, self.p.cpmax)
-            tcap = n - own + (self.mc if seat == 0 else 0)
-            ded_tutto = self.rules.plusminus_deduction == "tutto"
-            # fill the leaves as the solver does, then solve the layers here
-            k.state_value(0, seat, own, other, float(W[1 - seat, other, own]), W, L, W, L, n,
-                           self.immediate, ded_tutto, tcap, tcap, self.p.tp, self.p.ev,
-                           s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],
-                           s.chain[0], s.sc[0])
-            layers = layers_of(own, other)
-            self._turns[key] = self._run(s, layers, tcap, range(layers - 1, -1, -1))
-        return self._turns[key]
-
-    def last_turn(self, margin: int) -> tuple[_Layers, int]:
-        """Seat 1's last turn ``margin`` units behind (after deductions)."""
-        mmax = self.table.last_turn_table.shape[1] - 2
-        if self._last is None:
-            s = WinScratch(1, mmax + 2, self.tsize, self.x2_card, self.p.cpmax)
-            out = np.zeros(mmax + 2)
-            k.last_turn_values(k.MAX_MODE, mmax, self.rules.plusminus_deduction == "tutto",
-                                False, 0, self.p.tp, self.p.ev, s.A[0], s.D[0], s.U[0],
-                                s.UX[0], s.bl[0], s.bust[0], s.win[0], s.sc[0], out)
-            self._last = s
-        s = self._last
-        m = min(max(margin, -1), mmax)
-        row = m + 1
-        tcap = max(m + 1, 1)
-        nj = k.margin_next(m, False) + 1
-        k.one_layer(k.MAX_MODE, 1, tcap, 0, row, nj, s.sc[0], s.bl[0], s.bust[0], s.win[0],
-                     s.A[0], s.D[0], s.U[0], s.UX[0], self.p.tp, self.p.ev)
-        lay = _Layers(tcap, s.bl[0, 0], s.bust[0, 0], s.A[0, 0], s.D[0, 0],
-                      {row: s.U[0, 0].copy()}, {row: s.UX[0, 0].copy() if self.x2_card else None},
-                      {row: nj})
-        return lay, row
+    def where(self, view, plusminus_tuttos: int) -> tuple[_Layers, int]:
+        """The programme and layer of the player to move in ``view``."""
+        raise NotImplementedError
 
     # ---- the decisions -------------------------------------------------
-    def where(self, view, plusminus_tuttos: int) -> tuple[_Layers, int]:
-        """The programme and layer of the player to move in ``view`` after
-        ``plusminus_tuttos`` Plus/Minus Tuttos this turn. The players they take
-        from are fixed at the start of the turn, so under either deduction it
-        is that layer of the turn from the scores at its start
-        (``view.turn_start`` if it has one, else ``view.scores``)."""
-        seat = view.seat
-        start = getattr(view, "turn_start", None) or view.scores
-        own = start[seat] // POINT_UNIT
-        other = start[1 - seat] // POINT_UNIT
-        if view.last_round and seat == 1 and not self.immediate:
-            return self.last_turn(k.last_turn_margin(own, other, plusminus_tuttos))
-        lay = self.turn(seat, own, other)
-        return lay, min(plusminus_tuttos, len(lay.U) - 1)
-
     def after_keep(self, lay, j, card, t2, cp2, left) -> float:
         """The chance after a keep under a Bonus or x2 card in layer ``j`` of
         the programme ``lay``: turn total ``t2`` and card points ``cp2``
@@ -1013,6 +955,83 @@ class WinPlanner:
         else:
             vals = [-self.q_lo[have + t] for t in range(1, new + 1)]
         return int(np.argmax(vals)) + 1
+
+
+class WinPlanner(TurnPlanner):
+    """Win-optimal decisions inside a turn from a win table (two players).
+
+    Each turn's programme is solved once (per seat and scores) with ``W`` at
+    its leaves, and the decisions read from it; in seat 1's last turn of a
+    round the last-turn programme of the current margin is used.
+    """
+
+    def __init__(self, table: WinTable):
+        self.table = table
+        rules = table.rules
+        self.n = rules.target // POINT_UNIT
+        self.immediate = rules.game_end == "immediate"
+        self.mc = 0 if self.immediate else table.margin_cap
+        p = _params_for(rules, self.n, self.mc)
+        super().__init__(rules, p)
+        self.tsize = _tsize(rules, self.n, self.mc, p.t_max)
+        self._turns: dict = {}
+        self._last = None
+
+    # ---- where the mover is (the decisions: TurnPlanner's) ----------------
+    def turn(self, seat: int, own: int, other: int) -> _Layers:
+        key = (seat, own, other)
+        if key not in self._turns:
+            if len(self._turns) > 64:
+                self._turns.clear()
+            n, W, L = self.n, self.table.W, self.table.last_turn_table
+            s = WinScratch(1, n // 20 + 3, self.tsize, self.x2_card, self.p.cpmax)
+            tcap = n - own + (self.mc if seat == 0 else 0)
+            ded_tutto = self.rules.plusminus_deduction == "tutto"
+            # fill the leaves as the solver does, then solve the layers here
+            k.state_value(0, seat, own, other, float(W[1 - seat, other, own]), W, L, W, L, n,
+                           self.immediate, ded_tutto, tcap, tcap, self.p.tp, self.p.ev,
+                           s.A[0], s.D[0], s.U[0], s.UX[0], s.bl[0], s.bust[0], s.win[0],
+                           s.chain[0], s.sc[0])
+            layers = layers_of(own, other)
+            self._turns[key] = self._run(s, layers, tcap, range(layers - 1, -1, -1))
+        return self._turns[key]
+
+    def last_turn(self, margin: int) -> tuple[_Layers, int]:
+        """Seat 1's last turn ``margin`` units behind (after deductions)."""
+        mmax = self.table.last_turn_table.shape[1] - 2
+        if self._last is None:
+            s = WinScratch(1, mmax + 2, self.tsize, self.x2_card, self.p.cpmax)
+            out = np.zeros(mmax + 2)
+            k.last_turn_values(k.MAX_MODE, mmax, self.rules.plusminus_deduction == "tutto",
+                                False, 0, self.p.tp, self.p.ev, s.A[0], s.D[0], s.U[0],
+                                s.UX[0], s.bl[0], s.bust[0], s.win[0], s.sc[0], out)
+            self._last = s
+        s = self._last
+        m = min(max(margin, -1), mmax)
+        row = m + 1
+        tcap = max(m + 1, 1)
+        nj = k.margin_next(m, False) + 1
+        k.one_layer(k.MAX_MODE, 1, tcap, 0, row, nj, s.sc[0], s.bl[0], s.bust[0], s.win[0],
+                     s.A[0], s.D[0], s.U[0], s.UX[0], self.p.tp, self.p.ev)
+        lay = _Layers(tcap, s.bl[0, 0], s.bust[0, 0], s.A[0, 0], s.D[0, 0],
+                      {row: s.U[0, 0].copy()}, {row: s.UX[0, 0].copy() if self.x2_card else None},
+                      {row: nj})
+        return lay, row
+
+    def where(self, view, plusminus_tuttos: int) -> tuple[_Layers, int]:
+        """The programme and layer of the player to move in ``view`` after
+        ``plusminus_tuttos`` Plus/Minus Tuttos this turn. The players they take
+        from are fixed at the start of the turn, so under either deduction it
+        is that layer of the turn from the scores at its start
+        (``view.turn_start`` if it has one, else ``view.scores``)."""
+        seat = view.seat
+        start = getattr(view, "turn_start", None) or view.scores
+        own = start[seat] // POINT_UNIT
+        other = start[1 - seat] // POINT_UNIT
+        if view.last_round and seat == 1 and not self.immediate:
+            return self.last_turn(k.last_turn_margin(own, other, plusminus_tuttos))
+        lay = self.turn(seat, own, other)
+        return lay, min(plusminus_tuttos, len(lay.U) - 1)
 
 
 def layers_of(own: int, other: int) -> int:

@@ -78,7 +78,7 @@ from tutto_sim.dice.throws import MAX_DICE
 from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.cards import N_CARDS
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import SLOT_WIDTH, turn_params_for
+from tutto_sim.tutto.winprob import SLOT_WIDTH, TurnPlanner, turn_params_for
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14
@@ -531,6 +531,21 @@ def win_schema_n() -> dict:
     return schema_of(__package__, "win-policy-n.schema.json")
 
 
+def table_size(path) -> int | None:
+    """Players of the win table in ``path``: its ``players`` (version 2), 2 for
+    a two-player table (``win_table_version`` 1); None for a file that cannot be read as
+    one (the loaders say what is wrong)."""
+    import json
+    from pathlib import Path
+
+    try:
+        d = json.loads(Path(path).read_text(encoding="utf-8"))
+        n = d.get("players", 2 if d.get("win_table_version", 1) == 1 else None)
+    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
+        return None
+    return n if isinstance(n, int) else None
+
+
 def load_win_table_n(path, rules: TuttoRules | None = None, players: int | None = None
                      ) -> WinTableN:
     """Read an N-player win table; :class:`PolicyFileError` (one line) for a
@@ -638,3 +653,39 @@ class TurnProgramme:
 def programme_of(table) -> TurnProgramme:
     """The turn programme of a :class:`WinTableN` or :class:`WinSolutionN`."""
     return TurnProgramme(table.rules, table.players, table.W, table.E, table.margin_cap)
+
+
+class WinPlannerN(TurnPlanner):
+    """Win-optimal decisions inside a turn from an N-player table (the
+    advice at ``play``): each turn's :class:`TurnProgramme` is run once per
+    seat and scores, its layers kept for the decisions of
+    :class:`tutto_sim.tutto.winprob.TurnPlanner`. In the end of the round
+    (``view.last_round`` under ``round``) the end-phase state is used, scores
+    above the cap counting as the cap."""
+
+    def __init__(self, table):
+        self.table = table
+        self.prog = programme_of(table)
+        super().__init__(table.rules, self.prog.p)
+        self._turns: dict = {}
+
+    def turn(self, seat: int, scores: tuple, end_phase: bool = False):
+        key = (seat, scores, end_phase)
+        if key not in self._turns:
+            if len(self._turns) > 64:
+                self._turns.clear()
+            tcap, layers = self.prog.run(seat, scores, end_phase)
+            self._turns[key] = self._run(self.prog.s, layers, tcap, range(layers - 1, -1, -1))
+        return self._turns[key]
+
+    def where(self, view, plusminus_tuttos: int):
+        """The programme and layer of the player to move in ``view``."""
+        prog = self.prog
+        if len(view.scores) != prog.N:
+            raise ValueError(f"the win table is for {prog.N} players, not {len(view.scores)}")
+        end = bool(view.last_round) and not prog.immediate
+        # the losers of Plus/Minus are fixed at the turn's start: its scores, that layer
+        start = getattr(view, "turn_start", None) or view.scores
+        x = tuple(min(s // POINT_UNIT, prog.M - 1) for s in start)
+        lay = self.turn(view.seat, x, end)
+        return lay, min(plusminus_tuttos, len(lay.U) - 1)

@@ -9,6 +9,7 @@
 //   Macke, V. Lotte tutto_sim/macke/policy.py        load_macke_policy    keep, bank, return units
 //   Rutsmieter      tutto_sim/rutsmieter/policy.py   load_weights_policy  the move
 //   Tutto win table tutto_sim/tutto/winprob.py       load_win_table       W, the chance after banking
+//     of N players  tutto_sim/tutto/winprob_n.py     load_win_table_n     each player's chance (W, E)
 //   Macke win table tutto_sim/macke/winprob.py       load_win_table       W, the last turn's chance
 //
 // It refuses, with a one-line PolicyError, what Python refuses, in Python's
@@ -340,6 +341,8 @@ export const HASHED_FIELDS = {
   rutsmieter: ["format", "version", "game", "rules", "rules_sha256", "evaluator", "features", "weights"],
   "tutto-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
     "point_unit", "target_units", "margin_cap_units", "W", "last_turn"],
+  "tutto-win-n": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
+    "players", "point_unit", "target_units", "margin_cap_units", "W", "E"],
   "macke-win": ["format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
     "point_unit", "target_units", "floor_units", "cap_units", "W", "last_turn"],
 };
@@ -1849,6 +1852,91 @@ export class TuttoWinTable extends LoadedFile {
 }
 
 // ---------------------------------------------------------------------------
+// The Tutto win table of N players, version 2 (tutto/winprob_n.py; docs/win.md)
+// ---------------------------------------------------------------------------
+
+/** winprob_n._unpack: a packed float64-le array of `shape`, every value a chance; `fail` refuses. */
+function unpack(p, shape, what, fail) {
+  const same = p.shape.length === shape.length && p.shape.every((v, i) => v === shape[i]);
+  if (!same) fail(`${what} must have the shape ${shape.join(" x ")}, not ${p.shape.join(" x ")}`);
+  let bin;
+  try {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(p.base64) || p.base64.length % 4 !== 0) throw new Error("bad");
+    bin = atob(p.base64);
+  } catch {
+    fail(`${what} is not valid base64`);
+  }
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (bin.length !== 8 * count) fail(`${what} holds ${bin.length} bytes, not ${8 * count}`);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const view = new DataView(bytes.buffer);
+  const out = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    const v = view.getFloat64(8 * i, true);
+    if (!(v >= 0.0 && v <= 1.0)) fail(`${what} holds values that are not chances`);
+    out[i] = v;
+  }
+  return out;
+}
+
+export class TuttoWinTableN extends LoadedFile {
+  constructor(d, fileRules, contentSha256, fail) {
+    super("tutto-win", d, fileRules, contentSha256);
+    const N = d.players, n = Math.floor(fileRules.target / POINT_UNIT);
+    if (d.target_units !== n) fail("target_units does not fit the target");
+    this.players = N;
+    this.target = fileRules.target;
+    this.units = n;
+    this.marginCap = d.margin_cap_units * POINT_UNIT;
+    this.immediate = fileRules.game_end === "immediate";
+    this.M = n + d.margin_cap_units + 1;
+    this._W = unpack(d.W, [N, ...new Array(N).fill(n), N], "W", fail);
+    this._E = [];
+    if (!this.immediate) {
+      if (d.E.length !== N - 1) fail(`E must hold ${N - 1} end-phase tables`);
+      for (let m = 1; m < N; m++) {
+        const rows = this.M ** m * n ** (N - m); // seats m.. below the target, the others to the cap
+        this._E.push(unpack(d.E[m - 1], [rows, N], `E[${m}]`, fail));
+      }
+    }
+  }
+
+  _scores(scores, bound, what) {
+    const N = this.players;
+    if (!Array.isArray(scores) || scores.length !== N || !scores.every((x) => Number.isInteger(x) && x >= 0)) {
+      throw new RangeError(`scores must be the ${N} players' scores in points, not ${JSON.stringify(scores)}`);
+    }
+    return scores.map((x) => Math.min(Math.floor(x / POINT_UNIT), bound - 1));
+  }
+
+  /** Each player's chance to win (by seat) at the start of `seat`'s turn with `scores` (points, by
+   * seat). `lastRound` (game end round): someone has reached the target and the round is being
+   * finished, the seats from `seat` on have not moved since (scores past the cap count as the cap). */
+  chances(seat, scores, lastRound = false) {
+    const N = this.players, n = this.units;
+    if (!(Number.isInteger(seat) && seat >= 0 && seat < N)) throw new RangeError(`seat must be 0 to ${N - 1}, not ${seat}`);
+    if (!lastRound || this.immediate) {
+      if (!Array.isArray(scores) || !scores.every((x) => Number.isInteger(x) && x >= 0 && x < this.target)) {
+        throw new RangeError(`scores must be the ${N} players' scores, 0 to ${this.target - POINT_UNIT} points, not ${JSON.stringify(scores)}`);
+      }
+      const x = this._scores(scores, n);
+      let i = seat;
+      for (const v of x) i = i * n + v;
+      return Array.from(this._W.subarray(i * N, i * N + N));
+    }
+    if (seat === 0) throw new RangeError("in the last round seat 0 has moved: the seats after the one who reached the target move");
+    const x = this._scores(scores, this.M);
+    if (x.slice(seat).some((v) => v >= n)) {
+      throw new RangeError(`in the last round the seats from ${seat} on are below the target ${this.target}, not ${JSON.stringify(scores)}`);
+    }
+    let i = 0; // the rank among the end phase's states: seats before `seat` to the cap, the rest below the target
+    x.forEach((v, q) => { i = i * (q < seat ? this.M : n) + v; });
+    return Array.from(this._E[seat - 1].subarray(i * N, i * N + N));
+  }
+}
+
+// ---------------------------------------------------------------------------
 // The Macke / Volle Lotte win table (macke/winprob.py; docs/macke-win.md)
 // ---------------------------------------------------------------------------
 
@@ -1917,7 +2005,8 @@ const SCHEMAS = {
   "macke": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-policy.schema.json","title":"tutto-sim policy table, version 1 (Berliner Macke / Volle Lotte)","description":"The optimal decisions of a Berliner Macke or Volle Lotte turn for one set of rules. See docs/macke-solver.md. Locked totals (points of earlier series of the turn) are in rows of point_unit points: row i is a locked total of i * point_unit; larger totals use the last row. Decision characters are indices in the alphabet 0-9a-zA-Z; '-' marks a throw with no scoring unit (a Macke).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","dice","throws_per_series","units","states","throws","keeps","returns","locked_rows","keep","return","bank","clear","summary","content_sha256"],"additionalProperties":false,"$defs":{"indexRows":{"description":"One string per locked-total row; character i is a decision index (alphabet 0-9a-zA-Z), '-' for a Macke throw.","type":"array","minItems":1,"items":{"type":"string","pattern":"^[-0-9a-zA-Z]+$"}},"bits":{"type":"string","pattern":"^[01]+$"},"bitRows":{"description":"One string per locked-total row; character s is 1 (bank) or 0 (go on) with set-aside state s.","type":"array","minItems":1,"items":{"$ref":"#/$defs/bits"}},"byThrow":{"description":"Throw of the series (1-6) -> rows.","type":"object","propertyNames":{"pattern":"^[1-6]$"}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","variant","min_score","throws","bust","target","six_of_kind","win_value"],"additionalProperties":false,"properties":{"game":{"const":"macke"},"variant":{"enum":["standard","instant-win","jackpot","ones-and-fives","volle-lotte"]},"min_score":{"type":"integer","minimum":0,"multipleOf":50},"throws":{"type":"integer","minimum":1,"maximum":6},"bust":{"enum":["subtract","zero"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"six_of_kind":{"enum":["two-triples","one-triple"]},"win_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"dice":{"enum":[5,6]},"throws_per_series":{"type":"integer","minimum":1,"maximum":6},"units":{"description":"The unit types: [name, dice, points]. A set-aside state counts units of each type.","type":"array","minItems":2,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"string"},{"type":"integer","minimum":1,"maximum":6},{"type":"integer","minimum":50,"multipleOf":50}]}},"states":{"description":"Every set-aside state (a multiset of units with at most `dice` dice) as its count of each unit type; a state's id is its index here.","type":"array","minItems":2,"items":{"type":"array","items":{"type":"integer","minimum":0,"maximum":6}}},"throws":{"description":"Every throw of 1..dice dice as its sorted faces; a throw's id is its index here (dice count ascending).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the legal keeps (state ids of the units set aside), in order; a keep decision is an index into this list; an empty list is a Macke.","type":"array","minItems":1,"items":{"type":"array","items":{"type":"integer","minimum":0}}},"returns":{"description":"Per state id: the states that can stay set aside when units are returned (the state itself first); a return decision is an index into this list.","type":"array","minItems":2,"items":{"type":"array","minItems":1,"items":{"type":"integer","minimum":0}}},"locked_rows":{"type":"integer","minimum":1},"keep":{"description":"Throw j of a series -> rows. For j = 1 nothing is set aside and character i is the keep for throw i of `dice` dice (the throws of that many dice in id order); for j >= 2 the characters run over the states s with fewer than `dice` dice, in id order, and within each over the throws of dice - dice(s) dice in id order.","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"return":{"description":"Throw j >= 2 of a series -> rows: before that throw, character s is the index into returns[s] of the units kept set aside (0: return nothing).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"bank":{"description":"Throw j < throws_per_series of a series -> rows: after setting aside, with state s set aside (not all dice), bank (1) or go on (0).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/bitRows"}},"clear":{"description":"After a clear, by turn total (character i: total i * point_unit; larger totals use the last character): bank (1) or start a new series (0).","$ref":"#/$defs/bits"},"summary":{"description":"The compact policy: EV, outcome probabilities, bank thresholds. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_positive","p_negative","p_zero","bank_thresholds","clear_bank_at"],"properties":{"turn_ev":{"type":"number"},"p_positive":{"type":"number","minimum":0,"maximum":1},"p_negative":{"type":"number","minimum":0,"maximum":1},"p_zero":{"type":"number","minimum":0,"maximum":1},"bank_thresholds":{"type":"object"},"clear_bank_at":{"$ref":"#/$defs/threshold"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, dice, throws_per_series, units, states, throws, keeps, returns, locked_rows, keep, return, bank, clear.","$ref":"#/$defs/sha256"}}},
   "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"]}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights; every feature exactly once.","type":"array","minItems":7,"maxItems":7,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"description":"Feature -> weight (finite numbers).","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
   "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
-  "macke-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-win-policy.schema.json","title":"tutto-sim win table, version 1 (Berliner Macke and Volle Lotte, two players)","description":"The chance to win at the start of every turn of a two-player Berliner Macke or Volle Lotte game when both players play to win (docs/macke-win.md). Scores are in units of point_unit points; scores below the floor (floor_units) are held at it. W[own - floor][other - floor]: the chance of the player to move with own points against the opponent's other points, both from the floor to below the target; the seat does not matter. last_turn[d]: the best chance in the last turn (nachwerfen) when the player needs more than d units to pass the opponent (equal: one half); the last entry counts for every larger d. A clear at cap_units or more is banked. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","floor_units","cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"floor_units":{"type":"integer","maximum":-1},"cap_units":{"type":"integer","minimum":1},"W":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}},"last_turn":{"$ref":"#/$defs/row"},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
+  "macke-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-win-policy.schema.json","title":"tutto-sim win table, version 1 (Berliner Macke and Volle Lotte, two players)","description":"The chance to win at the start of every turn of a two-player Berliner Macke or Volle Lotte game when both players play to win (docs/macke-win.md). Scores are in units of point_unit points; scores below the floor (floor_units) are held at it. W[own - floor][other - floor]: the chance of the player to move with own points against the opponent's other points, both from the floor to below the target; the seat does not matter. last_turn[d]: the best chance in the last turn (nachwerfen) when the player needs more than d units to pass the opponent (equal: one half); the last entry counts for every larger d. A clear at cap_units or more is banked. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","floor_units","cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"floor_units":{"type":"integer","maximum":-1},"cap_units":{"type":"integer","minimum":1},"W":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}},"last_turn":{"$ref":"#/$defs/row"},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
+  "tutto-win-n": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy-n.schema.json","title":"tutto-sim win table, version 2 (Tutto, N players)","description":"Each player's chance to win at the start of every turn of a Tutto game of N players when everyone plays to win (docs/win.md). Scores in units of point_unit points. W: float64 little-endian, base64, shape [N, n, ..., n, N] (n = target_units): W[s, x_0, ..., x_{N-1}, p] is the chance of seat p at the start of seat s's turn with scores x (all below the target; seat 0 moves first in every round). E (game end round): for seat m = 1 .. N-1, the end phase (the round being finished) at the start of seat m's turn, one row of N chances per scores x with x_m .. x_{N-1} below the target and every score below target_units + margin_cap_units + 1, in increasing order of the index of x in base target_units + margin_cap_units + 1. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","players","point_unit","target_units","margin_cap_units","W","E","summary","content_sha256"],"additionalProperties":false,"$defs":{"packed":{"type":"object","required":["shape","dtype","base64"],"additionalProperties":false,"properties":{"shape":{"type":"array","items":{"type":"integer","minimum":0}},"dtype":{"const":"float64-le"},"base64":{"type":"string"}}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":2},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"players":{"type":"integer","minimum":2,"maximum":4},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"$ref":"#/$defs/packed"},"E":{"type":"array","items":{"$ref":"#/$defs/packed"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}
 };
 // END SCHEMAS
 
@@ -1958,7 +2047,8 @@ async function readPolicyFile(source, game, name, callerRules) {
   }
   const d = toValue(raw);
   if (WIN_GAMES[game] && isType(d, "object") && Object.hasOwn(d, "kind") && d.kind !== null && d.kind !== "win-table") {
-    const how = game === "tutto-win" ? "export one with: tutto-sim solve --objective win"
+    const how = game === "tutto-win"
+      ? `export one with: tutto-sim solve --objective win${d.win_table_version === 2 || Object.hasOwn(d, "players") ? " --players N" : ""}`
       : "write one with: tutto-sim solve --objective win --game macke";
     throw new PolicyError(`${name} is not a win table (kind ${pyRepr(d.kind)}; ${how})`, "kind");
   }
@@ -1971,9 +2061,13 @@ async function readPolicyFile(source, game, name, callerRules) {
   if (d.game !== EXPECTED_GAME[game]) {
     throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
   }
-  const bad = schemaError(SCHEMAS[game], d);
+  // a Tutto win table of N players is version 2 of the win table (tutto/winprob_n.py)
+  // (a table that names its players is read as one, whatever its version says, as Python's loader does)
+  const form = game === "tutto-win" && (d.win_table_version === 2 || Object.hasOwn(d, "players"))
+    ? "tutto-win-n" : game;
+  const bad = schemaError(SCHEMAS[form], d);
   if (bad) throw new PolicyError(`policy file ${name} does not match the schema at ${bad[0]}: ${bad[1]}`, "schema");
-  const contentSha256 = await contentHash(raw, game);
+  const contentSha256 = await contentHash(raw, form);
   if (contentSha256 !== d.content_sha256) {
     throw new PolicyError(`policy file ${name} was changed or damaged: its content hash does not match`, "content-hash");
   }
@@ -2005,9 +2099,11 @@ function otherRules(callerRules, fileRules, fields) {
  * Load and check a policy file. `source`: its text or bytes. Options:
  * `game` ("tutto", "macke" (also Volle Lotte), "rutsmieter", "tutto-win", "macke-win" (also Volle Lotte)),
  * `rules` (the rules you play, as in the file's `rules`; a file made for others
- * is refused), `name` (stands for the path in messages).
+ * is refused), `name` (stands for the path in messages), `players` ("tutto-win": the table size
+ * asked for; a table of another size is refused; without it either size is read, two players as
+ * a TuttoWinTable, three or four, version 2, as a TuttoWinTableN).
  */
-export async function loadPolicy(source, { game, rules = null, name = "<policy>" } = {}) {
+export async function loadPolicy(source, { game, rules = null, name = "<policy>", players = null } = {}) {
   if (!GAMES.includes(game)) throw new TypeError(`loadPolicy: game must be one of ${GAMES.join(", ")}, not ${game}`);
   const { d, fileRules, contentSha256 } = await readPolicyFile(source, game, name, rules);
   const fail = (msg) => {
@@ -2036,8 +2132,13 @@ export async function loadPolicy(source, { game, rules = null, name = "<policy>"
     return new RutsmieterPolicy(d, contentSha256, fail, rules);
   }
   // a win table: checked, then compared on the rule fields it depends on
+  const size = game === "tutto-win" ? (d.win_table_version === 2 ? d.players : 2) : null;
+  if (players !== null && size !== null && size !== players) {
+    throw new PolicyError(`win table ${name} is for ${size} players, not ${players}`, "players");
+  }
   const p = game === "macke-win" ? new MackeWinTable(d, fileRules, contentSha256, fail)
-    : new TuttoWinTable(d, fileRules, contentSha256, fail);
+    : d.win_table_version === 2 ? new TuttoWinTableN(d, fileRules, contentSha256, fail)
+      : new TuttoWinTable(d, fileRules, contentSha256, fail);
   if (rules) {
     const full = { ...RULES[WIN_GAMES[game]].defaults, ...rules };
     const fields = game === "macke-win" ? MACKE_WIN_FIELDS : WIN_FIELDS;

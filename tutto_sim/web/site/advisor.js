@@ -335,15 +335,32 @@ function tuttoQuestion() {
 let tuttoRules = {};
 const x2ByCard = () => tuttoRules.x2_scope === "card" && $("tutto-card").value === "x2";
 
+/** The seats and score fields of the chosen win table's size (two players, or three or four). */
+function winSeats() {
+  const t = $("win-table").value ? tableById($("win-table").value) : null;
+  const size = (t && t.players) || 2;
+  const seat = $("win-seat");
+  const names = size === 2 ? ["first in the round", "second in the round"]
+    : Array.from({ length: size }, (_, q) => `seat ${q + 1}${q === 0 ? " (first in the round)" : ""}`);
+  const was = seat.value;
+  seat.replaceChildren(...names.map((n, q) => el("option", { value: String(q), textContent: n })));
+  if (Number(was) < size) seat.value = was;
+  $("win-scores-field").hidden = size === 2;
+  for (const f of $("tutto-scores").querySelectorAll(".win-two")) f.hidden = size !== 2;
+  if (size > 2 && !$("win-scores").value) $("win-scores").value = new Array(size).fill(0).join(", ");
+}
+
 const tuttoForm = {
   setup(p) {
     tuttoRules = p.rules;
     fillWinTables($("win-table"), tablesOf("tutto", "win"));
     tuttoQuestion();
+    winSeats();
   },
   listen() {
     $("tutto-question").addEventListener("change", tuttoQuestion);
     $("tutto-card").addEventListener("change", tuttoQuestion);
+    $("win-table").addEventListener("change", winSeats);
   },
   advise: adviseTutto,
 };
@@ -369,7 +386,8 @@ async function adviseTutto(p) {
       el("p", { class: "small", textContent: "Straße: 2,000 points for 1-2-3-4-5-6, nothing otherwise; a throw with no new number is a Niete." }),
     ];
     const w = await winTable();
-    if (w) {
+    if (w && w.players > 2) out.push(...winLinesN(w, data));
+    else if (w) {
       const sit = { ...winSituation(w), turnTotal: points($("street-total").value, "the turn total before the Straße"), aside, newNumbers: fresh };
       const r = w.streetTake(sit);
       data["win-take"] = r.take;
@@ -390,7 +408,8 @@ async function adviseTutto(p) {
       el("p", { textContent: below ? `With Bonus, ×2, Plus/Minus or Straße: draw another card while the turn total is below ${pts(below)}, bank from ${pts(below)} on.` : "" }),
     ];
     const w = await winTable();
-    if (w) {
+    if (w && w.players > 2) out.push(...winLinesN(w, data));
+    else if (w) {
       const r = w.banksAfterTutto({ ...winSituation(w), turnTotal: total });
       data["win-draw"] = !r.bank;
       data["win-chances"] = JSON.stringify([r.chances.bank, r.chances.draw]);
@@ -413,7 +432,8 @@ async function adviseTutto(p) {
     out.push(el("p", { class: "verdict bank", textContent: "Niete: nothing scores." }));
     out.push(el("p", { textContent: card === "fireworks" ? "A Feuerwerk's Niete banks everything: the whole turn total is written down." : "The turn is over and its points are lost." }));
     const w = await winTable();
-    if (w) out.push(...winLines(w, null, data, null));
+    if (w && w.players > 2) out.push(...winLinesN(w, data));
+    else if (w) out.push(...winLines(w, null, data, null));
     return [out, data];
   }
   data.keep = `${keep.dice}:${keep.faces}`;
@@ -457,7 +477,8 @@ async function adviseTutto(p) {
     out.push(el("p", { class: "small", textContent: `A turn starting with ${CARD_NAMES[card]} is worth ${ev.ev.toFixed(1)} points with this play (a whole turn: ${p.summary.turn_ev.toFixed(2)}).` }));
   }
   const w = await winTable();
-  if (w) {
+  if (w && w.players > 2) out.push(...winLinesN(w, data));
+  else if (w) {
     out.unshift(el("p", { class: "small", textContent: "For the most points this turn (points table):" }));
     out.push(...winLines(w, left > 0 && BANKABLE.includes(card) ? total : null, data,
       { p, card, before, cardPoints, dice }));
@@ -476,6 +497,41 @@ function winSituation(w) {
   const pm = Number($("win-pm").value);
   if (String($("win-pm").value).trim() === "" || !Number.isInteger(pm) || pm < 0 || pm > 9) throw new InputError(`Plus/Minus Tuttos this turn must be a whole number from 0 to 9, not "${$("win-pm").value}"`);
   return { seat, scores: seat === 0 ? [own, other] : [other, own], lastRound, plusMinusTuttos: pm, own, other };
+}
+
+/** A table of three or four players: the seat, everyone's scores by seat and the last round. */
+function winSituationN(w) {
+  const N = w.players;
+  const seat = Number($("win-seat").value);
+  const lastRound = $("win-last").value === "1";
+  const text = String($("win-scores").value);
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length !== N) throw new InputError(`give ${N} scores, one per seat, the first in the round first, not "${text}"`);
+  const scores = parts.map((x, q) => points(x, `the score of seat ${q + 1}`));
+  if (!lastRound) {
+    const over = scores.findIndex((x) => x >= w.target);
+    if (over >= 0) throw new InputError(`seat ${over + 1} has reached ${pts(w.target)}: then it is the last round (choose “yes”)`);
+  } else {
+    if (seat === 0) throw new InputError("in the last round the first in the round has moved: choose a later seat, or the last round “no”");
+    if (!scores.slice(0, seat).some((x) => x >= w.target)) throw new InputError(`in the last round someone before you has reached ${pts(w.target)}`);
+    const late = scores.slice(seat).findIndex((x) => x >= w.target);
+    if (late >= 0) throw new InputError(`in the last round seat ${seat + late + 1} has not moved since someone reached the target: its score must be below ${pts(w.target)}`);
+  }
+  return { seat, scores, lastRound };
+}
+
+/** Each player's chance at the start of this turn from a table of three or four players. */
+function winLinesN(w, data) {
+  const { seat, scores, lastRound } = winSituationN(w);
+  const c = w.chances(seat, scores, lastRound);
+  data["win-n"] = JSON.stringify(c);
+  return [el("table", {},
+    el("caption", { class: "small", textContent: `Each player's chance to win at the start of your turn, ${w.players} players to ${pts(w.target)} (win table; all play to win)` }),
+    el("tr", {}, el("th", { textContent: "player" }), el("th", { class: "num", textContent: "chance to win" })),
+    ...c.map((x, q) => el("tr", q === seat ? { class: "best" } : {},
+      el("td", { textContent: q === seat ? `you (seat ${q + 1}, to throw), on ${pts(scores[q])}` : `seat ${q + 1}, on ${pts(scores[q])}` }),
+      el("td", { class: "num", textContent: pct(x) })))),
+  el("p", { class: "small", textContent: `The chance of each choice inside the turn at a table of ${w.players}: tutto-sim play --game tutto --players ${w.players} --win-table FILE (docs/win.md).` })];
 }
 
 /** The chosen win table's reader, or null (none chosen). */
