@@ -100,6 +100,12 @@ so the game graph has cycles; plain value iteration (Gauss-Seidel sweeps,
 seat 0 then seat 1, highest own score first) from ``W = 0`` converges
 geometrically and stops when no entry moves by more than ``tol``.
 
+Three and four players
+----------------------
+:func:`solve_reference_n` plays the same game at a table of ``N`` (2-4) with
+vector values ``W[s, x_0, ..., x_{N-1}, p]`` (player ``p``'s chance at the
+start of seat ``s``'s turn); see the comments above it and docs/win.md.
+
 Fixed policies
 --------------
 A player who follows a decision table (the ``optimal`` bot: the EV-optimal
@@ -987,6 +993,15 @@ def _gather(table: np.ndarray, bank_idx: np.ndarray, bust_idx: np.ndarray):
     return (np.moveaxis(table[bank_idx], -1, 2), np.moveaxis(table[bust_idx], -1, 1))
 
 
+def _shares(f, a, n_a, b, n_b) -> np.ndarray:
+    """Rows (the mover on f, each of n_a players on a, each of n_b on b): their
+    shares of the win when these are the final scores (lower ones never win)."""
+    b = np.where(n_b > 0, b, -1)
+    top = np.maximum(np.maximum(f, a), b)
+    cnt = (f == top) + n_a * (a == top) + n_b * (b == top)
+    return np.stack([(f == top) / cnt, (a == top) / cnt, (b == top) / cnt])
+
+
 def _last_mover(g: _GameN, x: np.ndarray) -> np.ndarray:
     """``E_{N-1}`` for starts ``x`` [S, N]: the last seat's last turn. Its
     chance depends only on its score c, the highest other score M, how many
@@ -994,7 +1009,6 @@ def _last_mover(g: _GameN, x: np.ndarray) -> np.ndarray:
     hold it (lower scores never win), so one turn programme per such class,
     with rows (own, each player on M, each player on M2)."""
     N, s = g.np_, g.np_ - 1
-    out = np.zeros(x.shape + (0,))[..., :0]
     out = np.zeros((len(x), N))
     c = x[:, s]
     others = x[:, :s]
@@ -1016,18 +1030,12 @@ def _last_mover(g: _GameN, x: np.ndarray) -> np.ndarray:
         cap = int(caps_all[sel].max())
         bank = np.zeros((cap + 1, n_m, 3, len(sel)))
         bust = np.zeros((n_m, 3, len(sel)))
-
-        def shares(f, a):
-            b = np.where(k2 > 0, m2, -1)
-            top = np.maximum(np.maximum(f, a), b)
-            cnt = (f == top) + nn * (a == top) + k2 * (b == top)
-            return np.stack([(f == top) / cnt, (a == top) / cnt, (b == top) / cnt])
-
         for m in range(n_m):
             a = np.maximum(0, mm - PM_UNITS * m)
             for t in range(cap + 1):
-                bank[t, m] = shares(np.minimum(cc + t, g.top), a)
-            bust[m] = shares(cc, a if g.rules.plusminus_deduction == "tutto" else mm)
+                bank[t, m] = _shares(np.minimum(cc + t, g.top), a, nn, m2, k2)
+            bust[m] = _shares(cc, a if g.rules.plusminus_deduction == "tutto" else mm,
+                              nn, m2, k2)
         win = np.zeros((3, len(sel)))
         win[0] = 1.0
         vals[sel] = turn_vector(g.rules, bank, bust, win, caps_all[sel], 0).T
@@ -1045,6 +1053,8 @@ def _solve_turns(g: _GameN, x: np.ndarray, s: int, table: np.ndarray, idx) -> np
     grouped by the number of Plus/Minus layers."""
     bank_idx, bust_idx, caps, win_row = idx
     bank, bust = _gather(table, bank_idx, bust_idx)
+    if not (np.isfinite(bank).all() and np.isfinite(bust).all()):
+        raise RuntimeError("a turn reads an end position that was not solved")
     win = np.zeros((g.np_, len(x)))
     win[s] = 1.0
     return turn_vector(g.rules, bank, bust, win, caps, s).T
@@ -1095,7 +1105,7 @@ def solve_reference_n(rules: TuttoRules, players: int, margin_cap: int | None = 
         for s in range(N - 1, -1, -1):
             parts = [W[(s + 1) % N].reshape(-1, N)]
             if g.round and s < N - 1:
-                parts.append(np.nan_to_num(end[s + 1].reshape(-1, N)))
+                parts.append(end[s + 1].reshape(-1, N))
             parts.append(np.eye(N)[s][None])
             new = _solve_turns(g, normal, s, np.vstack(parts), norm_idx[s])
             new = new.reshape(g.dims(0) + (N,))
@@ -1112,3 +1122,14 @@ def p_wins_reference(rules: TuttoRules, players: int, margin_cap: int | None = N
                      tol: float = DEFAULT_TOL_N) -> np.ndarray:
     """Each seat's chance at the start of the game, all playing to win."""
     return solve_reference_n(rules, players, margin_cap, tol).p_wins
+
+
+def last_turn_reference_n(rules: TuttoRules, players: int, states,
+                          margin_cap: int | None = None) -> np.ndarray:
+    """``E_{N-1}`` (``round``): each player's chance when the last seat plays
+    its last turn from ``states`` [S, N] (the others' final scores, up to the
+    target plus the cap; the last seat below the target). [S, N]."""
+    g = _GameN(rules, players, margin_cap)
+    if not g.round:
+        raise ValueError("the last turn is a game end 'round' position")
+    return _last_mover(g, np.asarray(states, dtype=np.int64).reshape(-1, players))
