@@ -1082,9 +1082,12 @@ def solve_reference_n(rules: TuttoRules, players: int, margin_cap: int | None = 
             need[s + 1].update(np.unique(ref).tolist())
         end_idx = {}
         for t in range(1, N - 1):
+            # the players before seat t no longer move: solve one order of
+            # their scores (ascending) and permute (the rules treat them alike)
             xs = np.array(np.unravel_index(sorted(need[t]), g.dims(t))).T
-            end_idx[t] = (xs, g.leaf_index(xs, t, True))
-            b, u = end_idx[t][1][:2]
+            canon = np.unique(np.hstack([np.sort(xs[:, :t], axis=1), xs[:, t:]]), axis=0)
+            end_idx[t] = (xs, canon, g.leaf_index(canon, t, True))
+            b, u = end_idx[t][2][:2]
             need[t + 1].update(np.unique(b).tolist())
             need[t + 1].update(np.unique(u).tolist())
         for t in range(N - 1, 0, -1):
@@ -1094,9 +1097,15 @@ def solve_reference_n(rules: TuttoRules, players: int, margin_cap: int | None = 
                 xs = np.array(np.unravel_index(sorted(need[t]), g.dims(t))).T
                 e[g.flat(xs, t)] = _last_mover(g, xs)
             else:
-                xs, idx = end_idx[t]
+                xs, canon, idx = end_idx[t]
                 table = np.vstack([end[t + 1].reshape(-1, N), np.eye(N)[t][None]])
-                e[g.flat(xs, t)] = _solve_turns(g, xs, t, table, idx)
+                e[g.flat(canon, t)] = _solve_turns(g, canon, t, table, idx)
+                order = np.argsort(xs[:, :t], axis=1, kind="stable")
+                sorted_x = np.hstack([np.take_along_axis(xs[:, :t], order, axis=1), xs[:, t:]])
+                v = e[g.flat(sorted_x, t)]
+                out = v.copy()
+                np.put_along_axis(out, order, v[:, :t], axis=1)
+                e[g.flat(xs, t)] = out
             end[t] = e.reshape(g.dims(t) + (N,))
     W = np.zeros((N,) + g.dims(0) + (N,))
     change = np.inf
