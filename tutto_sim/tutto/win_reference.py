@@ -101,6 +101,12 @@ so the game graph has cycles; plain value iteration (Gauss-Seidel sweeps,
 seat 0 then seat 1, highest own score first) from ``W = 0`` converges
 geometrically and stops when no entry moves by more than ``tol``.
 
+Three and four players
+----------------------
+:func:`solve_reference_n` plays the same game at a table of ``N`` (2-4) with
+vector values ``W[s, x_0, ..., x_{N-1}, p]`` (player ``p``'s chance at the
+start of seat ``s``'s turn); see the comments above it and docs/win.md.
+
 Fixed policies
 --------------
 A player who follows a decision table (the ``optimal`` bot: the EV-optimal
@@ -688,3 +694,452 @@ def reference_win_vs_ev(rules: TuttoRules, lead_cap: int = DEFAULT_LEAD_CAP,
     second, _ = game_values(rules, (ev, Seat("decide", best, last=w_opt[1])), lead_cap, tol,
                             w_opt)
     return 0.5 * (float(first[0, 0, 0]) + 1.0 - float(second[0, 0, 0]))
+
+
+# --------------------------------------------------------------------------
+# three and four players (issue 24): the same game at a table of N
+# --------------------------------------------------------------------------
+#
+# Values are vectors: ``W[s, x_0, ..., x_{N-1}, p]`` is the chance that player
+# ``p`` wins at the start of seat ``s``'s turn, scores ``x`` (units, all below
+# the target ``n``). The mover maximises its own component; among options
+# whose own chance is within ``TIE_TOL`` of the best it takes the first of:
+# bank (before throwing on or drawing), then the keep with the most points,
+# then the one with the fewest dice (under Plus/Minus and the Kleeblatt the
+# dice score nothing: the fewest dice; under the Straße the fewest numbers).
+# The decisions are nested as the rules are: a keep is valued by what the
+# player does next (bank or throw on), the throw by its best keep.
+
+TIE_TOL = 1e-12
+DEFAULT_TOL_N = 1e-13
+MAX_PLAYERS = 4
+
+
+@dataclass(frozen=True)
+class KeepClasses:
+    """Throws of ``d`` dice grouped by their keeps: ``prob[x]`` (summed over
+    the multisets with the same keeps), ``k[x, i], pts[x, i]`` the keeps in
+    the order of preference, ``ok[x, i]`` (padding False); ``niete`` the
+    chance of a throw without a keep."""
+
+    prob: np.ndarray
+    k: np.ndarray
+    pts: np.ndarray
+    ok: np.ndarray
+    niete: float
+
+
+@functools.lru_cache(maxsize=8)
+def keep_classes(scoring: ScoringRules, points_count: bool) -> dict[int, KeepClasses]:
+    """Per number of dice. ``points_count=False`` (Plus/Minus, Kleeblatt):
+    only the number of dice set aside matters, fewest first."""
+    out = {}
+    for d, th in dice_throws(scoring).items():
+        groups: dict[tuple, float] = {}
+        niete = 0.0
+        for x, p in enumerate(th.prob):
+            found = {(int(k), int(pts)) for k, pts, ok
+                     in zip(th.keep_k[x], th.keep_pts[x], th.ok[x]) if ok}
+            if not found:
+                niete += p
+                continue
+            if points_count:
+                order = tuple(sorted(found, key=lambda kp: (-kp[1], kp[0])))
+            else:
+                order = tuple((k, 0) for k in sorted({k for k, _ in found}))
+            groups[order] = groups.get(order, 0.0) + p
+        width = max(len(o) for o in groups)
+        kk = np.zeros((len(groups), width), dtype=np.int64)
+        pp = np.zeros_like(kk)
+        ok = np.zeros(kk.shape, dtype=bool)
+        for x, order in enumerate(groups):
+            for i, (k, pts) in enumerate(order):
+                kk[x, i], pp[x, i], ok[x, i] = k, pts, True
+        out[d] = KeepClasses(np.array(list(groups.values())), kk, pp, ok, niete)
+    return out
+
+
+def pick_first(options: list[np.ndarray], own: int, tol: float = TIE_TOL) -> np.ndarray:
+    """The first option (arrays [R, ...]) whose row ``own`` is within ``tol``
+    of the best, element by element of the trailing axes."""
+    mine = np.stack([o[own] for o in options])
+    first = np.argmax(mine >= mine.max(axis=0) - tol, axis=0)
+    out = np.array(options[0])
+    for i in range(1, len(options)):
+        out = np.where(first == i, options[i], out)
+    return out
+
+
+def turn_vector(rules: TuttoRules, bank: np.ndarray, bust: np.ndarray, win: np.ndarray,
+                caps: np.ndarray, own: int) -> np.ndarray:
+    """One turn for S starts with vector values (rows R): ``bank[T, m, R, S]``
+    (T = 0..cap; a higher total reads the cap), ``bust[m, R, S]`` (Niete or
+    Stop after m Plus/Minus Tuttos), ``win[R, S]`` (the Kleeblatt), ``caps[S]``:
+    the mover banks as soon as the turn total reaches it. The mover decides by
+    row ``own``. Returns ``Draw(0, 0)`` [R, S] (the module docstring's
+    recursion, every keep tried)."""
+    if rules.x2_scope != "turn":
+        raise ValueError("the reference win solver plays x2_scope 'turn' only")
+    cap, n_m = bank.shape[0] - 1, bank.shape[1]
+    n_r, n_start = bank.shape[2], bank.shape[3]
+    # the Plus/Minus layers m side by side with the starts: column m * S + s
+    n_s = n_m * n_start
+    flat_bank = bank.transpose(0, 2, 1, 3).reshape(cap + 1, n_r, n_s)
+    niete = bust.transpose(1, 0, 2).reshape(n_r, n_s)
+    win = np.tile(win, (1, n_m))
+    forced_at = np.tile(caps, n_m)
+    col = np.arange(n_s)
+    up = np.minimum(col // n_start + 1, n_m - 1) * n_start + col % n_start  # m -> m + 1
+    scoring = rules.scoring
+    kc = keep_classes(scoring, True)
+    kz = keep_classes(scoring, False)
+    street = street_chances()
+    q = {c: DECK_COUNTS[c] / DECK_SIZE for c in Card}
+    fw = fireworks_points(scoring, cap)
+    totals = np.arange(cap + 1)
+    tau = [np.minimum(2 * totals if c is Card.X2 else totals + BONUS_POINTS[c] // POINT_UNIT,
+                      cap) for c in BANKABLE]
+    n_c = len(BANKABLE)
+    cidx = np.arange(n_c)[None, :, None]
+    sidx = np.arange(n_s)[None, None, :]
+    # u[T' * 6 + d', c]: after a keep under card c leaving total T' and d'
+    # dice (d' = 1..5: bank or throw on; d' = 0: the Tutto, Post(tau_c(T')))
+    u = np.zeros(((cap + 1) * 6, n_c, n_r, n_s))
+    post = np.zeros((cap + 1, n_r, n_s))
+
+    # Plus/Minus, the Kleeblatt and the Straße end in one of two leaves (the
+    # Tutto or the Niete): a value is niete + beta (tutto - niete), beta the
+    # chance of the Tutto under the chosen keeps, and the choices compare
+    # own components: niete_own + beta delta, delta = tutto_own - niete_own.
+    def no_points(tutto: np.ndarray) -> np.ndarray:
+        delta = tutto[own] - niete[own]
+        beta = [np.ones(n_s)]
+        for d in range(1, 7):
+            cl = kz[d]
+            opts = np.stack([beta[d - k] for k in range(1, d + 1)])  # [k - 1, S]
+            got = opts[np.maximum(cl.k - 1, 0)]  # [X, W, S]
+            mine = np.where(cl.ok[:, :, None], got * delta, -np.inf)
+            first = np.argmax(mine >= mine.max(axis=1, keepdims=True) - TIE_TOL, axis=1)
+            chosen = np.take_along_axis(got, first[:, None], axis=1)[:, 0]
+            beta.append(cl.prob @ chosen)
+        return niete + beta[6] * (tutto - niete)
+
+    def strasse(done: np.ndarray) -> np.ndarray:
+        delta = done[own] - niete[own]
+        beta = {6: np.ones(n_s)}
+        for j in range(5, -1, -1):
+            r = street[j]
+            opts = np.stack([beta[j + t] for t in range(1, 7 - j)])  # take t = 1.. 6 - j
+            mine = opts * delta
+            best = np.maximum.accumulate(mine, axis=0)  # best[nn - 1]: up to nn numbers
+            acc = np.zeros(n_s)
+            for nn in range(1, 7 - j):
+                first = np.argmax(mine[:nn] >= best[nn - 1] - TIE_TOL, axis=0)
+                acc = acc + r[nn] * opts[first, np.arange(n_s)]
+            beta[j] = acc
+        return niete + beta[0] * (done - niete)
+
+    kleeblatt = no_points(no_points(win))
+    chain = rules.plusminus_chain
+    draw = flat_bank[0]
+    for t in range(cap, -1, -1):
+        forced = t >= forced_at  # [S]
+        here = flat_bank[t]
+        if forced.all():
+            post[t] = here
+            u[6 * t:6 * t + 6] = here[None, None]
+            draw = here
+            continue
+        for i in range(n_c):  # the Tutto slots of T' = t + 1
+            u[6 * (t + 1), i] = post[tau[i][t + 1]]
+        e6 = None
+        for d in range(1, 7):
+            cl = kc[d]
+            slot = 6 * np.minimum(t + cl.pts, cap) + d - cl.k  # [X, W]
+            mine = np.where(cl.ok[:, :, None, None], u[slot, :, own], -np.inf)
+            first = np.argmax(mine >= mine.max(axis=1, keepdims=True) - TIE_TOL, axis=1)
+            chosen = slot[np.arange(len(cl.prob))[:, None, None], first]  # [X, C, S]
+            vals = u[chosen, cidx, :, sidx]  # [X, C, S, R]
+            e = np.einsum("x,xcsr->crs", cl.prob, vals) + cl.niete * niete[None]
+            if d == 6:
+                e6 = e
+            else:
+                er = e.transpose(1, 0, 2)  # [R, C, S]
+                go = pick_first([np.broadcast_to(here[:, None], er.shape), er], own)
+                u[6 * t + d] = np.where(forced, here[None], go.transpose(1, 0, 2))
+        pm_tutto = (post[min(t + PM_UNITS, cap)] if chain == "continue"
+                    else flat_bank[min(t + PM_UNITS, cap)] if chain == "bank"
+                    else flat_bank[min(PM_UNITS, cap)])[:, up]
+        draw = (q[Card.STOP] * niete
+                + sum(q[c] * e6[i] for i, c in enumerate(BANKABLE))
+                + q[Card.PLUSMINUS] * no_points(pm_tutto)
+                + q[Card.STREET] * strasse(post[min(t + STREET_UNITS, cap)])
+                + q[Card.FIREWORKS] * np.tensordot(fw, flat_bank[np.minimum(t + totals, cap)],
+                                                   axes=1)
+                + q[Card.CLOVERLEAF] * kleeblatt)
+        post[t] = np.where(forced, here, pick_first([here, draw], own))
+    return draw[:, :n_start]  # m = 0
+
+
+@dataclass
+class SolutionN:
+    """The N-player reference solution.
+
+    ``W[s, x_0, ..., x_{N-1}, p]``: the chance of player ``p`` at the start of
+    seat ``s``'s turn (all scores below the target). ``end[t]`` (``round``):
+    ``E_t`` on the same layout with seats before ``t`` holding their final
+    scores (0 .. n + C units, the cap C counting higher scores as n + C) and
+    seat ``t`` to move, NaN where no game leads; ``residual``: the largest
+    change in the last sweep."""
+
+    rules: TuttoRules
+    players: int
+    W: np.ndarray
+    end: dict
+    margin_cap: int
+    residual: float
+    sweeps: int
+    seconds: float
+
+    @property
+    def p_wins(self) -> np.ndarray:
+        return self.W[(0,) * (self.players + 1)].copy()
+
+
+def _losers(x: np.ndarray, s: int) -> np.ndarray:
+    """[S, N] scores, mover s: the players who lose at a Plus/Minus (fixed at
+    the turn's start): every other player on the highest score at the table."""
+    hit = x == x.max(axis=1, keepdims=True)
+    hit[:, s] = False
+    return hit
+
+
+def _after(x: np.ndarray, hit: np.ndarray, m: int) -> np.ndarray:
+    return np.where(hit, np.maximum(0, x - PM_UNITS * m), x)
+
+
+def _layers(x: np.ndarray, hit: np.ndarray) -> int:
+    """How many Plus/Minus counts can change a score (then one more)."""
+    top = int(np.where(hit, x, 0).max(initial=0))
+    return -(-top // PM_UNITS) + 1
+
+
+class _GameN:
+    """Index bookkeeping: states as rows of a leaf table."""
+
+    def __init__(self, rules: TuttoRules, players: int, margin_cap: int | None):
+        if not 2 <= players <= MAX_PLAYERS:
+            raise ValueError(f"players must be 2 to {MAX_PLAYERS}, not {players}")
+        self.rules, self.np_ = rules, players
+        self.n = n = _units(rules)
+        self.round = rules.game_end == "round"
+        self.C = (max(n, 40) if margin_cap is None else int(margin_cap)) if self.round else 0
+        self.top = n + self.C  # the highest score counted
+        self.K = self.top + 1
+
+    def dims(self, t: int) -> tuple:
+        """Shape of E_t (t = 0: the normal states W[s])."""
+        return (self.K,) * t + (self.n,) * (self.np_ - t)
+
+    def flat(self, x: np.ndarray, t: int) -> np.ndarray:
+        return np.ravel_multi_index(tuple(x.T), self.dims(t))
+
+    def states(self, t: int) -> np.ndarray:
+        return np.array(list(np.ndindex(*self.dims(t))), dtype=np.int64).reshape(-1, self.np_)
+
+    def leaf_index(self, x: np.ndarray, s: int, phase_end: bool):
+        """For starts ``x`` [S, N] of seat ``s``: indices into the leaf table
+        [next states ..., then the end states of seat s + 1 (normal phase,
+        ``round``), then the mover's win], for banking T after m Plus/Minus
+        Tuttos ``bank[T, m, S]`` and the bust ``bust[m, S]``; ``caps[S]``."""
+        n, N = self.n, self.np_
+        hit = _losers(x, s)
+        n_m = _layers(x, hit)
+        own = x[:, s]
+        if phase_end:
+            caps = self.top - own
+            size_next = int(np.prod(self.dims(s + 1)))
+        else:
+            caps = (self.top if self.round else n) - own
+            size_next = n ** N
+        cap = int(caps.max())
+        size_end = int(np.prod(self.dims(s + 1))) if (self.round and not phase_end
+                                                      and s < N - 1) else 0
+        win_row = size_next + size_end
+        bank = np.zeros((cap + 1, n_m, len(x)), dtype=np.int64)
+        bust = np.zeros((n_m, len(x)), dtype=np.int64)
+        for m in range(n_m):
+            y = _after(x, hit, m)
+            for t in range(cap + 1):
+                z = y.copy()
+                f = np.minimum(own + t, self.top)
+                z[:, s] = np.minimum(f, n - 1) if not phase_end else f
+                if phase_end:
+                    bank[t, m] = self.flat(z, s + 1)
+                else:
+                    idx = self.flat(z, 0)
+                    if self.round and s < N - 1:
+                        z[:, s] = f
+                        idx = np.where(f < n, idx, size_next + self.flat(z, s + 1))
+                    else:
+                        idx = np.where(f < n, idx, win_row)
+                    bank[t, m] = idx
+            hold = y if self.rules.plusminus_deduction == "tutto" else x
+            bust[m] = self.flat(hold, s + 1 if phase_end else 0)
+        return bank, bust, np.minimum(caps, cap), win_row
+
+
+def _gather(table: np.ndarray, bank_idx: np.ndarray, bust_idx: np.ndarray):
+    """Leaves [T, m, R, S] and [m, R, S] from a table [rows, R]."""
+    return (np.moveaxis(table[bank_idx], -1, 2), np.moveaxis(table[bust_idx], -1, 1))
+
+
+def _shares(f, a, n_a, b, n_b) -> np.ndarray:
+    """Rows (the mover on f, each of n_a players on a, each of n_b on b): their
+    shares of the win when these are the final scores (lower ones never win)."""
+    b = np.where(n_b > 0, b, -1)
+    top = np.maximum(np.maximum(f, a), b)
+    cnt = (f == top) + n_a * (a == top) + n_b * (b == top)
+    return np.stack([(f == top) / cnt, (a == top) / cnt, (b == top) / cnt])
+
+
+def _last_mover(g: _GameN, x: np.ndarray) -> np.ndarray:
+    """``E_{N-1}`` for starts ``x`` [S, N]: the last seat's last turn. Its
+    chance depends only on its score c, the highest other score M, how many
+    hold it (they lose at a Plus/Minus), the next score M2 below and how many
+    hold it (lower scores never win), so one turn programme per such class,
+    with rows (own, each player on M, each player on M2)."""
+    N, s = g.np_, g.np_ - 1
+    out = np.zeros((len(x), N))
+    c = x[:, s]
+    others = x[:, :s]
+    M = others.max(axis=1)
+    nl = (others == M[:, None]).sum(axis=1)
+    below = np.where(others < M[:, None], others, -1)
+    M2 = below.max(axis=1)
+    n2 = np.where(M2 >= 0, (others == M2[:, None]).sum(axis=1), 0)
+    lead = c > M
+    out[lead, s] = 1.0
+    keys = np.stack([c, M, nl, M2, n2], axis=1)[~lead]
+    uniq, inverse = np.unique(keys, axis=0, return_inverse=True)
+    vals = np.zeros((len(uniq), 3))
+    caps_all = np.minimum(g.top, uniq[:, 1] + 1) - uniq[:, 0]
+    layers_all = -(-uniq[:, 1] // PM_UNITS) + 1
+    for n_m in sorted(set(layers_all.tolist())):
+        sel = np.flatnonzero(layers_all == n_m)
+        cc, mm, nn, m2, k2 = (uniq[sel, i] for i in range(5))
+        cap = int(caps_all[sel].max())
+        bank = np.zeros((cap + 1, n_m, 3, len(sel)))
+        bust = np.zeros((n_m, 3, len(sel)))
+        for m in range(n_m):
+            a = np.maximum(0, mm - PM_UNITS * m)
+            for t in range(cap + 1):
+                bank[t, m] = _shares(np.minimum(cc + t, g.top), a, nn, m2, k2)
+            bust[m] = _shares(cc, a if g.rules.plusminus_deduction == "tutto" else mm,
+                              nn, m2, k2)
+        win = np.zeros((3, len(sel)))
+        win[0] = 1.0
+        vals[sel] = turn_vector(g.rules, bank, bust, win, caps_all[sel], 0).T
+    rows = np.flatnonzero(~lead)
+    v = vals[inverse.reshape(-1)]
+    out[rows, s] = v[:, 0]
+    lm = (others == M[:, None])[~lead]
+    l2 = (others == M2[:, None])[~lead] & (M2[~lead] >= 0)[:, None]
+    out[rows, :s] = lm * v[:, 1:2] + l2 * v[:, 2:3]
+    return out
+
+
+def _solve_turns(g: _GameN, x: np.ndarray, s: int, table: np.ndarray, idx) -> np.ndarray:
+    """Turn values [S, N] of seat s from starts x, leaves from ``table``,
+    grouped by the number of Plus/Minus layers."""
+    bank_idx, bust_idx, caps, win_row = idx
+    bank, bust = _gather(table, bank_idx, bust_idx)
+    if not (np.isfinite(bank).all() and np.isfinite(bust).all()):
+        raise RuntimeError("a turn reads an end position that was not solved")
+    win = np.zeros((g.np_, len(x)))
+    win[s] = 1.0
+    return turn_vector(g.rules, bank, bust, win, caps, s).T
+
+
+def solve_reference_n(rules: TuttoRules, players: int, margin_cap: int | None = None,
+                      tol: float = DEFAULT_TOL_N, max_sweeps: int = 10_000) -> SolutionN:
+    """Every player maximises its own chance of winning: ``W`` and the end
+    phase (see :class:`SolutionN`), by Gauss-Seidel value iteration (seats in
+    the order N-1, ..., 0, each with the next seat's new values) to ``tol``."""
+    import time
+
+    t0 = time.perf_counter()
+    g = _GameN(rules, players, margin_cap)
+    N, n = players, g.n
+    normal = g.states(0)
+    norm_idx = [g.leaf_index(normal, s, False) for s in range(N)]
+    end = {}
+    if g.round:
+        # which end states a game reaches: from the normal turns, then forwards
+        need = {t: set() for t in range(1, N)}
+        for s in range(N - 1):
+            bank_idx, _, _, win_row = norm_idx[s]
+            ref = bank_idx[(bank_idx >= n ** N) & (bank_idx < win_row)] - n ** N
+            need[s + 1].update(np.unique(ref).tolist())
+        end_idx = {}
+        for t in range(1, N - 1):
+            # the players before seat t no longer move: solve one order of
+            # their scores (ascending) and permute (the rules treat them alike)
+            xs = np.array(np.unravel_index(sorted(need[t]), g.dims(t))).T
+            canon = np.unique(np.hstack([np.sort(xs[:, :t], axis=1), xs[:, t:]]), axis=0)
+            end_idx[t] = (xs, canon, g.leaf_index(canon, t, True))
+            b, u = end_idx[t][2][:2]
+            need[t + 1].update(np.unique(b).tolist())
+            need[t + 1].update(np.unique(u).tolist())
+        for t in range(N - 1, 0, -1):
+            size = int(np.prod(g.dims(t)))
+            e = np.full((size, N), np.nan)
+            if t == N - 1:
+                xs = np.array(np.unravel_index(sorted(need[t]), g.dims(t))).T
+                e[g.flat(xs, t)] = _last_mover(g, xs)
+            else:
+                xs, canon, idx = end_idx[t]
+                table = np.vstack([end[t + 1].reshape(-1, N), np.eye(N)[t][None]])
+                e[g.flat(canon, t)] = _solve_turns(g, canon, t, table, idx)
+                order = np.argsort(xs[:, :t], axis=1, kind="stable")
+                sorted_x = np.hstack([np.take_along_axis(xs[:, :t], order, axis=1), xs[:, t:]])
+                v = e[g.flat(sorted_x, t)]
+                out = v.copy()
+                np.put_along_axis(out, order, v[:, :t], axis=1)
+                e[g.flat(xs, t)] = out
+            end[t] = e.reshape(g.dims(t) + (N,))
+    W = np.zeros((N,) + g.dims(0) + (N,))
+    change = np.inf
+    for sweep in range(1, max_sweeps + 1):
+        change = 0.0
+        for s in range(N - 1, -1, -1):
+            parts = [W[(s + 1) % N].reshape(-1, N)]
+            if g.round and s < N - 1:
+                parts.append(end[s + 1].reshape(-1, N))
+            parts.append(np.eye(N)[s][None])
+            new = _solve_turns(g, normal, s, np.vstack(parts), norm_idx[s])
+            new = new.reshape(g.dims(0) + (N,))
+            change = max(change, float(np.abs(new - W[s]).max()))
+            W[s] = new
+        if change < tol:
+            break
+    else:
+        raise RuntimeError(f"value iteration did not converge in {max_sweeps} sweeps")
+    return SolutionN(rules, N, W, end, g.C, change, sweep, time.perf_counter() - t0)
+
+
+def p_wins_reference(rules: TuttoRules, players: int, margin_cap: int | None = None,
+                     tol: float = DEFAULT_TOL_N) -> np.ndarray:
+    """Each seat's chance at the start of the game, all playing to win."""
+    return solve_reference_n(rules, players, margin_cap, tol).p_wins
+
+
+def last_turn_reference_n(rules: TuttoRules, players: int, states,
+                          margin_cap: int | None = None) -> np.ndarray:
+    """``E_{N-1}`` (``round``): each player's chance when the last seat plays
+    its last turn from ``states`` [S, N] (the others' final scores, up to the
+    target plus the cap; the last seat below the target). [S, N]."""
+    g = _GameN(rules, players, margin_cap)
+    if not g.round:
+        raise ValueError("the last turn is a game end 'round' position")
+    return _last_mover(g, np.asarray(states, dtype=np.int64).reshape(-1, players))
