@@ -745,7 +745,7 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
 
     Examples
     --------
-    >>> sol = solve_macke_win_n(MackeRules(target=100), 3, floor=-100, cap_units=30)
+    >>> sol = solve_macke_win_n(MackeRules(target=100), 3, floor=-100, cap_units=20)
     >>> round(sum(sol.p_wins), 12), sol.residual <= 1e-10
     (1.0, True)
     """
