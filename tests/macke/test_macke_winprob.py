@@ -225,7 +225,7 @@ def test_solve_objective_win_json(capsys, small_solve, game, tmp_path, monkeypat
 
     monkeypatch.chdir(tmp_path)  # the table goes to results/GAME-win-200-<run>.json
     code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", game, "--target", "200",
-                             "--json")
+                             "--players", "2", "--json")
     assert code == 0, err
     d = json.loads(out)
     sol = small_solve(MackeRules.preset("volle-lotte" if game == "volle-lotte" else "standard", target=200))

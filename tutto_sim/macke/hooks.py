@@ -129,17 +129,23 @@ class MackeHooks(GameHooks):
         return words(variant)
 
     def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
-        """``solve --objective win``: exact chances to win two-player Berliner Macke
-        or Volle Lotte when both play to win (docs/macke-win.md), written as a
-        policy file; JSON or a short table in the players' words."""
+        """``solve --objective win``: exact chances to win Berliner Macke or Volle
+        Lotte when every player plays to win (docs/macke-win.md), written as a
+        policy file; JSON or a short table in the players' words. ``players``
+        None: two at Berliner Macke, three at Volle Lotte (its rules ask for
+        three or more); two players take the two-player solver."""
+        from tutto_sim.core.cli import UserError
+
+        if players is None:
+            players = 3 if rules.variant == "volle-lotte" else 2
+        if players != 2:
+            return self._solve_win_n(rules, as_json, out_path, players)
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.core.cli import atomic_write, err, out, prepare_file, progress_phases
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
-
-        if players not in (None, 2):
-            raise UserError(f"--players {players}: win tables are solved for two players only so far")
+        from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
 
         try:
             check_win_rules(rules, DEFAULT_FLOOR)
@@ -151,14 +157,18 @@ class MackeHooks(GameHooks):
         with progress_phases(not as_json) as phase:
             sol = solve_macke_win(rules, phase=phase)
         atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        note = rules.variant == "volle-lotte"
         if as_json:
-            print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
+            extra = {"note": VOLLE_LOTTE_NOTE} if note else {}
+            print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest, **extra},
                              indent=2))
             return
         err.print(f"win table written to {path}")
         first, second = sol.win_vs_ev_seats
         out.print(f"{self.title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
                   "once more), exact:")
+        if note:
+            out.print(f"  (note: {VOLLE_LOTTE_NOTE}; --players 3 or 4 solves such a table)")
         out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
         out.print(f"  both play for the most points per turn: the first player wins "
                   f"{sol.p_first_wins_ev:.4%}")
@@ -170,6 +180,43 @@ class MackeHooks(GameHooks):
         out.print("    " + " " * 8 + "".join(f"{b:>9,}" for b in scores))
         for a in scores:
             out.print(f"    {a:>8,}" + "".join(f"{sol.win(a, b):>9.2%}" for b in scores))
+        out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
+                  f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
+                  f"than {sol.residual:.1e})")
+
+    def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
+        """``solve --objective win --players 3|4`` (``macke.winprob_n``)."""
+        import json
+        from pathlib import Path
+
+        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.macke import winprob_n as wn
+
+        try:
+            wn.check_players(players)
+            wn.check_win_rules(rules, wn.DEFAULT_FLOOR_N)
+        except ValueError as e:
+            raise UserError(str(e)) from None
+        default, digest = wn.default_win_file_n(rules, players)
+        path = Path(out_path) if out_path is not None else default
+        prepare_file(path, "--out")
+        with progress_phases(not as_json) as phase:
+            sol = wn.solve_macke_win_n(rules, players, phase=phase)
+        atomic_write(path, lambda tmp: wn.write_win_table_n(sol, tmp))
+        if as_json:
+            print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
+                             indent=2))
+            return
+        err.print(f"win table written to {path}")
+        seats = ", ".join(f"seat {s + 1} {p:.2%}" for s, p in enumerate(sol.p_wins))
+        out.print(f"{self.title(rules)}, {players} players to {rules.target:,} (reaching it, every other "
+                  "player throws once more), exact:")
+        out.print(f"  all play to win: {seats}")
+        out.print("  all play for the most points per turn: "
+                  + ", ".join(f"seat {s + 1} {p:.2%}" for s, p in enumerate(sol.p_wins_ev)))
+        out.print("  one plays to win, the others for points: he wins "
+                  + ", ".join(f"{p:.2%} in seat {s + 1}" for s, p in enumerate(sol.win_vs_ev))
+                  + f" (a fair share is {1 / players:.2%})")
         out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
                   f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
                   f"than {sol.residual:.1e})")

@@ -171,7 +171,7 @@ class MackeWinSolution:
                 "cap_units": self.cap_units, "rules": self.rules.to_dict()}
 
 
-class _Setup:
+class WinSetup:
     """Tables, scalars and scratch of one rule set (units of 50)."""
 
     def __init__(self, rules: MackeRules, floor: int, cap_units: int):
@@ -234,14 +234,14 @@ def last_turn_chances(rules: MackeRules = MackeRules(),
                       cap_units: int = DEFAULT_CAP_UNITS) -> np.ndarray:
     """``L[d]``: the best chance to end one turn with a result above ``d``
     units (equal: one half; five 1s win), d = 0 .. cap + the best series."""
-    return _Setup(rules, -POINT_UNIT, cap_units).last_turn()
+    return WinSetup(rules, -POINT_UNIT, cap_units).last_turn()
 
 
 def ev_game(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR) -> np.ndarray:
     """``E[a - floor, b - floor]``: the mover's chance when both play the
     EV-optimal turn policy (the ``optimal`` bot), exact (module docstring)."""
     check_win_rules(rules, floor)
-    s = _Setup(rules, floor, DEFAULT_CAP_UNITS)
+    s = WinSetup(rules, floor, DEFAULT_CAP_UNITS)
     ev = s.ev_outcomes()
     le = s.chances_above(*ev)
     n = s.n
@@ -296,7 +296,7 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     check_win_rules(rules, floor)
     phase = phase or (lambda label, total: (lambda k: None))
     t_start = time.perf_counter()
-    s = _Setup(rules, floor, cap_units)
+    s = WinSetup(rules, floor, cap_units)
     n, f, g = s.n, s.floor_u, s.target_u
     lw = s.last_turn()
     ev = s.ev_outcomes()
@@ -428,7 +428,7 @@ def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
             len(w) == n and all(len(r) == n for r in w)):
         raise PolicyFileError(f"policy file {path}: W must be {n} x {n} for target "
                               f"{file_rules.target:,} and floor {floor:,}")
-    series_max = int(_Setup(file_rules, floor, 1).series_max)
+    series_max = int(WinSetup(file_rules, floor, 1).series_max)
     if len(d["last_turn"]) != d["cap_units"] + series_max + 1:
         raise PolicyFileError(f"policy file {path}: last_turn must have "
                               f"{d['cap_units'] + series_max + 1} entries for its cap")
@@ -463,7 +463,7 @@ class WinPlanner:
 
         self.table = table
         self.rules = table.rules
-        self.s = _Setup(table.rules, table.floor, table.cap_units)
+        self.s = WinSetup(table.rules, table.floor, table.cap_units)
         self._sf, self._si = self.s.scratch(self.s.hc)
         self._turns: dict = {}
         self._advice: dict = {}  # turn -> the values that advice reads
