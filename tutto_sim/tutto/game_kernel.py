@@ -164,7 +164,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     return 0, False
                 take = street[b, 6 - dice, j]
                 if wb >= 0:
-                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                    L = win_layer(win, wb, me, n, scores, last_turn, pm, immediate)
                     take = win_street(win, L, total, 6 - dice, j)
                 mask = street_aside(new, mask, take)
                 dice -= take
@@ -176,7 +176,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
-                    L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                    L = win_layer(win, wb, me, n, scores, last_turn, pm, immediate)
                     k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
                                  x2_card, pm_chain)
                 elif by_points:
@@ -201,7 +201,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 if can_bank:
                     row = total if total < t_max else t_max
                     if wb >= 0:
-                        L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+                        L = win_layer(win, wb, me, n, scores, last_turn, pm, immediate)
                         stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
                     elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
@@ -223,7 +223,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 return total, False
         go = draw[b, card, total if total < t_max else t_max]
         if wb >= 0:
-            L = win_layer(win, wb, me, scores, last_turn, pm, immediate)
+            L = win_layer(win, wb, me, n, scores, last_turn, pm, immediate)
             go = not win_banks_after_tutto(win, L, total)
         if eg:
             go = not endgame_banks(not go, total, me, n, scores, target, last_turn)
@@ -276,13 +276,9 @@ class TuttoGameKernel(DiceGameKernel):
         self.config = config
         # a winopt bot (win_bot_kernel.WinBotTable) stacks its forced keeps here
         plain = [x.forced if isinstance(x, WinBotTable) else x for x in tables]
-        self.winopt = [isinstance(x, WinBotTable) for x in tables]
         self.bots = stack_tables(plain) + (kernel_win_args(config.rules, tables),)
         self.data = (np.ascontiguousarray(t.ordered), np.ascontiguousarray(t.ordered_off),
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
         self.params = kernel_params(config)
 
-    def check(self, lineups: np.ndarray) -> None:
-        if any(self.winopt) and lineups.shape[1] != 2:
-            raise ValueError(f"winopt plays two-player games only, not {lineups.shape[1]} players")

@@ -73,6 +73,7 @@ from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
 from tutto_sim.tutto.table_kernel import BotTable
 from tutto_sim.tutto.win_kernel import MAX_MODE, leaf_value, one_layer, win_chain
+from tutto_sim.tutto.win_seat import two_player_state
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -455,13 +456,13 @@ def _hold(vals, lay, L, card, t, cp, d, x2_card, cpx):
 
 
 @njit(cache=True)
-def win_layer(win, w, me, scores, last_round, pending, immediate):
-    """The layer of the player in seat ``me`` (two players) with ``pending``
-    deductions waiting (0 under deduction at the Tutto)."""
+def win_layer(win, w, me, n, scores, last_round, pending, immediate):
+    """The layer of the player in seat ``me`` of ``n`` with ``pending``
+    deductions waiting (0 under deduction at the Tutto); at a table of three
+    or more in the reduced two-player state (``tutto.win_seat``)."""
     state, last0, mmax = win[4], win[5], win[6]
-    own = scores[me]
-    other = scores[1 - me]
-    if last_round and me == 1 and not immediate:
+    seat, own, other = two_player_state(scores, me, n)
+    if last_round and not immediate:
         m = other - own
         for _ in range(pending):
             m = m - _PM_UNITS if m >= _PM_UNITS else -1
@@ -470,8 +471,8 @@ def win_layer(win, w, me, scores, last_round, pending, immediate):
         if m > mmax[w]:
             m = mmax[w]
         return last0[w] + m + 1
-    first = state[w, me, own, other, 0]
-    layers = state[w, me, own, other, 1]
+    first = state[w, seat, own, other, 0]
+    layers = state[w, seat, own, other, 1]
     return first + (pending if pending < layers else layers - 1)
 
 

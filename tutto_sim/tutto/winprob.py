@@ -124,6 +124,7 @@ from tutto_sim.tutto import win_kernel as k
 from tutto_sim.tutto.cards import N_CARDS, Card
 from tutto_sim.tutto.rules import PLUSMINUS_CHAIN_CHOICES, TuttoRules
 from tutto_sim.tutto.solver import CARD_FREQ, street_new_numbers, max_card_points
+from tutto_sim.tutto.win_seat import two_player_state
 
 #: Stop when no value moves by more than this in a sweep.
 DEFAULT_TOL = 1e-11
@@ -910,12 +911,12 @@ class WinPlanner:
 
     # ---- the decisions -------------------------------------------------
     def where(self, view, plusminus_tuttos: int) -> tuple[_Layers, int]:
-        """The programme and layer of the player to move in ``view``."""
-        seat = view.seat
-        own = view.scores[seat] // POINT_UNIT
-        other = view.scores[1 - seat] // POINT_UNIT
+        """The programme and layer of the player to move in ``view``; at a
+        table of three or more in the reduced two-player state (``tutto.win_seat``)."""
+        units = np.array([x // POINT_UNIT for x in view.scores], dtype=np.int64)
+        seat, own, other = two_player_state(units, view.seat, len(units))
         pending = 0 if self.rules.plusminus_deduction == "tutto" else plusminus_tuttos
-        if view.last_round and seat == 1 and not self.immediate:
+        if view.last_round and not self.immediate:
             m = other - own
             for _ in range(pending):
                 m = k.margin_next(m, False)
