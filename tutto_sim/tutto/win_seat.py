@@ -20,7 +20,14 @@ With two players this is the table itself: seat ``me``, the other's score,
 and the last round only in seat 1. :func:`two_player_state` is the one place
 that decides it, called by both engines with the same numbers (the tests
 demand the same games); an exact N-player table (where one fits) would be
-chosen here.
+chosen here. numba compiles this function into the game kernel's
+(``tutto.game_kernel``), whose cache is keyed by its own file's text: after
+a change here, delete ``tutto_sim/tutto/__pycache__/game_kernel.*.nb*`` and
+``win_bot_kernel.*.nb*``, or the kernel plays the old reduction.
+
+Measured (docs/win.md, *At tables of three and four*): to 1,000 with the
+cards independent, the second seat for the last of the round wins 0.6
+points more in that seat at three players than the first seat everywhere.
 """
 
 from __future__ import annotations
