@@ -3,8 +3,11 @@ docs/macke-win.md: *At tables of three and four*).
 
 Usage::
 
-    python scripts/winopt_tables.py --game tutto --players 3 --target 6000 \\
-        --games 200000 [--seed 1] [--deck iid|real] [--threads N] [--json]
+    python scripts/winopt_tables.py --game tutto --players 3,4 --target 6000 \\
+        --games 200000 [--seed 1] [--deck iid,real] [--threads N] [--json]
+
+(several player counts and decks: one measurement each, in one process, so
+that ``winopt``'s values are built once).
 
 Two tournaments on the same seed, so that game ``i`` of both reads stream
 ``(seed, i)`` (common random numbers): ``winopt`` against ``N - 1`` bots
@@ -85,49 +88,67 @@ def _fig(e: Estimate) -> dict:
     return {"rate": e.mean, "ci95": e.ci95, "games": e.n}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--game", default="tutto", choices=("tutto", "macke", "volle-lotte"))
-    ap.add_argument("--players", type=int, default=3)
-    ap.add_argument("--target", type=int, default=None)
-    ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--deck", default="real", choices=("real", "iid"))
-    ap.add_argument("--threads", type=int, default=None)
-    ap.add_argument("--json", action="store_true")
-    a = ap.parse_args(argv)
-    config, parse, rules = _config_and_bots(a.game, a.target, a.deck)
-    n = a.players
+def measure(game, n, target, games, seed, deck, threads) -> dict:
+    """The two tournaments of one table (module docstring) and their figures."""
+    config, parse, rules = _config_and_bots(game, target, deck)
     win = [parse("winopt")] + [parse("optimal") for _ in range(n - 1)]
-    x, seat, t_win, engine = _shares(win, n, a.games, a.seed, config, a.threads)
-    y, seat2, t_opt, _ = _shares([parse("optimal") for _ in range(n)], n, a.games, a.seed, config,
-                                 a.threads)
+    x, seat, t_win, engine = _shares(win, n, games, seed, config, threads)
+    y, seat2, t_opt, _ = _shares([parse("optimal") for _ in range(n)], n, games, seed, config,
+                                 threads)
     assert (seat == seat2).all()  # the same rotation: game i's seat is the same
-    out = {
-        "game": a.game, "players": n, "target": rules.target, "deck": a.deck if a.game == "tutto" else None,
-        "games": a.games, "seed": a.seed, "engine": engine, "fair_share": 1 / n,
+    tutto = game == "tutto"
+    return {
+        "game": game, "players": n, "target": rules.target, "deck": deck if tutto else None,
+        "games": games, "seed": seed, "engine": engine, "fair_share": 1 / n,
         "winopt": _fig(_rate(x)), "optimal_same_seat": _fig(_rate(y)),
         "difference": _fig(_rate(x - y)),
         "by_seat": [{"seat": s, "winopt": _fig(_rate(x[seat == s])),
                      "optimal": _fig(_rate(y[seat == s])),
                      "difference": _fig(_rate(x[seat == s] - y[seat == s]))} for s in range(n)],
         "seconds": {"winopt": round(t_win, 1), "optimal": round(t_opt, 1)},
-        "command": (f"tutto-sim tournament --game {a.game} --players {n} --bots "
-                    f"winopt{',optimal' * (n - 1)} --target {rules.target} --games {a.games} "
-                    f"--seed {a.seed}" + (" --deck iid" if a.game == "tutto" and a.deck == "iid" else "")),
+        "command": (f"tutto-sim tournament --game {game} --players {n} --bots "
+                    f"winopt{',optimal' * (n - 1)} --target {rules.target} --games {games} "
+                    f"--seed {seed}" + (" --deck iid" if tutto and deck == "iid" else "")),
     }
-    if a.json:
-        print(json.dumps(out, indent=1))
-        return 0
+
+
+def _lines(out: dict) -> list[str]:
     pct = lambda f: f"{f['rate']:.2%} ± {f['ci95']:.2%}"  # noqa: E731
-    print(f"{a.game}, {n} players to {rules.target:,}"
-          + (f", deck {a.deck}" if a.game == "tutto" else "") + f": {a.games:,} games, seed {a.seed}")
-    print(f"  winopt wins {pct(out['winopt'])} (fair share {1 / n:.2%}); optimal in the same "
-          f"seat {pct(out['optimal_same_seat'])}; difference {pct(out['difference'])}")
+    deck = f", deck {out['deck']}" if out["deck"] else ""
+    lines = [f"{out['game']}, {out['players']} players to {out['target']:,}{deck}: "
+             f"{out['games']:,} games, seed {out['seed']}",
+             f"  winopt wins {pct(out['winopt'])} (fair share {out['fair_share']:.2%}); optimal in "
+             f"the same seat {pct(out['optimal_same_seat'])}; difference {pct(out['difference'])}"]
     for b in out["by_seat"]:
-        print(f"  seat {b['seat'] + 1}: winopt {pct(b['winopt'])}, optimal {pct(b['optimal'])}, "
-              f"difference {pct(b['difference'])}")
-    print(f"  {t_win:.0f} s and {t_opt:.0f} s ({engine})")
+        lines.append(f"  seat {b['seat'] + 1}: winopt {pct(b['winopt'])}, optimal "
+                     f"{pct(b['optimal'])}, difference {pct(b['difference'])}")
+    sec = out["seconds"]
+    lines.append(f"  {sec['winopt']:.0f} s and {sec['optimal']:.0f} s ({out['engine']})")
+    return lines
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="tutto", choices=("tutto", "macke", "volle-lotte"))
+    ap.add_argument("--players", default="3", help="one or more, e.g. 3,4")
+    ap.add_argument("--target", type=int, default=None)
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--deck", default="real", help="real, iid or both (Tutto)")
+    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args(argv)
+    decks = a.deck.split(",") if a.game == "tutto" else ["real"]
+    if not set(decks) <= {"real", "iid"}:
+        ap.error(f"--deck: real or iid, not {a.deck!r}")
+    outs = []
+    for n in (int(p) for p in a.players.split(",")):
+        for deck in decks:
+            outs.append(measure(a.game, n, a.target, a.games, a.seed, deck, a.threads))
+            if not a.json:
+                print("\n".join(_lines(outs[-1])), flush=True)
+    if a.json:
+        print(json.dumps(outs, indent=1))
     return 0
 
 
