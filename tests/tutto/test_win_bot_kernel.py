@@ -122,6 +122,13 @@ def test_kernel_plays_the_reference_games_at_more_players(options, specs, games)
         assert 0 in set(k.end.tolist())
 
 
+def test_winopt_needs_another_player():
+    rules = TuttoRules(target=200, deck="iid")
+    kern = TuttoGameKernel(GameConfig(rules), [parse_bot("winopt", rules).table()])
+    with pytest.raises(ValueError, match="at least one other player"):
+        kern.run(1, 0, 10, make_lineups(1, 1))
+
+
 def test_the_reduced_state():
     """Own score, the leader's among the others, seat 1 for the last of the round."""
     s = np.array([10, 40, 25, 40], dtype=np.int64)

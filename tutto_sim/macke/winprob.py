@@ -453,6 +453,8 @@ def two_player_scores(scores, seat: int) -> tuple[int, int]:
     in the last round (nachwerfen) the leader's score is the one to pass.
     The one place that decides it: an exact N-player table would be chosen
     here. With two players it is the table itself."""
+    if len(scores) < 2:
+        raise ValueError("winopt plays against at least one other player")
     return scores[seat], max(x for q, x in enumerate(scores) if q != seat)
 
 

@@ -222,6 +222,8 @@ class WinOptBot:
 
     def act(self, d: Decision):
         g, p = d.game, self.planner
+        if len(g.scores) < 2:
+            raise ValueError(f"{self.name} plays against at least one other player")
         pm = d.plusminus_tuttos
         if d.kind == KEEP:
             k = p.keep_dice(g, d.card, d.turn_total, d.card_points, d.dice, d.throw, pm)

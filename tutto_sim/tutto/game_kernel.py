@@ -281,4 +281,9 @@ class TuttoGameKernel(DiceGameKernel):
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
         self.params = kernel_params(config)
+        self.winopt = any(isinstance(x, WinBotTable) for x in tables)
+
+    def check(self, lineups: np.ndarray) -> None:
+        if self.winopt and lineups.shape[1] < 2:
+            raise ValueError("winopt plays against at least one other player")
 
