@@ -4,6 +4,7 @@ and in the game it wins against the points-optimal bot what the solver says."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 
@@ -121,3 +122,36 @@ def test_winopt_on_the_command_line(capsys, tmp_path):
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
     with pytest.raises(BotSpecError, match="valid bots: optimal, winopt"):
         parse_bot(f"winopt:{tmp_path / 'missing.json'}", RULES)
+
+
+class _TwoPlayerTwin:
+    """Beside each decision of ``bot`` at a table of N, the decision of a
+    second ``winopt`` bot shown the game as two players: own score against
+    the leader's among the others."""
+
+    def __init__(self, bot, twin):
+        self.bot, self.twin, self.name = bot, twin, bot.name
+        self.asked = {False: 0, True: 0}  # decisions before and in the last round
+
+    def act(self, d):
+        g = d.game
+        leader = max(x for q, x in enumerate(g.scores) if q != g.seat)
+        view = dataclasses.replace(g, scores=(g.scores[g.seat], leader), seat=0, names=g.names[:2])
+        mine = self.bot.act(d)
+        assert self.twin.act(dataclasses.replace(d, game=view)) == mine, (d.kind, g.scores, g.seat)
+        self.asked[g.last_round] += 1
+        return mine
+
+
+def test_at_three_it_plays_the_two_player_bot_in_the_reduced_game():
+    """At a table of three (and four) winopt's decisions are those of the
+    two-player bot in the game of its own score against the leader's, its last
+    turn (nachwerfen) included; the games run to their end."""
+    from tutto_sim.macke.bots import MackeWinOptBot
+
+    for n in (3, 4):
+        bots = [_TwoPlayerTwin(MackeWinOptBot(_table()), MackeWinOptBot(_table()))]
+        bots += [parse_bot("optimal", RULES)] * (n - 1)
+        res = run_tournament(bots, n, 20 * n, 5, GameConfig(RULES), engine="reference")
+        assert res.bot_stats()[0].games == 20 * n
+        assert min(bots[0].asked.values()) > 5, bots[0].asked

@@ -20,6 +20,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
+
 import numba
 import numpy as np
 import pytest
@@ -33,6 +36,7 @@ from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import SHARE, TuttoGameKernel
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.win_bot_kernel import FIRST_U, N_U, WinBotData, _build
+from tutto_sim.tutto.win_seat import two_player_state
 from tutto_sim.tutto.winprob import WinPlanner, WinTable, default_margin_cap, solve_win
 
 CASES = [
@@ -81,11 +85,98 @@ def test_two_win_tables_in_one_game():
     assert (k.score == r.score).all() and (k.share == r.share).all() and (k.turns == r.turns).all()
 
 
-def test_winopt_needs_two_players():
+# --------------------------------------------------------------------------
+# tables of three and four: the reduced two-player state (tutto.win_seat)
+# --------------------------------------------------------------------------
+
+N_CASES = [
+    # rule options, bots, games (each seat rotation of the lineup in turn)
+    ({"target": 300}, "winopt,optimal,optimal", 90),
+    ({"target": 300}, "winopt,winopt,optimal,optimal", 80),
+    ({"target": 300, "game_end": "immediate"}, "winopt,optimal,winopt", 60),
+    ({"target": 200, "plusminus_deduction": "tutto", "plusminus_chain": "flat"},
+     "optimal,winopt,optimal,winopt", 60),
+]
+
+
+@pytest.mark.parametrize("options, specs, games", N_CASES,
+                         ids=["three", "four", "three-immediate", "four-tutto-flat"])
+def test_kernel_plays_the_reference_games_at_more_players(options, specs, games):
+    """At tables of three and four the kernel's winopt plays the reference
+    game's, game for game; every seat of the rotation ends with a share."""
+    rules = TuttoRules(deck="iid", **options)
+    config = GameConfig(rules)
+    bots = parse_bots(specs, rules)
+    n = len(bots)
+    lineups = make_lineups(n, n)
+    k = kernel_batch(TuttoGameKernel(config, [b.table() for b in bots]), 17, 0, games, lineups)
+    errors: dict = {}
+    r = reference_batch(bots, config, 17, 0, games, lineups, errors)
+    assert errors == {}
+    for field in ("share", "score", "banked", "banked_sq", "turns", "end"):
+        a, b = getattr(k, field), getattr(r, field)
+        bad = np.flatnonzero((a != b).reshape(len(a), -1).any(axis=1))
+        assert bad.size == 0, f"{field} differs in games {bad[:5]}: kernel {a[bad[:2]]} reference {b[bad[:2]]}"
+    assert (k.share.sum(axis=0) > 0).all()
+    if rules.game_end == "round":
+        assert 0 in set(k.end.tolist())
+
+
+def test_winopt_needs_another_player():
     rules = TuttoRules(target=200, deck="iid")
     kern = TuttoGameKernel(GameConfig(rules), [parse_bot("winopt", rules).table()])
-    with pytest.raises(ValueError, match="win table is for 2 players, not 3"):
-        kern.run(1, 0, 10, make_lineups(1, 3))
+    with pytest.raises(ValueError, match="at least one other player"):
+        kern.run(1, 0, 10, make_lineups(1, 1))
+
+
+def test_the_reduced_state():
+    """Own score, the leader's among the others, seat 1 for the last of the round."""
+    s = np.array([10, 40, 25, 40], dtype=np.int64)
+    assert two_player_state(s, 0, 4) == (0, 10, 40)
+    assert two_player_state(s, 1, 4) == (0, 40, 40)
+    assert two_player_state(s, 2, 4) == (0, 25, 40)
+    assert two_player_state(s, 3, 4) == (1, 40, 40)
+    s = np.array([7, 3, 9], dtype=np.int64)
+    assert two_player_state(s, 2, 3) == (1, 9, 7)
+    assert two_player_state(s, 1, 3) == (0, 3, 9)
+    # two players: the table's own seat and the other's score
+    s = np.array([5, 8], dtype=np.int64)
+    assert two_player_state(s, 0, 2) == (0, 5, 8)
+    assert two_player_state(s, 1, 2) == (1, 8, 5)
+
+
+class _TwoPlayerTwin:
+    """Beside each decision of ``bot`` at a table of N, the decision of a
+    second ``winopt`` bot shown the game as two players: own score against
+    the leader's, in the first seat unless nobody moves after it in the round."""
+
+    def __init__(self, bot, twin):
+        self.bot, self.twin, self.name = bot, twin, bot.name
+        self.asked = {}  # (seat in the two-player game, last round): decisions
+
+    def act(self, d):
+        g = d.game
+        others = [x for q, x in enumerate(g.scores) if q != g.seat]
+        seat = 1 if g.seat == len(g.scores) - 1 else 0
+        two = (g.scores[g.seat], max(others))[::1 if seat == 0 else -1]
+        view = dataclasses.replace(g, scores=two, seat=seat, names=g.names[:2])
+        mine = self.bot.act(d)
+        assert self.twin.act(dataclasses.replace(d, game=view)) == mine, (d.kind, g.scores, g.seat)
+        self.asked[seat, g.last_round] = self.asked.get((seat, g.last_round), 0) + 1
+        return mine
+
+
+def test_at_three_it_plays_the_two_player_bot_in_the_reduced_game():
+    """The decisions at a table of three are the two-player bot's in the
+    two-player game of own score against the leader's (last round included)."""
+    rules = TuttoRules(target=300, deck="iid")
+    bots = [_TwoPlayerTwin(parse_bot("winopt", rules), parse_bot("winopt", rules)),
+            parse_bot("optimal", rules), parse_bot("optimal", rules)]
+    errors: dict = {}
+    reference_batch(bots, GameConfig(rules), 5, 0, 60, make_lineups(3, 3), errors)
+    assert errors == {}
+    # every kind of seat: first or second, before and in the last round
+    assert min(bots[0].asked.get(k, 0) for k in itertools.product((0, 1), (False, True))) > 5
 
 
 def _rate(share: np.ndarray, z: float) -> Estimate:

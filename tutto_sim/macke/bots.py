@@ -9,12 +9,15 @@ game kernel too.
 ``optimal``                the optimal turn policy (``data/policies/macke-default.json``
                            or ``volle-lotte-default.json`` for the default turn
                            rules, else solved for the rules in play)
-``winopt[:FILE]``          plays to win a two-player game: decisions from the
-                           exact win table (docs/macke-win.md) of ``FILE`` (from
+``winopt[:FILE]``          plays to win: decisions from the exact two-player
+                           win table (docs/macke-win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
                            ``results/GAME-win-TARGET-<run>.json`` when it fits the
                            rules, else solved and saved there (reference game
-                           only: its decisions depend on both scores)
+                           only: its decisions depend on both scores); at a
+                           table of three or more the table's decisions for
+                           its own score against the leader's
+                           (``macke.winprob.two_player_scores``)
 ``table:FILE``             a Macke policy file (``export-policy --game macke``)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on when
@@ -102,8 +105,9 @@ def policy_action(p, d: MackeDecision, endgame: bool = False):
 
 
 class MackeWinOptBot:
-    """Plays to win a two-player game (``macke.winprob.WinPlanner``): at each
-    decision the win-optimal turn of the scores in play, as a decision table."""
+    """Plays to win (``macke.winprob.WinPlanner``): at each decision the
+    win-optimal turn of the scores in play, as a decision table; at a table of
+    three or more that of its own score against the leader's."""
 
     def __init__(self, table, name: str = "winopt"):
         from tutto_sim.macke.winprob import WinPlanner

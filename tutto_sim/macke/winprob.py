@@ -446,6 +446,18 @@ def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
 # --------------------------------------------------------------------------
 
 
+def two_player_scores(scores, seat: int) -> tuple[int, int]:
+    """The two-player state a seat at a table of N plays to win by: its own
+    score against the leader's among the others (the strongest opponent).
+    The table has no seats (whoever moves, the state is the two scores), and
+    in the last round (nachwerfen) the leader's score is the one to pass.
+    The one place that decides it: an exact N-player table would be chosen
+    here. With two players it is the table itself."""
+    if len(scores) < 2:
+        raise ValueError("winopt plays against at least one other player")
+    return scores[seat], max(x for q, x in enumerate(scores) if q != seat)
+
+
 class WinPlanner:
     """Win-optimal decisions inside a turn from a win table (two players).
 
@@ -519,10 +531,9 @@ class WinPlanner:
         return self._cached(key, lambda bankv, mackev: self._fill_leaves(key, bankv, mackev))
 
     def for_view(self, game):
-        """``(chance, decisions, policy)`` of the player to move in a two-player game view."""
-        if len(game.scores) != 2:
-            raise ValueError(f"the win table is for two players, not {len(game.scores)}")
-        own, other = game.scores[game.seat], game.scores[1 - game.seat]
+        """``(chance, decisions, policy)`` of the player to move in a game view;
+        at a table of three or more in the reduced state of :func:`two_player_scores`."""
+        own, other = two_player_scores(game.scores, game.seat)
         if game.last_round:
             return self.last_turn(own, other)
         return self.turn(own, other)

@@ -13,14 +13,16 @@ Bot specs (``parse_bot``):
                            ``data/policies/tutto-default.json``, or solved for
                            the rules in play)
 ``table:FILE``             a policy file from ``tutto-sim export-policy``
-``winopt[:FILE]``          plays to win a two-player game: decisions from the
-                           exact win table (docs/win.md) of ``FILE`` (from
+``winopt[:FILE]``          plays to win: decisions from the exact two-player
+                           win table (docs/win.md) of ``FILE`` (from
                            ``solve --objective win``), by default of
                            ``results/tutto-win-TARGET-<run>.json`` when it fits the
                            rules, else solved (a phase of the progress bar)
                            and saved there for the next run (in the game
                            kernel from its values at every turn start,
-                           built at load)
+                           built at load); at a table of three or more the
+                           table's decisions for its own score against the
+                           leader's (``tutto.win_seat``)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
@@ -196,7 +198,9 @@ class ThresholdBot:
 
 
 class WinOptBot:
-    """Plays to win a two-player game (``tutto.winprob.WinPlanner``).
+    """Plays to win (``tutto.winprob.WinPlanner``): a two-player game by the
+    exact win table, a table of three or more by its decisions in a reduced
+    two-player state (``tutto.win_seat``).
 
     ``table`` is the win table, or None with ``source(phase)`` giving it when
     first needed: :meth:`prepare` (a tournament, with the command's progress
@@ -219,8 +223,8 @@ class WinOptBot:
 
     def act(self, d: Decision):
         g, p = d.game, self.planner
-        if len(g.scores) != 2:
-            raise ValueError(f"{self.name} plays two-player games only, not {len(g.scores)} players")
+        if len(g.scores) < 2:
+            raise ValueError(f"{self.name} plays against at least one other player")
         pm = d.plusminus_tuttos
         if d.kind == KEEP:
             k = p.keep_dice(g, d.card, d.turn_total, d.card_points, d.dice, d.throw, pm)

@@ -56,9 +56,8 @@ from tutto_sim.tutto.win_bot_kernel import (
     win_banks,
     win_banks_after_tutto,
     win_keep,
-    win_layer,
-    win_layer_n,
-    win_state_n,
+    win_layer_at,
+    win_turn_start,
     win_street,
 )
 
@@ -166,9 +165,10 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
     total = 0
     pm = 0  # Plus/Minus Tuttos of this turn
     losers = plusminus_losers(scores, me, n)
-    other0 = scores[1 - me] if n == 2 else 0  # the winopt bot's turn start (two players)
-    # ... and at a table of N, the index of its turn start in the N-player table
-    i0 = win_state_n(win, wb, me, scores, last_turn, immediate) if wb >= 0 and n > 2 else 0
+    # the winopt bot's turn start, before any deduction of the turn: its state
+    # in an N-player table, or the two-player table's state (tutto.win_seat)
+    i0, seat_r, own_r, other_r = (win_turn_start(win, wb, me, n, scores, last_turn, immediate)
+                                  if wb >= 0 else (0, 0, 0, 0))
     pending = 0  # Plus/Minus Tuttos whose deduction waits for the bank
     card = _draw_card(st, deck, pos, independent)
     while True:
@@ -183,8 +183,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                     return 0, False
                 take = street[b, 6 - dice, j]
                 if wb >= 0:
-                    L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
-                         else win_layer_n(win, wb, i0, pm))
+                    L = win_layer_at(win, wb, i0, seat_r, own_r, other_r, last_turn, pm, immediate)
                     take = win_street(win, L, total, 6 - dice, j)
                 mask = street_aside(new, mask, take)
                 dice -= take
@@ -196,8 +195,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 ms = draw_throw(st, dice, ordered, ordered_off)
                 row = total if total < t_max else t_max
                 if wb >= 0 and card != FIREWORKS:
-                    L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
-                         else win_layer_n(win, wb, i0, pm))
+                    L = win_layer_at(win, wb, i0, seat_r, own_r, other_r, last_turn, pm, immediate)
                     k = win_keep(win, wb, L, card, total, card_pts, dice, ms, best_pts, bonus,
                                  x2_card, pm_chain)
                 elif by_points:
@@ -222,8 +220,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 if can_bank:
                     row = total if total < t_max else t_max
                     if wb >= 0:
-                        L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
-                         else win_layer_n(win, wb, i0, pm))
+                        L = win_layer_at(win, wb, i0, seat_r, own_r, other_r, last_turn, pm, immediate)
                         stop = win_banks(win, wb, L, card, total, card_pts, dice, x2_card)
                     elif by_points:
                         stop = bank_x2p[b, card_pts, dice, row]
@@ -246,8 +243,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
                 return total, False
         go = draw[b, card, total if total < t_max else t_max]
         if wb >= 0:
-            L = (win_layer(win, wb, me, scores[me], other0, last_turn, pm, immediate) if n == 2
-                         else win_layer_n(win, wb, i0, pm))
+            L = win_layer_at(win, wb, i0, seat_r, own_r, other_r, last_turn, pm, immediate)
             go = not win_banks_after_tutto(win, L, total)
         if eg:
             go = not endgame_banks(not go, total, me, n, scores, target, last_turn)
@@ -307,9 +303,12 @@ class TuttoGameKernel(DiceGameKernel):
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
         self.params = kernel_params(config)
+        self.winopt = any(isinstance(x, WinBotTable) for x in tables)
 
     def check(self, lineups: np.ndarray) -> None:
-        sizes = {x.data.players for x, w in zip(self._tables, self.winopt) if w}
+        sizes = {x.data.players for x, w in zip(self._tables, self.winopt) if w} - {2}
         if sizes and sizes != {lineups.shape[1]}:
             raise ValueError(f"winopt's win table is for {' or '.join(map(str, sorted(sizes)))} "
                              f"players, not {lineups.shape[1]}")
+        if any(self.winopt) and lineups.shape[1] < 2:
+            raise ValueError("winopt plays against at least one other player")

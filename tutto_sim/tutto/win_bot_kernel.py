@@ -76,6 +76,7 @@ from tutto_sim.tutto.table_kernel import BotTable
 from tutto_sim.tutto.win_kernel import MAX_MODE, last_turn_margin, leaf_value, one_layer, win_chain
 from tutto_sim.tutto.win_kernel_n import fill_leaves as fill_leaves_n
 from tutto_sim.tutto.win_kernel_n import losers_of as losers_of_n
+from tutto_sim.tutto.win_seat import two_player_state
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -461,12 +462,14 @@ def _hold(vals, lay, L, card, t, cp, d, x2_card, cpx):
 
 @njit(cache=True)
 def win_layer(win, w, me, own, other, last_round, tuttos, immediate):
-    """The layer of the player in seat ``me`` (two players, ``own`` against
-    ``other`` units at the start of the turn) after ``tuttos`` Plus/Minus
-    Tuttos of this turn: the players they take from are fixed at the turn's
-    start, so layer ``tuttos`` of that turn start under either deduction."""
+    """The layer of the two-player table's seat ``me`` (``own`` against
+    ``other`` units at the start of the turn; at a table of three or more the
+    reduced state of ``tutto.win_seat``) after ``tuttos`` Plus/Minus Tuttos of
+    this turn: the players they take from are fixed at the turn's start, so
+    layer ``tuttos`` of that turn start under either deduction. In the last
+    round every seat still to move plays seat 1's last turn."""
     state, last0, mmax = win[4], win[5], win[6]
-    if last_round and me == 1 and not immediate:
+    if last_round and not immediate:
         m = last_turn_margin(own, other, tuttos)
         if m > mmax[w]:
             m = mmax[w]
@@ -503,6 +506,27 @@ def win_layer_n(win, w, i, tuttos):
     first = state[w, 0, 0, i, 0]
     layers = state[w, 0, 0, i, 1]
     return first + (tuttos if tuttos < layers else layers - 1)
+
+
+@njit(cache=True)
+def win_turn_start(win, w, me, n, scores, last_round, immediate):
+    """What the game kernel keeps of ``winopt``'s turn start (the scores before
+    any deduction of the turn): ``(i0, seat, own, other)``, ``i0`` the state's
+    index in an N-player table (``win_bot_data_n``: ``last0 < 0``), else the
+    two-player table's state (``tutto.win_seat.two_player_state``)."""
+    if win[5][w] < 0:
+        return win_state_n(win, w, me, scores, last_round, immediate), 0, 0, 0
+    seat, own, other = two_player_state(scores, me, n)
+    return 0, seat, own, other
+
+
+@njit(cache=True)
+def win_layer_at(win, w, i0, seat, own, other, last_round, tuttos, immediate):
+    """The layer after ``tuttos`` Plus/Minus Tuttos of the turn started at
+    :func:`win_turn_start`'s result."""
+    if win[5][w] < 0:
+        return win_layer_n(win, w, i0, tuttos)
+    return win_layer(win, w, seat, own, other, last_round, tuttos, immediate)
 
 
 @njit(cache=True)

@@ -127,6 +127,7 @@ from tutto_sim.tutto import win_kernel as k
 from tutto_sim.tutto.cards import N_CARDS, Card
 from tutto_sim.tutto.rules import PLUSMINUS_CHAIN_CHOICES, TuttoRules
 from tutto_sim.tutto.solver import CARD_FREQ, street_new_numbers, max_card_points
+from tutto_sim.tutto.win_seat import two_player_state
 
 #: Stop when no value moves by more than this in a sweep.
 DEFAULT_TOL = 1e-11
@@ -1024,11 +1025,11 @@ class WinPlanner(TurnPlanner):
         from are fixed at the start of the turn, so under either deduction it
         is that layer of the turn from the scores at its start
         (``view.turn_start`` if it has one, else ``view.scores``)."""
-        seat = view.seat
         start = getattr(view, "turn_start", None) or view.scores
-        own = start[seat] // POINT_UNIT
-        other = start[1 - seat] // POINT_UNIT
-        if view.last_round and seat == 1 and not self.immediate:
+        # at a table of three or more: the reduced two-player state (tutto.win_seat)
+        units = np.array([x // POINT_UNIT for x in start], dtype=np.int64)
+        seat, own, other = two_player_state(units, view.seat, len(units))
+        if view.last_round and not self.immediate:
             return self.last_turn(k.last_turn_margin(own, other, plusminus_tuttos))
         lay = self.turn(seat, own, other)
         return lay, min(plusminus_tuttos, len(lay.U) - 1)
