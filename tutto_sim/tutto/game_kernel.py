@@ -303,7 +303,6 @@ class TuttoGameKernel(DiceGameKernel):
                      np.ascontiguousarray(t.best_pts), np.ascontiguousarray(t.faces),
                      kd.deck, kd.bonus, kd.bankable)  # the order _play_games reads them
         self.params = kernel_params(config)
-        self.winopt = any(isinstance(x, WinBotTable) for x in tables)
 
     def check(self, lineups: np.ndarray) -> None:
         sizes = {x.data.players for x, w in zip(self._tables, self.winopt) if w} - {2}
