@@ -159,7 +159,10 @@ class _TwoPlayerTwin:
         others = [x for q, x in enumerate(g.scores) if q != g.seat]
         seat = 1 if g.seat == len(g.scores) - 1 else 0
         two = (g.scores[g.seat], max(others))[::1 if seat == 0 else -1]
-        view = dataclasses.replace(g, scores=two, seat=seat, names=g.names[:2])
+        start = g.turn_start or g.scores  # the turn's start: Plus/Minus losers are fixed there
+        others0 = [x for q, x in enumerate(start) if q != g.seat]
+        two0 = (start[g.seat], max(others0))[::1 if seat == 0 else -1]
+        view = dataclasses.replace(g, scores=two, turn_start=two0, seat=seat, names=g.names[:2])
         mine = self.bot.act(d)
         assert self.twin.act(dataclasses.replace(d, game=view)) == mine, (d.kind, g.scores, g.seat)
         self.asked[seat, g.last_round] = self.asked.get((seat, g.last_round), 0) + 1
