@@ -85,6 +85,12 @@ def main() -> None:
             print(f"{k:>38}: {v}")
 
 
+def machine() -> str:
+    """The machine a figure was measured on, for the JSON."""
+    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical CPUs, "
+            f"CPython {platform.python_version()}, numba {numba.__version__}")
+
+
 def bench_win_n(args) -> None:
     from tutto_sim.tutto.winprob import solve_win
     from tutto_sim.tutto.winprob_n import solve_win_n
@@ -107,8 +113,7 @@ def bench_win_n(args) -> None:
               "two_player_seconds_per_1000_states_per_world": round(per2, 3),
               "ratio_per_state": round(per / per2, 2),
               "threads": numba.get_num_threads(), "load_average": os.getloadavg(),
-              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical "
-                         f"CPUs, CPython {platform.python_version()}, numba {numba.__version__}"}
+              "machine": machine()}
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -135,8 +140,7 @@ def bench_win(args) -> None:
     sol = solve_win(rules)
     result = {**sol.summary(), "cpu_seconds": round(time.process_time() - cpu0, 1),
               "threads": numba.get_num_threads(), "load_average": os.getloadavg(),
-              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} logical "
-                         f"CPUs, CPython {platform.python_version()}, numba {numba.__version__}"}
+              "machine": machine()}
     if args.json:
         print(json.dumps(result, indent=2))
     else:

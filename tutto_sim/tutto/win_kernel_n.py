@@ -117,6 +117,52 @@ def read(kind, seat, idx, s, y, V, E, nplayers, out):
 
 
 @njit(cache=True)
+def find_links(s, x, end_phase, nplayers, n, level, lose, n_layers, y, link_layer, link_idx,
+               nlink):
+    """The links of seat s's turn at x inside its level (``level``: the score
+    sum): banking exactly ``20 j`` after ``j`` Plus/Minus Tuttos to a
+    main-phase state of the same sum. Writes ``link_layer``, ``link_idx``
+    and their number ``nlink[0]``; returns it."""
+    nl = 0
+    for j in range(1, n_layers):
+        t = PM_UNITS * j
+        if end_phase or x[s] + t >= n:
+            break
+        deducted(x, lose, j, nplayers, y)
+        y[s] = x[s] + t
+        tot = 0
+        for q in range(nplayers):
+            tot += y[q]
+        if tot == level and nl < link_layer.shape[0]:
+            link_layer[nl] = j
+            link_idx[nl] = ravel(y, nplayers, n)
+            nl += 1
+    nlink[0] = nl
+    return nl
+
+
+@njit(cache=True)
+def niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M, immediate, lose, y):
+    """Where a Niete or a Stop in layer ``j`` of seat s's turn at x leads: the
+    scores of the turn's start, or with the deductions made at the Tuttos
+    (deduction at the Tutto), in ``y``; returns (kind, seat, index, the same
+    scores as x)."""
+    if ded_tutto:
+        deducted(x, lose, j, nplayers, y)
+    else:
+        for q in range(nplayers):
+            y[q] = x[q]
+    same = True
+    for q in range(nplayers):
+        if y[q] != x[q]:
+            same = False
+    if end_phase:
+        kind, seat, idx = where(s, y, True, nplayers, n, M, immediate)
+        return kind, seat, idx, same
+    return MAIN, (s + 1) % nplayers, ravel(y, nplayers, n), same
+
+
+@njit(cache=True)
 def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level,
                 Vd, Ed, V, E, lose, n_layers, nlink, tsize_used, bl, bust, win, y, vec, vecd,
                 link_layer, link_idx):
@@ -133,21 +179,8 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
     next seat is ``s + 1``) for k < ``nlink[0]``."""
     o = 1 if deciding else 0
     ic = o + nplayers
-    nl = 0
-    for j in range(1, n_layers):
-        t = PM_UNITS * j
-        if end_phase or x[s] + t >= n:
-            break
-        deducted(x, lose, j, nplayers, y)
-        y[s] = x[s] + t
-        tot = 0
-        for q in range(nplayers):
-            tot += y[q]
-        if tot == level and nl < link_layer.shape[0]:
-            link_layer[nl] = j
-            link_idx[nl] = ravel(y, nplayers, n)
-            nl += 1
-    nlink[0] = nl
+    nl = find_links(s, x, end_phase, nplayers, n, level, lose, n_layers, y, link_layer,
+                    link_idx, nlink)
     nv = ic + (0 if end_phase else 1 + nl)
     for f in range(nv):
         win[f] = 0.0
@@ -176,19 +209,8 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
                     bl[ic + 1 + k, j, t] = 1.0 if (k == kl and t == PM_UNITS * j) else 0.0
         # a Niete or a Stop: the scores of the turn's start, or with the
         # deductions made at the Tuttos (deduction at the Tutto)
-        if ded_tutto:
-            deducted(x, lose, j, nplayers, y)
-        else:
-            for q in range(nplayers):
-                y[q] = x[q]
-        same = True
-        for q in range(nplayers):
-            if y[q] != x[q]:
-                same = False
-        if end_phase:
-            kind, seat, idx = where(s, y, True, nplayers, n, M, immediate)
-        else:
-            kind, seat, idx = MAIN, (s + 1) % nplayers, ravel(y, nplayers, n)
+        kind, seat, idx, same = niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M,
+                                            immediate, lose, y)
         read(kind, seat, idx, s, y, V, E, nplayers, vec)
         for f in range(nplayers):
             bust[o + f, j] = vec[(s + f) % nplayers]
@@ -226,21 +248,8 @@ def ev_state(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level, V, E,
     programme's ``D[:, 0, 0]`` (values, Niete slope, link slopes)."""
     n_layers = losers_of(x, s, nplayers, lose)
     ic = nplayers
-    nl = 0
-    for j in range(1, n_layers):
-        t = PM_UNITS * j
-        if end_phase or x[s] + t >= n:
-            break
-        deducted(x, lose, j, nplayers, y)
-        y[s] = x[s] + t
-        tot = 0
-        for qq in range(nplayers):
-            tot += y[qq]
-        if tot == level and nl < link_layer.shape[0]:
-            link_layer[nl] = j
-            link_idx[nl] = ravel(y, nplayers, n)
-            nl += 1
-    nlink[0] = nl
+    nl = find_links(s, x, end_phase, nplayers, n, level, lose, n_layers, y, link_layer,
+                    link_idx, nlink)
     for f in range(out.shape[0]):
         out[f] = 0.0
     out[s] += pw
@@ -249,19 +258,8 @@ def ev_state(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level, V, E,
     for j in range(n_j):
         ll = j if j < n_layers else n_layers - 1
         # a Niete or a Stop
-        if ded_tutto:
-            deducted(x, lose, ll, nplayers, y)
-        else:
-            for qq in range(nplayers):
-                y[qq] = x[qq]
-        same = True
-        for qq in range(nplayers):
-            if y[qq] != x[qq]:
-                same = False
-        if end_phase:
-            kind, seat, idx = where(s, y, True, nplayers, n, M, immediate)
-        else:
-            kind, seat, idx = MAIN, (s + 1) % nplayers, ravel(y, nplayers, n)
+        kind, seat, idx, same = niete_state(s, x, ll, end_phase, ded_tutto, nplayers, n, M,
+                                            immediate, lose, y)
         if same and not end_phase:
             out[ic] += pb[j]
         read(kind, seat, idx, s, y, V, E, nplayers, vec)

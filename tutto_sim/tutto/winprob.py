@@ -382,8 +382,8 @@ def _check_ev_banks_at_top(pol) -> None:
 class WinScratch:
     """Per-thread scratch of the kernels (never shared between threads)."""
 
-    def __init__(self, slots: int, layers: int, tsize: int, x2_card: bool, cpmax: int):
-        nv = 3
+    def __init__(self, slots: int, layers: int, tsize: int, x2_card: bool, cpmax: int,
+                 nv: int = 3):
         self.A = np.zeros((slots, nv, layers, tsize))
         self.D = np.zeros((slots, nv, layers, tsize))
         self.U = np.zeros((slots, nv, N_CARDS, tsize, MAX_DICE))

@@ -74,11 +74,9 @@ import numba
 import numpy as np
 
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.dice.throws import MAX_DICE
 from tutto_sim.tutto import win_kernel_n as kn
-from tutto_sim.tutto.cards import N_CARDS
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import SLOT_WIDTH, TurnPlanner, turn_params_for
+from tutto_sim.tutto.winprob import TurnPlanner, WinScratch, turn_params_for
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14
@@ -140,19 +138,12 @@ class WinSolutionN:
         }
 
 
-class _Scratch:
-    """Per-thread scratch of the kernels (never shared between threads)."""
+class _Scratch(WinScratch):
+    """The two-player solver's per-thread scratch with ``nv`` components, and
+    the N-player kernels' own rows (never shared between threads)."""
 
     def __init__(self, slots, nv, layers, tsize, x2_card, cpmax, players, links):
-        self.A = np.zeros((slots, nv, layers, tsize))
-        self.D = np.zeros((slots, nv, layers, tsize))
-        self.U = np.zeros((slots, nv, N_CARDS, tsize, MAX_DICE))
-        ux = (tsize, cpmax + 1, MAX_DICE) if x2_card else (1, 1, MAX_DICE)
-        self.UX = np.zeros((slots, nv) + ux)
-        self.bl = np.zeros((slots, nv, layers, tsize))
-        self.bust = np.zeros((slots, nv, layers))
-        self.win = np.zeros((slots, nv))
-        self.sc = np.zeros((slots, 2 + nv, SLOT_WIDTH))
+        super().__init__(slots, layers, tsize, x2_card, cpmax, nv)
         self.xs = np.zeros((slots, players), dtype=np.int64)
         self.ys = np.zeros((slots, players), dtype=np.int64)
         self.lose = np.zeros((slots, players), dtype=np.bool_)
