@@ -203,6 +203,48 @@ def parse_bots(specs: str | list[str], rules) -> list:
     return bots
 
 
+#: Longest time budget per decision (``SPEC@Nms``), in milliseconds.
+MAX_BUDGET_MS = 60_000
+
+
+def split_time_budget(spec: str, valid: str) -> tuple[str, float | None]:
+    """A search bot's spec and its time budget per decision: ``"pimc@50ms"``
+    gives ``("pimc", 50.0)``; a spec without ``@`` gives ``(spec, None)``.
+    The budget is a whole number of milliseconds ``1..MAX_BUDGET_MS`` written
+    ``Nms`` (or ``Ns`` for seconds); anything else is a one-line
+    :class:`BotSpecError` naming the valid bots. A timed bot decides by the
+    clock, so a run with one is not reproducible (``is_timed``).
+
+    >>> split_time_budget("PIMC@50ms", ""), split_time_budget("pimc:100", "")
+    (('PIMC', 50.0), ('pimc:100', None))
+    >>> split_time_budget("expert@2s", "")
+    ('expert', 2000.0)
+    >>> split_time_budget("pimc@fast", "valid bots: pimc")
+    Traceback (most recent call last):
+    ...
+    tutto_sim.core.bots.BotSpecError: bot 'pimc@fast': a time budget per decision is written as pimc@50ms (1..60,000 ms) or pimc@2s; valid bots: pimc
+    """
+    import re
+
+    text = spec.strip()
+    base, sep, budget = text.rpartition("@")
+    if not sep:
+        return text, None
+    m = re.fullmatch(r"\s*([0-9]{1,6})\s*(ms|s)\s*", budget.lower())
+    ms = None if m is None else int(m.group(1)) * (1000 if m.group(2) == "s" else 1)
+    if not base.strip() or ms is None or not 1 <= ms <= MAX_BUDGET_MS:
+        kind = base.strip().partition(":")[0] or "pimc"
+        raise BotSpecError(f"bot {text!r}: a time budget per decision is written as "
+                           f"{kind}@50ms (1..{MAX_BUDGET_MS:,} ms) or {kind}@2s; {valid}")
+    return base.strip(), float(ms)
+
+
+def is_timed(bots) -> bool:
+    """Whether any of ``bots`` decides by the clock (a time budget: attribute
+    ``budget_ms`` set), so that a run with them is not reproducible."""
+    return any(getattr(b, "budget_ms", None) for b in bots)
+
+
 def kernel_capable(bots) -> bool:
     return all(callable(getattr(b, "table", None)) for b in bots)
 
