@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 import tutto_sim.games  # noqa: F401  (registers every game)
-from tutto_sim.core import commands, commands_games, commands_report, registry
+from tutto_sim.core import commands, commands_games, commands_ladder, commands_report, registry
 from tutto_sim.core.cli import main as run
 from tutto_sim.web.advisor import advisor
 
@@ -25,6 +25,7 @@ def _root() -> None:
 
 commands.mount(app)
 commands_games.mount_play(app)
+commands_ladder.mount(app)
 for entry in registry.entries():
     for name, fn in entry.hooks.commands():
         app.command(name)(fn)

@@ -24,6 +24,10 @@ indicator. A **seat's** win rate is the same mean over the
 games, by seat. Games run in the numba kernel when every bot has a table
 (``engine="kernel"``), else in the reference game, which also reports bots
 that return illegal actions (each counted as a bust) instead of crashing.
+With ``timed``, the reference engine also measures each bot's time per
+decision (``core.api.timing``) and every chunk brings its histograms back
+with its games, from threads, worker processes or a cluster alike
+(``TournamentResult.decision_times``); the kernel's bots are not timed.
 
 The game follows from the config (each game's ``GameConfig``): the
 registry gives its :class:`GameKind`
@@ -323,6 +327,9 @@ class TournamentResult:
     errors: dict = field(default_factory=dict)
     summary: object = None  # the game's own figures (GameKind.summary), or None
     processes: int = 1  # worker processes of the reference engine's games (1: this process)
+    #: each bot's time per decision (``core.api.DecisionTimes``) with ``timed`` in the
+    #: reference engine, else None
+    decision_times: object = None
 
     @property
     def games(self) -> int:
@@ -477,14 +484,23 @@ def choose_engine(engine: str, bots) -> str:
 
 
 def _kernel_chunk(kernel, seed: int, start: int, lineups: np.ndarray, offset: int, n: int):
-    """Games ``start + offset ..`` (``n`` of them) in the kernel: (batch, no errors)."""
-    return kernel_batch(kernel, seed, start + offset, n, lineups), {}
+    """Games ``start + offset ..`` (``n`` of them) in the kernel: (batch, no
+    errors, no times)."""
+    return kernel_batch(kernel, seed, start + offset, n, lineups), {}, None
 
 
-def _reference_chunk(bots, config, seed: int, start: int, lineups: np.ndarray, offset: int, n: int):
-    """Games ``start + offset ..`` in the reference engine: (batch, illegal actions)."""
+def _reference_chunk(bots, config, seed: int, start: int, lineups: np.ndarray, offset: int, n: int,
+                     timed: bool = False):
+    """Games ``start + offset ..`` in the reference engine: (batch, illegal
+    actions, the bots' times per decision with ``timed``, else None)."""
+    from tutto_sim.core.api import timing
+
     errors: dict = {}
-    return reference_batch(bots, config, seed, start + offset, n, lineups, errors), errors
+    if not timed:
+        return reference_batch(bots, config, seed, start + offset, n, lineups, errors), errors, None
+    with timing() as times:
+        batch = reference_batch(bots, config, seed, start + offset, n, lineups, errors)
+    return batch, errors, times
 
 
 def _merge_errors(errors: dict, more: dict) -> None:
@@ -499,7 +515,8 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
                    config=None, engine: str = "auto", start: int = 0,
                    progress: ProgressHook | None = None, catch_interrupt: bool = True,
                    game: str | None = None,
-                   on_batch: Callable[[GameBatch, np.ndarray], None] | None = None) -> TournamentResult:
+                   on_batch: Callable[[GameBatch, np.ndarray], None] | None = None,
+                   timed: bool = False) -> TournamentResult:
     """Play ``games`` games (streams ``start ..``) and add up the results.
 
     ``config`` is the game's config (each game's ``GameConfig``);
@@ -507,6 +524,8 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     config's game). ``on_batch(batch, seats)`` sees every chunk of games as
     it finishes, in game order (``seats[g, j]``: the bot in seat j), for
     analyses that need the games one by one (paired differences).
+    ``timed``: the reference engine times every decision of every bot
+    (``TournamentResult.decision_times``; module docstring).
     """
     import numba
 
@@ -530,11 +549,17 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
         # so that the progress bar moves and Ctrl-C keeps what finished
         chunk = cluster.task_chunk(getattr(kernel, "chunk", KERNEL_CHUNK), BLOCK)
     else:
-        work = functools.partial(_reference_chunk, list(bots), config, seed, start, lineups)
+        work = functools.partial(_reference_chunk, list(bots), config, seed, start, lineups,
+                                 timed=timed)
         chunk = REFERENCE_CHUNK
+    from tutto_sim.core.api import DecisionTimes
+
+    times = DecisionTimes() if timed and engine != "kernel" else None
 
     def take(offset: int, n: int, result) -> None:
-        batch, errs = result
+        batch, errs, chunk_times = result
+        if times is not None:
+            times.merge(chunk_times)
         seats = seat_bots(start + offset, n, lineups)
         sums.add(batch, seats)
         if summary is not None:
@@ -557,4 +582,4 @@ def run_tournament(bots: Sequence, players: int, games: int, seed: int = 1,
     return TournamentResult(game or kind.name, [b.name for b in bots], players, lineups, seed, engine, config,
                             sums, time.perf_counter() - t0,
                             1 if cluster.active() or engine != "kernel" else numba.get_num_threads(),
-                            interrupted, errors, summary, processes)
+                            interrupted, errors, summary, processes, times)

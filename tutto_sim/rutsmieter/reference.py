@@ -56,6 +56,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Sequence
 
+from tutto_sim.core.api import timed
 from tutto_sim.core.rng import Stream
 
 from .rules import (
@@ -420,7 +421,7 @@ def play_game(bots: Sequence[str | Bot], rules: RutsmieterRules = RutsmieterRule
                     chance = stream.below(len(moves)) if bot.chance and len(moves) > 1 else -1
                     obs = Observation(seats, tuple(map(tuple, board.pieces)), player, die,
                                       tuple(moves), chance)
-                    move = moves[bot.choose(obs)]
+                    move = moves[timed(bot.name, bot.choose, obs)]  # core.api.timing
                     apply_move(board, player, move)
                     st["moves"] += 1
                     if move.victim is not None:
