@@ -232,7 +232,7 @@ def _write_chart(result, d: dict, png: Path, title: str) -> None:
                                      [x.high - x.rating for x in ranking]],
                       fmt="o", color=INK, ms=4, capsize=3, lw=1.0)
         for yi, x in zip(y, ranking):
-            left.text(x.rating, yi + 0.18, f"{x.rating:+.0f}", ha="center", fontsize=8)
+            left.text(x.rating, yi + 0.18, f"{x.rating:+.0f}".replace("-", "−"), ha="center", fontsize=8)
         left.axvline(0, ls=":", color=GREY, lw=1.2)
         left.set_yticks(y, names)
         left.set_ylim(-0.6, len(ranking) - 0.4)
