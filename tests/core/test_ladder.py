@@ -182,17 +182,22 @@ def test_time_histograms_merge_exactly_and_read_quantiles_within_a_bin():
     assert timed("x", lambda d: d + 1, 1) == 2
 
 
-def test_the_reference_engine_times_every_bot_and_the_kernel_none():
+@pytest.mark.parametrize("game, specs", [("tutto", "cautious,reckless"), ("macke", "optimal,cautious"),
+                                         ("rutsmieter", "first,random"), ("tutti", "heuristic,random")])
+def test_the_reference_engine_times_every_bot_and_the_kernel_none(game, specs):
+    """Every game's reference engine asks its bots through ``core.api`` (the
+    built-in bots of the kernel too, when they play there)."""
+    from tutto_sim.core import registry
     from tutto_sim.core.bots import parse_bots
     from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.tutti.game import GameConfig
-    from tutto_sim.tutti.rules import TuttiRules
 
-    rules = TuttiRules()
-    bots = parse_bots("heuristic,random", rules)
-    ref = run_tournament(bots, 2, 8, 1, GameConfig(rules), "reference", timed=True)
-    assert all(ref.decision_times.decisions(b) > 8 for b in ("heuristic", "random"))
-    ker = run_tournament(bots, 2, 8, 1, GameConfig(rules), "kernel", timed=True)
+    hooks = registry.by_name(game).hooks
+    rules = hooks.table_rules(registry.by_name(game).rules_type(), 2)
+    bots = parse_bots(specs, rules)
+    ref = run_tournament(bots, 2, 4, 1, hooks.config(rules), "reference", timed=True)
+    assert all(ref.decision_times.decisions(b) >= 4 for b in specs.split(",")), \
+        ref.decision_times.counts.keys()
+    ker = run_tournament(bots, 2, 4, 1, hooks.config(rules), "kernel", timed=True)
     assert ker.decision_times is None
     assert (ref.sums.bot == ker.sums.bot).all()  # the same games either way
 
@@ -301,3 +306,45 @@ def test_the_text_says_the_model_the_seed_and_what_is_not_measured(capsys):
     for words in ("Bradley-Terry", "seed 3", "Elo scale", "in the kernel: time per decision not "
                   "measured", "head to head", "same seed gives the same"):
         assert words in " ".join(out.split()), words
+
+
+def test_on_a_cluster_the_times_come_back_with_each_chunk(capsys):
+    pytest.importorskip("distributed")
+    args = ("--game", "tutti", "--bots", "heuristic,random", "--games-per-pair", "120",
+            "--engine", "reference")
+    here = _ladder(capsys, *args)
+    there = _ladder(capsys, *args, "--cluster", "local:1")
+    assert there["ran_on"]["cluster"] == "local:1"
+    assert _games(there) == _games(here)
+    assert all(v["decisions"] == here["ms_per_decision"][k]["decisions"] and v["median"] > 0
+               for k, v in there["ms_per_decision"].items())
+
+
+def test_a_ladder_stopped_before_any_game_still_rates(capsys):
+    """Ctrl-C before the first chunk: the prior alone, every rating 0, no matrix."""
+    from tutto_sim.core.ladder import LadderResult
+
+    res = LadderResult(["a", "b", "c"], 3, Outcomes(3, 3, seat_sides(3, 0, False)), "m", 10)
+    assert [x.rating for x in res.ratings()] == [0.0, 0.0, 0.0]
+    assert all(x.se > 0 for x in res.ratings()) and res.matrix() == {"a": {}, "b": {}, "c": {}}
+    assert res.json()["games"] == 0
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_so(capsys, monkeypatch, tmp_path):
+    from tutto_sim.core import cluster
+
+    def first_chunk_then_ctrl_c(work, total, chunk, take, progress=None, weight=1, python=False):
+        take(0, chunk, work(0, chunk))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cluster, "run_chunks", first_chunk_then_ctrl_c)
+    code, out, err = run_cli(capsys, "ladder", "--game", "tutti", "--bots", "heuristic,random",
+                             "--games-per-pair", "400", "--engine", "reference", "--json",
+                             "--out", str(tmp_path))
+    assert code == 130
+    d = json.loads(out)
+    assert d["interrupted"] is True and d["games"] == 50 < d["games_planned"] == 400
+    assert d["chart"].endswith("-interrupted.png") and d["ms_per_decision"]["random"]["decisions"]
+    code, out, err = run_cli(capsys, "ladder", "--game", "tutti", "--bots", "heuristic,random",
+                             "--games-per-pair", "400", "--engine", "reference")
+    assert code == 130 and "interrupted: the ratings cover only the finished games" in out

@@ -25,6 +25,7 @@ from tutto_sim.core.cli import (
     atomic_write,
     game_label,
     game_title,
+    interrupted_name,
     out,
     plural,
     positive,
@@ -115,6 +116,8 @@ def ladder(
          "ran_on": {**ran.json(), "processes": res.processes}, "seconds": round(res.seconds, 2),
          "rules": rules.to_dict(), "run_digest": digest, "interrupted": res.interrupted}
     if png is not None:
+        if res.interrupted:  # never in place of a finished run's chart
+            png = interrupted_name(png)
         d["chart"], d["json"] = str(png), str(png.with_suffix(".json"))
         _write_chart(result, d, png, game_title(rules))
     if as_json:
