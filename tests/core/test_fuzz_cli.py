@@ -85,6 +85,11 @@ COMMANDS = {
                        "--games": SMALL_N, "--seed": SEEDS,
                        "--engine": values("auto", "kernel", "reference"),
                        "--threads": THREADS, "--json": None}),
+    ("ladder",): (["--games-per-pair", "2"],
+                  {"--bots": BOTS, "--players": values("2", "3", "9", "1"),
+                   "--games-per-pair": values("1", "3", "20", "0", "-1"), "--seed": SEEDS,
+                   "--engine": values("auto", "kernel", "reference"),
+                   "--threads": THREADS, "--json": None}),
     ("explore",): ([], {"--min-score": values("0,300", "300", "100,x", "-50", ","),
                         "--bust": values("subtract", "zero,subtract", "never"),
                         "--returns": None, "--no-returns": None, "--json": None}),
@@ -110,7 +115,7 @@ COMMANDS = {
                        "--tournament": st.sampled_from(["/nonexistent.csv", str(ROOT / "README.md"),
                                                         str(POLICIES / "macke-default.json")])}),
 }
-OUT_FLAG = {"optimize": "--out-dir", "tournament": "--out-dir", "explore": "--out-dir",
+OUT_FLAG = {"optimize": "--out-dir", "tournament": "--out-dir", "explore": "--out-dir", "ladder": "--out",
             "analyze": "--out-dir", "export-policy": "--out", "report": "--out"}
 
 
