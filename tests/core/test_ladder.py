@@ -348,3 +348,14 @@ def test_ctrl_c_keeps_the_finished_games_and_says_so(capsys, monkeypatch, tmp_pa
     code, out, err = run_cli(capsys, "ladder", "--game", "tutti", "--bots", "heuristic,random",
                              "--games-per-pair", "400", "--engine", "reference")
     assert code == 130 and "interrupted: the ratings cover only the finished games" in out
+
+
+def test_a_bot_on_the_clock_makes_the_ladder_say_it_is_not_reproducible(capsys, tmp_path):
+    bot = tmp_path / "clock_bot.py"
+    bot.write_text("class Clock:\n    budget_ms = 5\n\n    def act(self, obs):\n"
+                   "        return obs.legal[0]\n")
+    args = ("--game", "tutti", "--bots", f"py:{bot}:Clock,random", "--games-per-pair", "4")
+    d = _ladder(capsys, *args)
+    assert d["reproducible"] is False and d["engine"] == "reference"
+    code, out, _ = run_cli(capsys, "ladder", *args)
+    assert code == 0 and "decides by the clock (a time budget) are not reproducible" in " ".join(out.split())

@@ -111,7 +111,8 @@ def ladder(
          "timing": "reference engine: every decision of every bot" if res.decision_times is not None
          else KERNEL_TIMES,
          "players": players, "seed": seed, "games_planned": games,
-         "cycles": cycles, "cycle_games": int(lineups.shape[0] * lineups.shape[1]),
+         "fewer_bots_than_seats": len(the_bots) < players, "cycles": cycles,
+         "cycle_games": int(lineups.shape[0] * lineups.shape[1]),
          "pair_meetings_per_cycle": meets, "engine": res.engine, "reproducible": reproducible,
          "ran_on": {**ran.json(), "processes": res.processes}, "seconds": round(res.seconds, 2),
          "rules": rules.to_dict(), "run_digest": digest, "interrupted": res.interrupted}
@@ -188,6 +189,10 @@ def _print_ladder(result, d: dict, title: str, rules_line: Optional[str], where:
         t.add_row(a, *[f"{m[a][b].text(3)} ({m[a][b].n:,})" if b in m[a] else "–"
                        for b in order])
     out.print(t)
+    if len(result.names) < n:
+        out.print(f"fewer bots than seats: the bots fill the seats in turn, so some sit at every "
+                  f"table more than once (partners of themselves where the game has partners); "
+                  f"with at least {n} bots every table is drawn from them")
     if n > 2:
         out.print("head to head at tables of more than two: among the games where both bots sat at "
                   "the table (not as partners) and one of them won, the row bot's share (a tie of "
