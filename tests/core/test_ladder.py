@@ -243,12 +243,13 @@ def test_every_game_has_a_ladder(capsys, game, bots, best):
         assert d["ranking"][0] == best and d["ratings"][best]["low"] > d["ratings"][worst]["high"]
 
 
-def test_a_bot_against_itself_rates_equal_and_wins_half(capsys):
-    d = _ladder(capsys, "--game", "tutti", "--bots", "heuristic,heuristic", "--games-per-pair", "400")
-    one, two = d["ratings"]["heuristic"], d["ratings"]["heuristic#2"]
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_a_bot_against_itself_rates_equal_and_wins_half(capsys, bot):
+    d = _ladder(capsys, "--game", "tutti", "--bots", f"{bot},{bot}", "--games-per-pair", "400")
+    one, two = d["ratings"][bot], d["ratings"][f"{bot}#2"]
     assert one["rating"] == pytest.approx(-two["rating"], abs=0.02)
     assert one["low"] <= 0 <= one["high"] and two["low"] <= 0 <= two["high"]
-    cell = d["matrix"]["heuristic"]["heuristic#2"]
+    cell = d["matrix"][bot][f"{bot}#2"]
     assert cell["low"] <= 0.5 <= cell["high"] and cell["games"] == 400
 
 

@@ -222,7 +222,9 @@ def _write_chart(result, d: dict, png: Path, title: str) -> None:
 
     ranking = result.ranking()
     names = [x.name for x in ranking]
-    caption = (f"{title}, {plural(result.players, 'player')}: every bot against every other, "
+    field = ("every bot against every other" if result.players == 2 else
+             f"every table of {result.players} drawn from the bots")
+    caption = (f"{title}, {plural(result.players, 'player')}: {field}, seats rotated, "
                f"{result.games:,} games, seed {d['seed']}. Left: each bot's rating (Elo scale, the "
                "bots' mean at 0; 100 points apart is a 64% chance for the stronger of two) with "
                "its 95% CI, fitted to every game by "

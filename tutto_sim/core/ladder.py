@@ -307,6 +307,7 @@ class LadderResult:
     per_pair: int
     prior: float = PRIOR_GAMES
     fitted: Fit | None = field(default=None, repr=False)
+    _matrix: dict | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self):
         if self.fitted is None:
@@ -329,11 +330,14 @@ class LadderResult:
     def matrix(self) -> dict[str, dict[str, Estimate]]:
         """Head to head (module docstring): ``matrix[a][b]`` is ``a``'s share
         against ``b``, Wilson CI; pairs that never decided a game are left out."""
+        if self._matrix is not None:
+            return self._matrix
         games, wins = self.outcomes.head_to_head()
         out: dict[str, dict[str, Estimate]] = {}
         for i, a in enumerate(self.names):
             out[a] = {b: Estimate.proportion(float(wins[i, j]), int(games[i, j]))
                       for j, b in enumerate(self.names) if i != j and games[i, j]}
+        self._matrix = out
         return out
 
     def json(self) -> dict:
