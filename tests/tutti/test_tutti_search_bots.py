@@ -44,7 +44,7 @@ def test_specs_and_one_line_refusals():
             parse_bot(spec, TuttiRules())
         assert str(e.value) == f"bot {spec!r}: {what}; {VALID_BOTS}"
     with pytest.raises(BotSpecError, match="unknown Tutti bot 'cheat:2'; valid bots: random, "
-                                           "heuristic, pimc, pimc:SAMPLES, ismcts"):
+                                           "heuristic, pimc, pimc:SAMPLES, pimc@MSms, ismcts"):
         parse_bot("cheat:2", TuttiRules())
     assert "cheat (sees every card)" in VALID_BOTS
 

@@ -52,7 +52,7 @@ OpenSpiel's search bots (``tutti.openspiel_bots``, with the optional
 >>> parse_bot("pimc:0", None)
 Traceback (most recent call last):
 ...
-tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, ismcts, ismcts:ITERATIONS, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
+tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, pimc@MSms, ismcts, ismcts:ITERATIONS, expert, expert:SAMPLES, expert@MSms, expert-uniform, expert-points, expert-heuristic-end, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
 >>> parse_bot("openspiel-mcts", None).name
 'openspiel-mcts(cheat)'
 """
@@ -154,7 +154,13 @@ def make_bot(name: str, seat: int, seed: int, index: int):
 
 
 #: The search bots' specs.
-SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS", "cheat (sees every card)")
+SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "pimc@MSms", "ismcts", "ismcts:ITERATIONS", "expert",
+                "expert:SAMPLES", "expert@MSms", "expert-uniform", "expert-points",
+                "expert-heuristic-end", "cheat (sees every card)")
+#: ``expert`` and its ablations (``tutti.expert.VARIANTS``).
+EXPERTS = ("expert", "expert-uniform", "expert-points", "expert-heuristic-end")
+#: The games ``expert`` plays in about two minutes on one core against heuristic.
+EXPERT_GAMES = 1000
 
 
 def _budget(spec: str, arg: str, what: str, top: int, default: int) -> int:
@@ -166,22 +172,37 @@ def _budget(spec: str, arg: str, what: str, top: int, default: int) -> int:
 
 
 def search_bot(spec: str):
-    """``pimc``, ``pimc:SAMPLES``, ``ismcts``, ``ismcts:ITERATIONS`` or
-    ``cheat`` (any case); None for any other spec, a one-line
-    ``core.bots.BotSpecError`` for a bad budget. The bot is its own
-    ``engine`` (``tutti.game.engine_of``): it keeps nothing between
-    decisions, so one object plays every hand, and the engine can show
-    ``cheat`` the cards."""
-    from tutto_sim.core.bots import budget_games
+    """``pimc``, ``pimc:SAMPLES``, ``ismcts``, ``ismcts:ITERATIONS``,
+    ``expert``, ``expert:SAMPLES`` (and its ablations ``expert-uniform``,
+    ``expert-points``, ``expert-heuristic-end``), any of them with a time
+    budget ``@MSms`` instead of the count (``pimc@50ms``), or ``cheat`` (any
+    case); None for any other spec, a one-line ``core.bots.BotSpecError``
+    for a bad budget. The bot is its own ``engine``
+    (``tutti.game.engine_of``): it keeps nothing between decisions, so one
+    object plays every hand, and the engine can show ``cheat`` the cards."""
+    from tutto_sim.core.bots import budget_games, split_time_budget
 
     key = spec.strip().lower()
+    key, ms = split_time_budget(key, VALID_BOTS) if "@" in key else (key, None)
     kind, sep, arg = key.partition(":")
+    if ms is not None and (sep or kind not in ("pimc", "ismcts", *EXPERTS)):
+        raise BotSpecError(f"bot {spec.strip()!r}: a time budget replaces the count "
+                           f"(pimc@50ms, not pimc:200@50ms) and is for pimc, ismcts and expert; "
+                           f"{VALID_BOTS}")
+    timed = f"@{ms:g}ms" if ms is not None else ""
     if kind == "pimc":
         from .pimc import DEFAULT_SAMPLES, MAX_SAMPLES, PimcBot
 
         n = _budget(key, arg, "deals per decision", MAX_SAMPLES, DEFAULT_SAMPLES) if sep \
             else DEFAULT_SAMPLES
-        bot = PimcBot(n, name=f"pimc:{n}" if sep else "pimc")
+        bot = PimcBot(n, name=(f"pimc:{n}" if sep else "pimc") + timed, budget_ms=ms)
+    elif kind in EXPERTS:
+        from .expert import DEFAULT_SAMPLES, MAX_SAMPLES, VARIANTS, ExpertBot
+
+        n = _budget(key, arg, "deals per decision", MAX_SAMPLES, DEFAULT_SAMPLES) if sep \
+            else DEFAULT_SAMPLES
+        bot = ExpertBot(n, name=(f"{kind}:{n}" if sep else kind) + timed, budget_ms=ms,
+                        **VARIANTS[kind])
     elif kind == "ismcts":
         from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, IsmctsBot
 
@@ -199,7 +220,10 @@ def search_bot(spec: str):
     # one core of the idle 2-core machine against heuristic, `tournament --game tutti --bots
     # B,heuristic --games N --threads 1` on 2026-12-02: pimc 15, ismcts 9, cheat 100 games per second)
     bot.tournament_games = (budget_games(1500, DEFAULT_SAMPLES, n) if kind == "pimc" else
+                            budget_games(EXPERT_GAMES, DEFAULT_SAMPLES, n) if kind in EXPERTS else
                             budget_games(1000, DEFAULT_ITERATIONS, n) if kind == "ismcts" else 12000)
+    if ms is not None:  # about 20 decisions a match at the budget each: two minutes' worth
+        bot.tournament_games = max(10, round(120_000 / (20 * ms) / 10) * 10)
     return bot
 
 

@@ -9,8 +9,9 @@ from typing import Annotated
 import typer
 
 #: The bots of ``--bots`` (``tutti.bots`` parses them).
-BOT_SPECS = ("random", "heuristic", "pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS",
-             "cheat (sees every card)", "openspiel-ismcts", "openspiel-ismcts:ITERATIONS",
+BOT_SPECS = ("random", "heuristic", "pimc", "pimc:SAMPLES", "pimc@MSms", "ismcts",
+             "ismcts:ITERATIONS", "expert", "expert:SAMPLES", "expert@MSms", "expert-uniform",
+             "expert-points", "expert-heuristic-end", "cheat (sees every card)", "openspiel-ismcts", "openspiel-ismcts:ITERATIONS",
              "openspiel-mcts", "openspiel-mcts:SIMULATIONS (sees every card)", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 

@@ -38,9 +38,12 @@ exactly from its seed. :meth:`PimcBot.explain` gives every action's value.
 from __future__ import annotations
 
 import threading
+import time
 from typing import NamedTuple
 
 import numpy as np
+
+from tutto_sim.core.streams import stream_start
 
 from . import search
 from .reference import DECLARE, Action, Observation
@@ -55,6 +58,8 @@ MAX_SAMPLES = 10_000
 ENDGAME = {2: 16, 3: 12, 4: 12}
 #: Cards left at which a heuristic playout turns exact (0: never).
 TAIL = 0
+#: Deals per batch of a timed decision (``pimc@MSms``, ``expert@MSms``).
+BATCH = 32
 #: Points a won hand adds to a deal's margin (a lost one takes away).
 WIN_BONUS = 30
 
@@ -93,36 +98,72 @@ def own_sequences(state: np.ndarray) -> list[list[int]]:
     return out
 
 
-def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
-             endgame: int | None = None, tail: int = TAIL) -> dict[Action, Estimate]:
-    """Every legal action's :class:`Estimate` over the full deals ``states``
-    (search states, ``weights[i]`` copies of deal ``i``)."""
-    seqs = own_sequences(states[0])
+def sequence_table(state: np.ndarray) -> tuple[list[list[int]], np.ndarray]:
+    """The own sequences of :func:`own_sequences` and the same as a ``-1``
+    padded array, as ``search.evaluate`` takes them."""
+    seqs = own_sequences(state)
     width = max(len(q) for q in seqs)
     table = np.full((len(seqs), width), -1, np.int64)
     for j, q in enumerate(seqs):
         table[j, :len(q)] = q
-    margins = np.empty((len(states), len(seqs)), np.int64)
+    return seqs, table
+
+
+def points_score(margins: np.ndarray) -> np.ndarray:
+    """``pimc``'s score of a deal: the margin plus ``WIN_BONUS·sign``."""
+    return margins + WIN_BONUS * np.sign(margins)
+
+
+def search_deals(obs: Observation, draw, endgame: int, score=points_score,
+                 budget_ms: float | None = None, tail: int = TAIL,
+                 once: bool = False) -> dict[Action, Estimate]:
+    """Every legal action's :class:`Estimate` over the deals ``draw(batch)``
+    gives (search states, each distinct deal once, and how often it was
+    drawn): batch 0 alone, or with a time budget batch after batch until
+    ``budget_ms`` milliseconds have passed (at least one batch, at most
+    ``MAX_SAMPLES`` deals; one batch when ``once``, as when there is only one
+    deal). ``score(margins)`` turns margins into the values
+    averaged; an action's value is the best of the sequences it starts."""
+    t0 = time.perf_counter()
     side = obs.rules.side(obs.seat)
-    if endgame is None:
-        endgame = ENDGAME[obs.rules.players]
-    search.evaluate(np.asarray(states), table, side, endgame, tail, margins, *search.scratch())
-    w = np.array(weights, np.float64)[:, None]
-    total = w.sum()
-    sign = np.sign(margins)
-    value = ((margins + WIN_BONUS * sign) * w).sum(axis=0) / total
-    mean = (margins * w).sum(axis=0) / total
-    win = ((sign > 0) * w).sum(axis=0) / total
+    seqs = table = sums = None
+    deals = batch = 0
+    while True:
+        states, weights = draw(batch)
+        if seqs is None:
+            seqs, table = sequence_table(states[0])
+            sums = np.zeros((3, len(seqs)))
+        margins = np.empty((len(states), len(seqs)), np.int64)
+        search.evaluate(np.asarray(states), table, side, endgame, tail, margins,
+                        *search.scratch())
+        w = np.array(weights, np.float64)[:, None]
+        sums[0] += (score(margins) * w).sum(axis=0)
+        sums[1] += (margins * w).sum(axis=0)
+        sums[2] += ((margins > 0) * w).sum(axis=0)
+        deals += int(w.sum())
+        batch += 1
+        if not budget_ms or (time.perf_counter() - t0) * 1000 >= budget_ms \
+                or deals >= MAX_SAMPLES or once:
+            break
+    value, mean, win = sums / deals
     best: dict[int, int] = {}
     for j, q in enumerate(seqs):
         if q[0] not in best or value[j] > value[best[q[0]]]:
             best[q[0]] = j
-    deals = int(total)
     out = {}
     for a in obs.legal:
         j = best[search.encode_all([a])[0]]
         out[a] = Estimate(float(value[j]), float(mean[j]), float(win[j]), deals)
     return out
+
+
+def evaluate(obs: Observation, states: np.ndarray, weights: list[int],
+             endgame: int | None = None, tail: int = TAIL) -> dict[Action, Estimate]:
+    """Every legal action's :class:`Estimate` over the full deals ``states``
+    (search states, ``weights[i]`` copies of deal ``i``)."""
+    if endgame is None:
+        endgame = ENDGAME[obs.rules.players]
+    return search_deals(obs, lambda batch: (states, weights), endgame, tail=tail)
 
 
 def distinct(states: np.ndarray) -> tuple[np.ndarray, list[int]]:
@@ -144,13 +185,17 @@ def choose(estimates: dict[Action, Estimate]) -> Action:
 
 
 class PimcBot:
-    """``pimc`` / ``pimc:SAMPLES`` (module docstring)."""
+    """``pimc`` / ``pimc:SAMPLES`` / ``pimc@MSms`` (module docstring). With a
+    time budget (``budget_ms``) it searches batches of :data:`BATCH` deals,
+    each from its own stream (batch ``b``: ``stream_start(seed, b)``), until
+    the budget is spent: a decision then depends on the clock."""
 
     def __init__(self, samples: int = DEFAULT_SAMPLES, name: str | None = None,
-                 endgame: int | None = None, tail: int = TAIL):
+                 endgame: int | None = None, tail: int = TAIL, budget_ms: float | None = None):
         self.samples = samples
         self.endgame = endgame
         self.tail = tail
+        self.budget_ms = budget_ms
         self.name = name or ("pimc" if samples == DEFAULT_SAMPLES else f"pimc:{samples}")
 
     def deals(self, obs: Observation) -> tuple[np.ndarray, list[int]]:
@@ -161,13 +206,30 @@ class PimcBot:
 
     def explain(self, obs: Observation) -> dict[Action, Estimate]:
         """Every legal action's :class:`Estimate`: what ``pimc`` would play and why."""
-        states, weights = self.deals(obs)
-        return evaluate(obs, states, weights, self.endgame, self.tail)
+        if not self.budget_ms:
+            states, weights = self.deals(obs)
+            return evaluate(obs, states, weights, self.endgame, self.tail)
+        hidden = HiddenDeal(obs)
+        seed = observation_seed(obs)
+
+        def draw(batch: int):
+            return distinct(hidden.deal_states(batch_seed(seed, batch), BATCH))
+
+        endgame = ENDGAME[obs.rules.players] if self.endgame is None else self.endgame
+        return search_deals(obs, draw, endgame, budget_ms=self.budget_ms,
+                            tail=self.tail, once=hidden.count() == 1)
 
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
         return choose(self.explain(obs))
+
+
+def batch_seed(seed: int, batch: int) -> int:
+    """The seed of a timed decision's batch ``batch`` of deals (batch 0: ``seed``)."""
+    if batch == 0:
+        return seed
+    return int(stream_start(np.uint64(seed), np.uint64(batch)))
 
 
 class CheatBot:
