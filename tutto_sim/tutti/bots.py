@@ -154,7 +154,8 @@ def make_bot(name: str, seat: int, seed: int, index: int):
 
 
 #: The search bots' specs.
-SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS", "cheat (sees every card)")
+SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS", "ismcts@MS",
+                "cheat (sees every card)")
 
 
 def _budget(spec: str, arg: str, what: str, top: int, default: int) -> int:
@@ -182,12 +183,20 @@ def search_bot(spec: str):
         n = _budget(key, arg, "deals per decision", MAX_SAMPLES, DEFAULT_SAMPLES) if sep \
             else DEFAULT_SAMPLES
         bot = PimcBot(n, name=f"pimc:{n}" if sep else "pimc")
-    elif kind == "ismcts":
-        from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, IsmctsBot
+    elif kind.partition("@")[0] == "ismcts":
+        from tutto_sim.core.bots import split_time_budget
 
+        from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, MS_AT_DEFAULT, IsmctsBot
+
+        base, ms = split_time_budget(key, VALID_BOTS)  # ismcts@50ms: by the clock
+        sep = sep and ms is None
+        if ms is not None and base != "ismcts":
+            raise BotSpecError(f"bot {key!r}: ismcts takes iterations or a time, as ismcts:300 "
+                               f"or ismcts@50ms; {VALID_BOTS}")
         n = _budget(key, arg, "iterations per decision", MAX_ITERATIONS, DEFAULT_ITERATIONS) \
             if sep else DEFAULT_ITERATIONS
-        bot = IsmctsBot(n, name=f"ismcts:{n}" if sep else "ismcts")
+        bot = IsmctsBot(n, name=f"ismcts:{n}" if sep else None, budget_ms=ms)
+        n = n if ms is None else round(DEFAULT_ITERATIONS * ms / MS_AT_DEFAULT)
     elif key == "cheat":
         from .pimc import CheatBot
 

@@ -10,8 +10,8 @@ import typer
 
 #: The bots of ``--bots`` (``tutti.bots`` parses them).
 BOT_SPECS = ("random", "heuristic", "pimc", "pimc:SAMPLES", "ismcts", "ismcts:ITERATIONS",
-             "cheat (sees every card)", "openspiel-ismcts", "openspiel-ismcts:ITERATIONS",
-             "openspiel-mcts", "openspiel-mcts:SIMULATIONS (sees every card)", "py:MODULE:NAME")
+             "ismcts@MS", "cheat (sees every card)", "openspiel-ismcts",
+             "openspiel-ismcts:ITERATIONS", "openspiel-ismcts@MS", "openspiel-mcts", "openspiel-mcts:SIMULATIONS (sees every card)", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 PANEL = "Tutti rules"
