@@ -10,7 +10,10 @@ tournament of built-in bots runs in the kernel (``core.tournament``).
 ``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
 ``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in both: its
 ``table()`` is an ``expert.ExpertTable`` (budget and rollout weights), a row
-of the kernel's experts table.
+of the kernel's experts table. ``expert@MS`` (e.g. ``expert@50ms``) rolls
+out for that long a decision instead: it reads the clock, which the kernel
+cannot, so it plays in the reference engine only (its rollouts still in the
+kernel), and a run with it is not reproducible.
 
 ``py:MODULE:NAME`` / ``py:FILE.py:NAME`` is ``NAME()`` from a Python module or
 file: an object with ``act(obs)``, which gets the reference engine's
@@ -87,11 +90,42 @@ class ExpertBot:
         return ExpertTable(self.rollouts, self.weights)
 
 
-def _expert(spec: str, arg: str | None, rules) -> ExpertBot:
+class TimedExpertBot:
+    """``expert@MS``: the expert by the clock (``expert.decide_timed``), in
+    the reference engine only (no ``table``)."""
+
+    def __init__(self, rules, budget_ms: float):
+        from tutto_sim.core.bots import budget_games
+
+        from .expert import DEFAULT_ROLLOUTS, expert_bot
+
+        self.name = f"expert@{budget_ms:g}ms"
+        self.budget_ms = budget_ms
+        # about two minutes' worth, as ExpertBot's, at MS_AT_DEFAULT ms a decision at the default
+        self.tournament_games = budget_games(360, MS_AT_DEFAULT, budget_ms)
+        self.engine: Bot = expert_bot(rules, DEFAULT_ROLLOUTS, self.name, budget_ms=budget_ms)
+
+
+#: About the milliseconds of a decision of ``expert`` with two or more moves (one
+#: core of the idle 2-core machine, 2 players, 2026-12-03): scales a timed expert's games.
+MS_AT_DEFAULT = 10
+
+
+def _expert(spec: str, arg: str | None, rules):
+    from tutto_sim.core.bots import split_time_budget
     from tutto_sim.core.policyfile import PolicyFileError
 
     from .expert import DEFAULT_ROLLOUTS, MAX_ROLLOUTS
 
+    base, ms = split_time_budget(spec, VALID_BOTS)
+    if ms is not None:
+        if base != "expert":
+            raise BotSpecError(f"bot {spec!r}: expert takes rollouts or a time, as "
+                               f"expert:{DEFAULT_ROLLOUTS} or expert@50ms; {VALID_BOTS}")
+        try:
+            return TimedExpertBot(rules, ms)
+        except PolicyFileError as e:
+            raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     rollouts, name = DEFAULT_ROLLOUTS, "expert"
     if arg is not None:
         if not (re.fullmatch(r"[0-9]{1,9}", arg.strip()) and 1 <= int(arg) <= MAX_ROLLOUTS):
@@ -121,7 +155,7 @@ def parse_bot(spec: str, rules):
         except PolicyFileError as e:
             raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")
-    if kind.lower() == "expert":
+    if kind.lower().partition("@")[0] == "expert":
         return _expert(spec.strip().lower(), arg if sep else None, rules)
     if kind.lower() == "py":
         return python_bot(spec.strip(), arg, VALID_BOTS)

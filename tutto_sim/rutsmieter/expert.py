@@ -51,6 +51,17 @@ evidence (:func:`decide`):
 The tests are exact integer comparisons (:func:`clearly_ahead`), so both
 engines decide alike.
 
+A time budget instead of a count (``expert@50ms``, :func:`decide_timed`):
+batches of :data:`CLOCK_BATCH` rollouts of every move (the same rollouts for
+each, so the moves stay balanced and paired) until the budget per decision
+has passed on the machine's clock (at least one batch, at most
+:data:`MAX_ROLLOUTS` a move), then the gate of step 3 on all of them; no
+early stop, the time is there to be used. The clock is read between
+batches, so a decision may overrun by one batch. How many rollouts fit
+depends on the machine and its load: a timed decision is not reproducible,
+and the kernel, which cannot read the clock, does not play it (a timed
+expert plays in the reference engine, its rollouts still in the kernel).
+
 Two engines, one decision
 -------------------------
 :func:`advise` runs the rollouts in the numba kernel
@@ -76,6 +87,7 @@ confidence half-width and the rollouts used, the expert's move first.
 
 from __future__ import annotations
 
+import time
 from fractions import Fraction
 from functools import lru_cache
 from typing import NamedTuple
@@ -116,6 +128,8 @@ GATE = Threshold(9, 4, 80)
 #: (the best move is clearly better than the tuned one): z = 3.
 ROUND = 100
 DECIDED = Threshold(9, 1, 0)
+#: Rollouts per move between two readings of the clock of a timed ``expert@Nms``.
+CLOCK_BATCH = 10
 
 
 class ExpertTable(NamedTuple):
@@ -277,10 +291,31 @@ def decide(obs: Observation, budget: int, preferred: int, rollouts) -> tuple[np.
         if best == preferred or r >= budget or clearly_ahead(a, b, r, DECIDED):
             break
         wins = np.concatenate([wins, rollouts(r, min(ROUND, budget - r))], axis=1)
+    return wins, _verdict(obs, wins, preferred)
+
+
+def decide_timed(obs: Observation, budget_ms: float, preferred: int, rollouts,
+                 start: float | None = None) -> tuple[np.ndarray, int]:
+    """:func:`decide` by the clock (module docstring): batches of
+    :data:`CLOCK_BATCH` rollouts per move until ``budget_ms`` after
+    ``start`` (a ``time.perf_counter()``, default now), then the gate."""
+    deadline = (time.perf_counter() if start is None else start) + budget_ms / 1000
+    batches = [rollouts(0, CLOCK_BATCH)]
+    r = CLOCK_BATCH
+    while time.perf_counter() < deadline and r < MAX_ROLLOUTS:
+        batches.append(rollouts(r, min(CLOCK_BATCH, MAX_ROLLOUTS - r)))
+        r += batches[-1].shape[1]
+    wins = np.concatenate(batches, axis=1)
+    return wins, _verdict(obs, wins, preferred)
+
+
+def _verdict(obs: Observation, wins: np.ndarray, preferred: int) -> int:
+    """Step 3 of the decision: the leader if the gate lets it past the tuned move."""
     outright = [i for i in range(len(obs.moves)) if successor(obs, i)[1] < 0]
     if outright:
-        return wins, preferred if preferred in outright else outright[0]
-    return wins, best if clearly_ahead(a, b, r, GATE) else preferred
+        return preferred if preferred in outright else outright[0]
+    best, a, b = lead(wins, preferred)
+    return best if clearly_ahead(a, b, wins.shape[1], GATE) else preferred
 
 
 def rank(obs: Observation, wins: np.ndarray, pick: int) -> list[Advice]:
@@ -314,9 +349,10 @@ def kernel_row(rollouts: int, weights_row: int) -> tuple[int, ...]:
 
 
 def expert_bot(rules: RutsmieterRules, rollouts: int = DEFAULT_ROLLOUTS, name: str = "expert",
-               reference: bool = False) -> Bot:
+               reference: bool = False, budget_ms: float | None = None) -> Bot:
     """The expert as a reference-engine bot; a single legal move needs no rollouts.
-    ``reference=True`` runs the rollouts in the reference engine (tests)."""
+    ``reference=True`` runs the rollouts in the reference engine (tests);
+    ``budget_ms`` decides by the clock (:func:`decide_timed`), not ``rollouts``."""
     policy = tuned_policy(rules)
     engine = reference_rollouts if reference else kernel_rollouts
     _check(Observation(rules.seats, (), 0, 1, ()), rules, rollouts)
@@ -324,6 +360,10 @@ def expert_bot(rules: RutsmieterRules, rollouts: int = DEFAULT_ROLLOUTS, name: s
     def choose(obs: Observation) -> int:
         if len(obs.moves) == 1:
             return 0
+        if budget_ms:
+            start = time.perf_counter()
+            return decide_timed(obs, budget_ms, policy.choose(obs), engine(obs, rules, policy),
+                                start)[1]
         return decide(obs, rollouts, policy.choose(obs), engine(obs, rules, policy))[1]
 
     return Bot(name, choose)

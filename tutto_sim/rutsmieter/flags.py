@@ -10,7 +10,7 @@ import typer
 
 #: The bots of ``--bots`` (``rutsmieter.bots`` parses them).
 BOT_SPECS = ("random", "first", "last", "aggressive", "defensive", "tuned", "expert",
-             "expert:ROLLOUTS", "weights:FILE", "py:MODULE:NAME")
+             "expert:ROLLOUTS", "expert@MSms", "weights:FILE", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 
 PANEL = "Rutsmieter rules"

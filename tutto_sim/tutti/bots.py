@@ -52,7 +52,7 @@ OpenSpiel's search bots (``tutti.openspiel_bots``, with the optional
 >>> parse_bot("pimc:0", None)
 Traceback (most recent call last):
 ...
-tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, pimc@MSms, ismcts, ismcts:ITERATIONS, expert, expert:SAMPLES, expert@MSms, expert-uniform, expert-points, expert-heuristic-end, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
+tutto_sim.core.bots.BotSpecError: bot 'pimc:0': the deals per decision must be a whole number 1..10,000, as pimc:200; valid bots: random, heuristic, pimc, pimc:SAMPLES, pimc@MSms, ismcts, ismcts:ITERATIONS, ismcts@MSms, expert, expert:SAMPLES, expert@MSms, expert-uniform, expert-points, expert-heuristic-end, cheat (sees every card), openspiel-ismcts, openspiel-ismcts:ITERATIONS, openspiel-ismcts@MSms, openspiel-mcts, openspiel-mcts:SIMULATIONS (sees every card), py:MODULE:NAME
 >>> parse_bot("openspiel-mcts", None).name
 'openspiel-mcts(cheat)'
 """
@@ -154,8 +154,8 @@ def make_bot(name: str, seat: int, seed: int, index: int):
 
 
 #: The search bots' specs.
-SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "pimc@MSms", "ismcts", "ismcts:ITERATIONS", "expert",
-                "expert:SAMPLES", "expert@MSms", "expert-uniform", "expert-points",
+SEARCH_SPECS = ("pimc", "pimc:SAMPLES", "pimc@MSms", "ismcts", "ismcts:ITERATIONS",
+                "ismcts@MSms", "expert", "expert:SAMPLES", "expert@MSms", "expert-uniform", "expert-points",
                 "expert-heuristic-end", "cheat (sees every card)")
 #: ``expert`` and its ablations (``tutti.expert.VARIANTS``).
 EXPERTS = ("expert", "expert-uniform", "expert-points", "expert-heuristic-end")
@@ -183,11 +183,13 @@ def search_bot(spec: str):
     from tutto_sim.core.bots import budget_games, split_time_budget
 
     key = spec.strip().lower()
+    if "@" in key and key.partition("@")[0].partition(":")[0] not in ("pimc", "ismcts", *EXPERTS):
+        return None  # another bot's budget (openspiel-ismcts@50ms) or no bot
     key, ms = split_time_budget(key, VALID_BOTS) if "@" in key else (key, None)
     kind, sep, arg = key.partition(":")
-    if ms is not None and (sep or kind not in ("pimc", "ismcts", *EXPERTS)):
+    if ms is not None and sep:
         raise BotSpecError(f"bot {spec.strip()!r}: a time budget replaces the count "
-                           f"(pimc@50ms, not pimc:200@50ms) and is for pimc, ismcts and expert; "
+                           f"(pimc@50ms, not pimc:200@50ms); "
                            f"{VALID_BOTS}")
     timed = f"@{ms:g}ms" if ms is not None else ""
     if kind == "pimc":
@@ -204,11 +206,12 @@ def search_bot(spec: str):
         bot = ExpertBot(n, name=(f"{kind}:{n}" if sep else kind) + timed, budget_ms=ms,
                         **VARIANTS[kind])
     elif kind == "ismcts":
-        from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, IsmctsBot
+        from .ismcts import DEFAULT_ITERATIONS, MAX_ITERATIONS, MS_AT_DEFAULT, IsmctsBot
 
         n = _budget(key, arg, "iterations per decision", MAX_ITERATIONS, DEFAULT_ITERATIONS) \
             if sep else DEFAULT_ITERATIONS
-        bot = IsmctsBot(n, name=f"ismcts:{n}" if sep else "ismcts")
+        bot = IsmctsBot(n, name=f"ismcts:{n}" if sep else None, budget_ms=ms)
+        n = n if ms is None else round(DEFAULT_ITERATIONS * ms / MS_AT_DEFAULT)
     elif key == "cheat":
         from .pimc import CheatBot
 

@@ -10,8 +10,9 @@ import typer
 
 #: The bots of ``--bots`` (``tutti.bots`` parses them).
 BOT_SPECS = ("random", "heuristic", "pimc", "pimc:SAMPLES", "pimc@MSms", "ismcts",
-             "ismcts:ITERATIONS", "expert", "expert:SAMPLES", "expert@MSms", "expert-uniform",
-             "expert-points", "expert-heuristic-end", "cheat (sees every card)", "openspiel-ismcts", "openspiel-ismcts:ITERATIONS",
+             "ismcts:ITERATIONS", "ismcts@MSms", "expert", "expert:SAMPLES", "expert@MSms",
+             "expert-uniform", "expert-points", "expert-heuristic-end", "cheat (sees every card)",
+             "openspiel-ismcts", "openspiel-ismcts:ITERATIONS", "openspiel-ismcts@MSms",
              "openspiel-mcts", "openspiel-mcts:SIMULATIONS (sees every card)", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 

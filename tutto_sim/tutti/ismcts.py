@@ -34,14 +34,25 @@ the automatic ones (as in ``tutti.search``). The bot plays the root child
 with the most visits, the first in legal order among equals. The deals and
 nothing else is random: the deals come from a stream seeded by the
 observation's hash, so the same observation gives the same decision.
+
+A time budget instead of a count (``ismcts@50ms``): the iterations go on
+until the budget per decision has passed on the machine's clock, in batches
+of :data:`CLOCK_EVERY` deals (batch ``k`` dealt from a stream seeded by the
+observation's hash and ``k``); the clock is read after each batch, so there
+is at least one batch and the decision may overrun by one. How many
+iterations fit depends on the machine and its load: a timed decision is not
+reproducible, the counted one is.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from typing import NamedTuple
 
 import numpy as np
+
+from tutto_sim.core.rng import stream_start
 
 from . import search
 from .pimc import WIN_BONUS
@@ -53,6 +64,11 @@ DEFAULT_ITERATIONS = 300
 MAX_ITERATIONS = 100_000
 #: The exploration constant C of the selection (rewards in [0, 1]).
 EXPLORATION = 0.25
+#: About the milliseconds of a decision at DEFAULT_ITERATIONS (one core of the
+#: idle 2-core machine, 2 players, 2026-12-03): scales a timed bot's default games.
+MS_AT_DEFAULT = 4
+#: Iterations between two readings of the clock of a timed ``ismcts@Nms``.
+CLOCK_EVERY = 8
 
 
 class _Node:
@@ -79,21 +95,38 @@ def reward(m: int) -> float:
 
 
 class IsmctsBot:
-    """``ismcts`` / ``ismcts:ITERATIONS`` (module docstring)."""
+    """``ismcts`` / ``ismcts:ITERATIONS``, or with ``budget_ms`` (milliseconds
+    per decision) ``ismcts@Nms``, which ignores ``iterations`` (module docstring)."""
 
     def __init__(self, iterations: int = DEFAULT_ITERATIONS, name: str | None = None,
-                 exploration: float = EXPLORATION):
+                 exploration: float = EXPLORATION, budget_ms: float | None = None):
         self.iterations = iterations
         self.exploration = exploration
-        self.name = name or ("ismcts" if iterations == DEFAULT_ITERATIONS
+        self.budget_ms = budget_ms
+        self.name = name or (f"ismcts@{budget_ms:g}ms" if budget_ms else
+                             "ismcts" if iterations == DEFAULT_ITERATIONS
                              else f"ismcts:{iterations}")
+
+    def _deals(self, obs: Observation, seed: int):
+        """The determinisations: ``iterations`` deals, or batches of
+        :data:`CLOCK_EVERY` until ``budget_ms`` has passed."""
+        deadline = time.perf_counter() + (self.budget_ms or 0) / 1000
+        hidden = HiddenDeal(obs)
+        if not self.budget_ms:
+            yield from hidden.deal_states(seed, self.iterations)
+            return
+        k = 0
+        while True:
+            yield from hidden.deal_states(stream_start(seed, k), CLOCK_EVERY)
+            k += 1
+            if time.perf_counter() >= deadline:
+                return
 
     def explain(self, obs: Observation) -> dict[Action, RootStats]:
         """Every legal action's visits and mean reward after the search."""
         rules = obs.rules
         me = obs.seat
-        seed = observation_seed(obs)
-        states = HiddenDeal(obs).deal_states(seed, self.iterations)
+        states = self._deals(obs, observation_seed(obs))
         sides = rules.sides
         side_of = [rules.side(p) for p in range(rules.players)]
         c = self.exploration
