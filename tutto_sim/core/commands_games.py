@@ -213,14 +213,20 @@ def tournament(
                         players=players, games=games, seed=seed)  # both engines: the same games
     csv_path = write_csv(run_file(out_dir, f"tournament-{label}-{players}p-seed{seed}", digest),
                           res.csv_rows(), res.interrupted, digest)
+    from tutto_sim.core.bots import is_timed
+
+    timed = [b.name for b in the_bots if getattr(b, "budget_ms", None)]
     if as_json:
         d = res.to_dict()
-        d.update(ran.json(), csv=str(csv_path), run_digest=digest)
+        d.update(ran.json(), csv=str(csv_path), run_digest=digest, reproducible=not is_timed(the_bots))
         if chosen:
             d["games_default"] = "for search bots; --games for more"
         print(json.dumps(d, indent=2))
     else:
         _print_tournament(res, csv_path, chosen, ran)
+        if timed:
+            out.print(f"Timed bots ({', '.join(timed)}) decide by the clock: this run is not "
+                      "reproducible from its seed.", markup=False, highlight=False)
     instead = _hooks(rules).illegal_words(rules)  # what the game did instead
     for name, e in res.errors.items():
         err.print(f"warning: bot {name} returned an illegal action {plural(e['count'], 'time')} in "
