@@ -10,8 +10,10 @@ same one in a child process on one numba thread; they must be identical
 byte for byte. That is most of this file's run time.
 """
 
+import json
 import math
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -30,6 +32,7 @@ from report_checks import (
 
 from tutto_sim.core.bots import parse_bots
 from tutto_sim.core.report import estimate_text, pct, pm, report_module, rules_label, sample_games, sentence
+import tutto_sim as tutti
 from tutto_sim.tutti import kernel as K
 from tutto_sim.tutti.bots import HeuristicBot
 from tutto_sim.tutti.cards import HORSE, KING, card
@@ -40,7 +43,7 @@ from tutto_sim.tutti.rules import TuttiRules
 MATCHES = 288
 SEED = 3
 PNGS = ["01-bot-win-rates", "02-lead", "03-exchange-and-declaring", "04-trump-card-rank",
-        "05-dealt-tute", "06-points-per-hand"]
+        "05-dealt-tute", "06-points-per-hand", "07-bot-ladder"]
 Z = 1.959963984540054
 RULES = TuttiRules()
 TABLES = {"2": TuttiRules(players=2), "3": TuttiRules(players=3), "4": TuttiRules(players=4),
@@ -94,7 +97,14 @@ def test_files_pages_and_index(report_dir):
         with Image.open(path) as im:
             title, caption = im.text["Title"], im.text["Description"]
         assert f"## {title}\n\n![{title}]({name}.png)\n\n{caption} (PDF page {page}.)" in index
-        assert label in caption and f"seed {SEED}" in caption, name
+        if name == "07-bot-ladder":  # a saved run: its own seed and command, said so
+            saved = json.loads((Path(tutti.__file__).parents[1] / "data" / "ladders"
+                                / "tutti-2p.json").read_text(encoding="utf-8"))
+            assert label in caption and f"seed {saved['seed']}" in caption, name
+            assert "a saved run" in caption and "data/ladders/tutti-2p.json" in caption
+            assert f"{saved['games']:,} in all" in caption
+        else:
+            assert label in caption and f"seed {SEED}" in caption, name
         if name != "05-dealt-tute":  # the other pages name every table's fingerprint
             assert f"4 in pairs {TABLES['4p'].digest()[:12]}" in caption, name
 

@@ -215,13 +215,9 @@ def _write_chart(result, d: dict, png: Path, title: str) -> None:
     """The chart (house style, ``core.report``): the ratings with their 95% CIs,
     best on top, and the head-to-head matrix as a heat map with the numbers
     in the cells; the JSON beside it."""
-    import numpy as np
-
     from tutto_sim import __version__
-    from tutto_sim.core.report import GREY, INK, LIGHT, estimate_text, landscape_page, save_png, style
+    from tutto_sim.core.report import ladder_panels, landscape_page, save_png, style
 
-    ranking = result.ranking()
-    names = [x.name for x in ranking]
     field = ("every bot against every other" if result.players == 2 else
              f"every table of {result.players} drawn from the bots")
     caption = (f"{title}, {plural(result.players, 'player')}: {field}, seats rotated, "
@@ -235,39 +231,7 @@ def _write_chart(result, d: dict, png: Path, title: str) -> None:
                                             else "") + f". tutto-sim {__version__}.")
     with style():
         fig = landscape_page("Ladder: ratings and head-to-head win rates", caption)
-        left, right = fig.subplots(1, 2, width_ratios=[1.0, 1.2])
-        y = np.arange(len(ranking))[::-1]
-        rate = np.array([x.rating for x in ranking])
-        left.errorbar(rate, y, xerr=[[x.rating - x.low for x in ranking],
-                                     [x.high - x.rating for x in ranking]],
-                      fmt="o", color=INK, ms=4, capsize=3, lw=1.0)
-        for yi, x in zip(y, ranking):
-            left.text(x.rating, yi + 0.18, f"{x.rating:+.0f}".replace("-", "−"), ha="center", fontsize=8)
-        left.axvline(0, ls=":", color=GREY, lw=1.2)
-        left.set_yticks(y, names)
-        left.set_ylim(-0.6, len(ranking) - 0.4)
-        left.set_xlabel("rating (Elo scale)")
-        left.set_title("rating of each bot, 95% CI", loc="left")
-        left.grid(axis="y", visible=False)
-        m = result.matrix()
-        grid = np.full((len(names), len(names)), np.nan)
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                if b in m[a]:
-                    grid[i, j] = m[a][b].mean
-        right.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6, aspect="auto")
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                text = estimate_text(m[a][b], percent=True, stacked=True) if b in m[a] else "–"
-                right.text(j, i, text, ha="center", va="center", fontsize=7.5,
-                           weight="bold" if grid[i, j] > 0.5 else "normal")
-        right.set_xticks(range(len(names)), names, rotation=30, ha="right")
-        right.set_yticks(range(len(names)), names)
-        right.set_title("win rate of the row bot against the column bot", loc="left")
-        right.grid(False)
-        right.tick_params(length=0)
-        for spine in right.spines.values():
-            spine.set_color(LIGHT)
+        ladder_panels(fig, d)
         atomic_write(png, lambda tmp: save_png(fig, tmp, {
             "Software": f"tutto-sim {__version__}", "Title": "Ladder", "Description": caption}))
     atomic_write(png.with_suffix(".json"),

@@ -1051,3 +1051,56 @@ def report_module(game: str):
     from tutto_sim.core import registry
 
     return registry.by_name(game).hooks.report_module()
+
+
+def ladder_panels(fig, d: dict) -> None:
+    """A ladder's two panels on ``fig`` from its JSON (``tutto-sim ladder
+    --json``: ``ranking``, ``ratings``, ``matrix``): left each bot's rating
+    with its 95% CI, best on top; right the head-to-head win rates as a heat
+    map with the numbers (and their Wilson intervals) in the cells."""
+    import numpy as np
+
+    from .stats import Estimate
+
+    names = list(d["ranking"])
+    ratings = [d["ratings"][n] for n in names]
+    left, right = fig.subplots(1, 2, width_ratios=[1.0, 1.2])
+    y = np.arange(len(names))[::-1]
+    rate = np.array([r["rating"] for r in ratings])
+    left.errorbar(rate, y, xerr=[[r["rating"] - r["low"] for r in ratings],
+                                 [r["high"] - r["rating"] for r in ratings]],
+                  fmt="o", color=INK, ms=4, capsize=3, lw=1.0)
+    for yi, r in zip(y, ratings):
+        left.text(r["rating"], yi + 0.18, f"{r['rating']:+.0f}".replace("-", "−"), ha="center",
+                  fontsize=8)
+    left.axvline(0, ls=":", color=GREY, lw=1.2)
+    left.set_yticks(y, names)
+    left.set_ylim(-0.6, len(names) - 0.4)
+    left.set_xlabel("rating (Elo scale)")
+    left.set_title("rating of each bot, 95% CI", loc="left")
+    left.grid(axis="y", visible=False)
+    m = d["matrix"]
+    grid = np.full((len(names), len(names)), np.nan)
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if b in m.get(a, {}):
+                grid[i, j] = m[a][b]["win_rate"]
+    right.imshow(np.ma.masked_invalid(grid), cmap="Greys", vmin=-0.1, vmax=1.6, aspect="auto")
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            if b in m.get(a, {}):
+                c = m[a][b]
+                e = Estimate(c["win_rate"], (c["high"] - c["low"]) / 2, c["games"], c["low"],
+                             c["high"], "wilson-95")
+                text = estimate_text(e, percent=True, stacked=True)
+            else:
+                text = "–"
+            right.text(j, i, text, ha="center", va="center", fontsize=7.5,
+                       weight="bold" if grid[i, j] > 0.5 else "normal")
+    right.set_xticks(range(len(names)), names, rotation=30, ha="right")
+    right.set_yticks(range(len(names)), names)
+    right.set_title("win rate of the row bot against the column bot", loc="left")
+    right.grid(False)
+    right.tick_params(length=0)
+    for spine in right.spines.values():
+        spine.set_color(LIGHT)

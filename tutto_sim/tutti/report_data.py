@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from pathlib import Path
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -109,6 +110,28 @@ def saved_search(rules: TuttiRules, folder=None) -> dict:
     return out
 
 
+#: The saved ladder of the bot page (``tutto-sim ladder --json`` and the command that made it).
+LADDER_FILE = "tutti-2p.json"
+
+
+def saved_ladder(rules: TuttiRules, folder=None) -> dict | None:
+    """The saved 2-player ladder (``data/ladders/tutti-2p.json``, the
+    JSON of ``tutto-sim ladder`` with its ``command`` and ``machine``) when it
+    was played under the report's 2-player rules, else None."""
+    import json
+
+    from tutto_sim.core.measured import MEASURED_DIR
+
+    path = Path(folder or MEASURED_DIR.parent / "ladders") / LADDER_FILE
+    try:
+        d = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    table = dataclasses.asdict(A.named_table_rules(rules, "2"))
+    saved = {k: v for k, v in d.get("rules", {}).items() if k != "game"}
+    return d if saved == table else None
+
+
 def tournament(rules: TuttiRules, table: str, names, matches: int, seed: int,
                phase: PhaseHook = no_phase, engine: str = "kernel", label: str | None = None):
     """``names`` at ``table``, every seating (``core.tournament``)."""
@@ -177,6 +200,7 @@ class TuttiReportData:
     seconds: dict = field(default_factory=dict)
     tournament: object | None = None  # core.report.Tournament of --tournament, if given
     saved: dict = field(default_factory=dict)  # bot -> core.measured.Measured (full budget)
+    ladder: dict | None = None  # the saved 2-player ladder (saved_ladder), if it fits
 
     @property
     def sizes(self) -> dict[str, int]:
@@ -219,4 +243,5 @@ def compute(rules: TuttiRules, seed: int, matches: int,
     points = {t: timed(f"points {t}", hand_points, rules, t, n["hands"], seed, phase)
               for t in TABLES}
     return TuttiReportData(rules, seed, matches, bots, search, lead, exchange, declare, trump,
-                           tute, points, seconds, saved=saved)
+                           tute, points, seconds, saved=saved,
+                           ladder=saved_ladder(rules))

@@ -19,7 +19,7 @@ from tutto_sim.core.stats import Estimate
 
 from .analysis import table_words
 from .cards import RANK_NAMES
-from .report_data import KERNEL_BOTS, SEARCH_OPPONENT, TABLES, TuttiReportData
+from .report_data import LADDER_FILE, KERNEL_BOTS, SEARCH_OPPONENT, TABLES, TuttiReportData
 
 #: The bots in a few words, for captions.
 BOT_WORDS = {
@@ -29,6 +29,11 @@ BOT_WORDS = {
     "pimc": ("deals the cards it cannot see as its observation allows, plays each deal out "
              "face up and takes the best average"),
     "ismcts": "runs a tree search over deals of the unseen cards, one deal per playout",
+    "expert": ("as pimc, but with 3 or 4 players it deals the unseen cards by how likely "
+               "they make the others' plays so far, and plays for the chance of winning the "
+               "hand; with 2 players it solves the hand exactly from the last trick with a "
+               "stock on"),
+    "cheat": "the search of pimc on the true cards: it sees every card, a yardstick, not fair",
 }
 #: Line styles of the sides (leader first) that stay apart in black and white.
 SIDE_STYLE = (dict(ls="-", marker="o", color=INK), dict(ls="--", marker="s", color=BLUE),
@@ -550,4 +555,36 @@ def tournament(data: TuttiReportData, number: int) -> Sheet:
 
 
 #: The report's pages in order (the tournament page follows when given).
-PAGES = (bot_win_rates, lead_advantage, options_value, trump_rank, dealt_tute, points_per_hand)
+def bot_ladder(data: TuttiReportData, number: int) -> Sheet:
+    """The saved 2-player ladder of every bot (``report_data.saved_ladder``)."""
+    d = data.ladder
+    title = "Bot ladder"
+    if d is None:
+        caption = ("No saved ladder fits these rules (data/ladders/tutti-2p.json is "
+                   "played under the default rules); tutto-sim ladder --game tutti with the "
+                   "same options plays one. " + table_prints(data) + R.source(data))
+        fig = R.landscape_page(title, caption)
+        return Sheet(fig, f"{number:02d}-bot-ladder", title, caption)
+    best = d["ranking"][0]
+    honest = next(n for n in d["ranking"] if n != "cheat")
+    words = "; ".join(f"{n}: it {BOT_WORDS[n.split(':')[0]]}" for n in d["ranking"]
+                      if n.split(":")[0] in BOT_WORDS)
+    caption = (
+        f"Every bot against every other at 2 players, single hands, {d['games_per_pair']:,} "
+        f"matches per pair with the seats rotated ({d['games']:,} in all, seed {d['seed']}), "
+        "at each bot's default budget (counts, not time): a saved run "
+        f"(data/ladders/{LADDER_FILE}: the ladder docs/tutti.md quotes with its command, "
+        f"'How strong can a bot get', played on {d['machine']}, {d['measured_on']}), since the search bots need more time than the report takes. "
+        f"The best honest bot is {honest}" + ("; only cheat, which sees every card, is above "
+                                              "it" if best == "cheat" else "") + ". "
+        f"Bots: {words}. Left: each bot's rating (Elo scale, the bots' mean at 0; 100 points "
+        "apart is a 64% chance for the stronger of two) with its 95% CI, fitted to every "
+        "match by the Bradley-Terry model. Right: the row bot's win rate against the column "
+        "bot with its 95% CI (Wilson). " + table_prints(data) + R.source(data))
+    fig = R.landscape_page(title, caption)
+    R.ladder_panels(fig, d)
+    return Sheet(fig, f"{number:02d}-bot-ladder", title, caption)
+
+
+PAGES = (bot_win_rates, lead_advantage, options_value, trump_rank, dealt_tute, points_per_hand,
+         bot_ladder)
