@@ -29,11 +29,12 @@ BOT_WORDS = {
     "pimc": ("deals the cards it cannot see as its observation allows, plays each deal out "
              "face up and takes the best average"),
     "ismcts": "runs a tree search over deals of the unseen cards, one deal per playout",
-    "expert": ("as pimc, but with 3 or 4 players it deals the unseen cards by how likely "
+    "expert": ("plays as pimc, but with 3 or 4 players it deals the unseen cards by how likely "
                "they make the others' plays so far, and plays for the chance of winning the "
                "hand; with 2 players it solves the hand exactly from the last trick with a "
                "stock on"),
-    "cheat": "the search of pimc on the true cards: it sees every card, a yardstick, not fair",
+    "cheat": ("runs pimc's search on the true cards: it sees every card, a yardstick, not a "
+              "fair opponent"),
 }
 #: Line styles of the sides (leader first) that stay apart in black and white.
 SIDE_STYLE = (dict(ls="-", marker="o", color=INK), dict(ls="--", marker="s", color=BLUE),
@@ -567,8 +568,8 @@ def bot_ladder(data: TuttiReportData, number: int) -> Sheet:
         return Sheet(fig, f"{number:02d}-bot-ladder", title, caption)
     best = d["ranking"][0]
     honest = next(n for n in d["ranking"] if n != "cheat")
-    words = "; ".join(f"{n}: it {BOT_WORDS[n.split(':')[0]]}" for n in d["ranking"]
-                      if n.split(":")[0] in BOT_WORDS)
+    words = "; ".join(f"{n}: " + ("it " if n in ("pimc", "ismcts", "expert", "cheat") else "")
+                      + BOT_WORDS[n] for n in d["ranking"] if n in BOT_WORDS)
     caption = (
         f"Every bot against every other at 2 players, single hands, {d['games_per_pair']:,} "
         f"matches per pair with the seats rotated ({d['games']:,} in all, seed {d['seed']}), "
