@@ -57,7 +57,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from tutto_sim.core.streams import below, mix64
 
 from . import search
-from .pimc import BATCH, Estimate, batch_seed, distinct, search_deals
+from .pimc import ENDGAME as PIMC_ENDGAME
+from .pimc import BATCH, Estimate, batch_seed, choose, distinct, points_score, search_deals
 from .reference import Action, Observation
 from .rules import STOCK_SIZE
 from .sampling import HiddenDeal, observation_seed
@@ -243,8 +244,7 @@ class ExpertBot:
                  inference: bool | None = None, objective: str | None = None,
                  exact: bool = True,
                  budget_ms: float | None = None, endgame: int | None = None,
-                 candidates: int = CANDIDATES, epsilon: float = EPSILON, window: int = WINDOW,
-                 bonus: float | None = None):
+                 candidates: int = CANDIDATES, epsilon: float = EPSILON, window: int = WINDOW):
         if objective not in (None, "win", "points"):
             raise ValueError(f"objective must be win or points, not {objective!r}")
         self.samples = samples
@@ -256,7 +256,6 @@ class ExpertBot:
         self.candidates = candidates
         self.epsilon = epsilon
         self.window = window
-        self.bonus = bonus
         self.name = name or "expert"
 
     # the deals
@@ -265,8 +264,6 @@ class ExpertBot:
         if self.endgame is not None:
             return self.endgame
         if not self.exact:
-            from .pimc import ENDGAME as PIMC_ENDGAME
-
             return PIMC_ENDGAME[obs.rules.players]
         return ENDGAME[obs.rules.players]
 
@@ -295,10 +292,7 @@ class ExpertBot:
 
     def _scores(self, margins: np.ndarray, objective: str) -> np.ndarray:
         if objective == "points":
-            from .pimc import WIN_BONUS
-
-            bonus = WIN_BONUS if self.bonus is None else self.bonus
-            return margins + bonus * np.sign(margins)
+            return points_score(margins)
         return (margins > 0) + 0.5 * (margins == 0) + TIEBREAK * margins
 
     def explain(self, obs: Observation) -> dict[Action, Estimate]:
@@ -320,6 +314,4 @@ class ExpertBot:
     def act(self, obs: Observation) -> Action:
         if len(obs.legal) == 1:
             return obs.legal[0]
-        estimates = self.explain(obs)
-        top = max(e.value for e in estimates.values())
-        return next(a for a, e in estimates.items() if e.value == top)
+        return choose(self.explain(obs))
