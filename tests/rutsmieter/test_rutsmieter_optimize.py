@@ -54,7 +54,11 @@ def _reference_wins(weights, names, rules, seed, start, n_games):
     return np.array(won), np.array(throws)
 
 
-@pytest.mark.parametrize("weights", [START, (0.0, 1.0, 2.5, -3.0, 0.0, -1.0, 4.0)])
+@pytest.mark.parametrize("weights", [
+    START, (0.0, 1.0, 2.5, -3.0, 0.0, -1.0, 4.0),
+    # every feature, the position's too
+    (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0, 0.25, 3.0, -0.125, -1.5, -2.0, -1.0, 0.5, 4.0, -3.0,
+     -1.0, -0.5, -0.25, -2.0, 1.0, 0.0625)])
 def test_every_candidate_plays_the_same_games_as_the_reference(weights):
     """Two candidates, each checked game by game against the reference engine
     playing the stated stream and seating: the games are fixed, only the
@@ -92,12 +96,18 @@ def test_games_per_field_bot_are_whole_rounds_of_seats():
 
 @pytest.mark.parametrize("rules, fixed", [
     # every walk is the throw, leaving the house (1 square) is forced, so is a capture
-    # and moving off the start square: only the three danger / goal weights choose
-    (TWO, ["progress", "capture", "leave_house", "block_start"]),
-    # without the obligation to capture, the capture weight chooses too
-    (RutsmieterRules(players=2, must_capture=False), ["progress", "leave_house", "block_start"]),
+    # and moving off the start square: the danger / goal weights choose, and which
+    # capture (how far the victim had come); at 2 players the one opponent is always
+    # the leader; the own progress and house change as progress and leaving do, the
+    # opponents' pieces in the house only by a capture, their goal lanes never
+    (TWO, ["progress", "capture", "leave_house", "block_start", "capture_leader", "own_progress",
+           "own_house", "lead_goal", "opp_house"]),
+    # without the obligation to capture, the capture weights choose too
+    (RutsmieterRules(players=2, must_capture=False),
+     ["progress", "leave_house", "block_start", "own_progress", "own_house", "lead_goal"]),
     # without the obligation to leave, leaving competes with walking (1 square against 6)
-    (RutsmieterRules(players=2, must_leave_house=False), ["capture"]),
+    (RutsmieterRules(players=2, must_leave_house=False),
+     ["capture", "capture_leader", "lead_goal", "opp_house"]),
 ])
 def test_the_probe_fixes_exactly_the_weights_the_rules_leave_idle(rules, fixed):
     res = optimize_weights(rules, _field(("first", "random"), rules), search_games=300,
@@ -275,8 +285,11 @@ def test_tuned_plays_the_shipped_search_result():
     assert raw["created_by"].startswith("tutto-sim optimize --game rutsmieter ")
     assert raw["summary"]["interrupted"] is False
     assert set(raw["summary"]["fresh"]["bots"]) >= {"first", "aggressive", "defensive"}
-    assert parse_bot("tuned", TWO).table() == tuple(
-        float(raw["weights"][f]) for f in raw["features"])
+    table = raw.get("weights_by_players", {})
+    for n in (2, 3, 4):
+        weights = table.get(str(n), raw["weights"])
+        assert parse_bot("tuned", RutsmieterRules(players=n)).table() == tuple(
+            float(weights[f]) for f in raw["features"])
 
 
 @pytest.mark.parametrize("other", ["first", "aggressive", "defensive"])
