@@ -1,7 +1,8 @@
 """Rutsmieter's linear move evaluator and its policy file (bot ``weights:FILE``).
 
-A move's **features** (docs/rutsmieter.md, "The weights bot"), for player
-``p`` making move ``m`` (positions in p's own count):
+A move's **features** (docs/rutsmieter.md, "The weights bot", has them all), for
+player ``p`` making move ``m`` (positions in p's own count): first what the
+move does,
 
 ``progress``       squares walked, ``end - start`` (leaving the house: 1)
 ``capture``        1 if the move captures
@@ -15,6 +16,19 @@ A move's **features** (docs/rutsmieter.md, "The weights bot"), for player
 ``enter_goal``     1 if the move goes from the ring into the goal lane
 ``block_start``    1 if after the move an own piece stands on the own start
                    square while an own piece waits in the house
+``capture_progress``  the captured piece's position + 1 (0 without a capture)
+``capture_leader`` 1 if the captured piece's owner leads the opponents
+                   (:func:`_rank`: goal-lane pieces, then progress)
+
+then :data:`POSITION_FEATURES`, the board after the move for ``p``
+(:func:`position_features`; a piece's progress is its position + 1): own
+ring pieces' threats times their progress, own ring pieces 1-6 ahead of the
+start square of an opponent with a piece in its house, threats from the next
+player to throw, own goal pieces that can still move up, the own progress,
+goal and house pieces, own threatened pieces, the opponents' progress (sum,
+leader's), the most goal pieces of an opponent, the opponents' house pieces,
+and the opponents' ring pieces ``p`` threatens times their progress. All are
+integers.
 
 The score is ``Σ weight · feature`` summed in the order of :data:`FEATURES`;
 the bot makes the legal move (after the obligations) with the highest score,
@@ -24,9 +38,10 @@ The policy file is versioned JSON checked by ``core.policyfile.read_policy_file`
 (UTF-8, JSON, format, version, game, the schema in
 ``schema/rutsmieter-policy.schema.json``, the content hash, the rules and
 their hash) plus the house rules of the caller: a file made for other house
-rules is refused in one line. The table size may differ (the features do not
-depend on it). The numba kernel plays the same bot (``kernel._weights_choice``):
-the same features, summed in the same order.
+rules is refused in one line. A file may hold a weight set per table size
+(``weights_by_players``); the bot plays the one of its table. The numba
+kernel plays the same bot (``kernel._weights_choice``): the same features,
+summed in the same order.
 """
 
 from __future__ import annotations
