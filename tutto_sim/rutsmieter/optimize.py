@@ -54,6 +54,7 @@ probes and the fresh games run side by side, with the same results.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -280,7 +281,7 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
     if not field:
         raise ValueError("the field needs at least one bot")
     t0 = time.perf_counter()
-    start = on_grid(tuple(start) + (0.0,) * (len(FEATURES) - len(tuple(start))))
+    start = on_grid(in_range(full_weights(start)))
     search = Games(rules, field, seed, search_games)
     res = OptimizeResult(rules, search.names, seed, search.per_bot, 0, start, start)
     try:
@@ -344,6 +345,18 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
         _fresh(res, rules, field, seed, games, phase)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def in_range(weights) -> tuple[float, ...]:
+    """``weights`` times the power of 2 that puts the largest ``|w · SCALE|`` in
+    [16, 32): the same moves (a positive factor, exact in binary), and weights
+    large enough for the grid of :func:`on_grid` (weights learned on another
+    scale, e.g. by self-play, would round to 0). Unchanged if all are 0."""
+    top = max(abs(w) * c for w, c in zip(weights, SCALE))
+    if top == 0:
+        return tuple(weights)
+    k = 4 - math.floor(math.log2(top))
+    return tuple(math.ldexp(w, k) for w in weights)
 
 
 def on_grid(weights) -> tuple[float, ...]:
