@@ -302,3 +302,23 @@ def test_tuned_beats_the_built_in_bots_at_two_players(other):
     win = {b.name: b.win for b in res.bot_stats()}
     assert res.engine == "kernel" and res.games == 6_000
     assert win["tuned"].mean - win["tuned"].ci95 > win[other].mean + win[other].ci95
+
+
+def test_a_mixed_table_in_the_field_seats_its_bots_round_the_candidate(capsys):
+    """``first+aggressive+defensive``: the candidate in each seat, the three
+    others clockwise after it in that order (kernel ids by hand)."""
+    from tutto_sim.rutsmieter import kernel as K
+    from tutto_sim.rutsmieter.optimize import MixedTable
+
+    rules = RutsmieterRules(players=4)
+    bots = _field(("first", "aggressive", "defensive"), rules)
+    games = Games(rules, [bots[0], MixedTable(tuple(bots))], 1, 4)
+    c, f, a, d = K.BOT_WEIGHTS, K.BOT_FIRST, K.BOT_AGGRESSIVE, K.BOT_DEFENSIVE
+    assert games.lineups.tolist() == [
+        [c, f, f, f], [f, c, f, f], [f, f, c, f], [f, f, f, c],
+        [c, f, a, d], [d, c, f, a], [a, d, c, f], [f, a, d, c]]
+    assert games.names == ["first", "first+aggressive+defensive"]
+    # on the command line; a table as large as the table is refused in one line
+    code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--players", "4",
+                             "--field", "first+aggressive+defensive+last")
+    assert code == 2 and "names 2 to 3 bots joined by +" in err and len(err.strip().splitlines()) == 1

@@ -143,13 +143,13 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
     from tutto_sim.core.bots import BotSpecError
 
     from .bots import VALID_BOTS, KernelBot, WeightsBot, parse_bot
-    from .optimize import FIELD
+    from .optimize import FIELD, MixedTable
 
     specs = list(FIELD) if spec is None else [s.strip() for s in spec.split(",")]
     if not specs or any(not s for s in specs):
         raise UserError(f"--field needs a comma-separated list of bots, not {spec!r}; {VALID_BOTS}")
-    bots = []
-    for s in specs:
+
+    def one(s: str):
         try:
             bot = parse_bot(s, rules)
         except BotSpecError as e:
@@ -157,7 +157,17 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
         if not isinstance(bot, (KernelBot, WeightsBot)):
             raise UserError(f"--field: bot {s!r} cannot be in the field, which plays many games "
                             "fast in the kernel: random, first, last, aggressive, defensive, "
-                            "tuned, weights:FILE")
+                            "tuned, weights:FILE (or a table of them, first+aggressive+defensive)")
+        return bot
+
+    bots = []
+    for s in specs:
+        parts = [p.strip() for p in s.split("+")]
+        if len(parts) > 1 and (any(not p for p in parts) or len(parts) >= rules.players):
+            raise UserError(f"--field: a table of bots {s!r} names 2 to 3 bots joined by + at 3 "
+                            f"or 4 players (the candidate takes the other seat), as "
+                            f"first+aggressive+defensive at 4; this table has {rules.players}")
+        bot = one(parts[0]) if len(parts) == 1 else MixedTable(tuple(one(p) for p in parts))
         if bot.name in {b.name for b in bots}:
             raise UserError(f"--field names {bot.name} twice; name each bot once")
         bots.append(bot)

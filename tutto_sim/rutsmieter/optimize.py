@@ -129,12 +129,26 @@ def _play_span(games: "Games", weights, lo: int, hi: int) -> Play:
     return games.play(weights, lo, hi)
 
 
+@dataclass(frozen=True)
+class MixedTable:
+    """A field entry of several bots: at a table the candidate meets them all,
+    in this order clockwise from the seat after its own (``--field
+    first+aggressive+defensive``); fewer bots than seats repeat in order."""
+
+    bots: tuple
+
+    @property
+    def name(self) -> str:
+        return "+".join(b.name for b in self.bots)
+
+
 class Games:
     """Fixed games against the field: :meth:`play` plays a weight vector on
     them (common random numbers, module docstring).
 
-    ``field`` holds parsed bots (``rutsmieter.bots``) that play in the kernel:
-    their ``table()`` is a bot id or a weights row. ``per_bot`` games against
+    ``field`` holds parsed bots (``rutsmieter.bots``) that play in the kernel
+    (their ``table()`` is a bot id or a weights row), or :class:`MixedTable`\ s
+    of them (the candidate's opponents at one table, ``first+aggressive+defensive``). ``per_bot`` games against
     each field bot are rounded up to whole rounds of seats."""
 
     def __init__(self, rules: RutsmieterRules, field, seed: int, per_bot: int, start: int = 0):
@@ -143,17 +157,27 @@ class Games:
         self.names = [b.name for b in field]
         self.per_bot = -(-per_bot // n) * n
         self.total = self.per_bot * len(field)
-        rows, ids = [], []
-        for b in field:
-            t = b.table()
-            if isinstance(t, (int, np.integer)):
-                ids.append(int(t))
-            else:
-                ids.append(K.BOT_WEIGHTS + 1 + len(rows))
-                rows.append(tuple(float(w) for w in t))
+        rows, ids = [], {}
+
+        def bot_id(b) -> int:
+            if b.name not in ids:
+                t = b.table()
+                if isinstance(t, (int, np.integer)):
+                    ids[b.name] = int(t)
+                else:
+                    ids[b.name] = K.BOT_WEIGHTS + 1 + len(rows)
+                    rows.append(tuple(float(w) for w in t))
+            return ids[b.name]
+
+        # table f * n + j: the candidate (weights row 0) in seat j, field entry f in the
+        # others: one bot in every other seat, or a mixed table's bots in its order
+        # from the seat after the candidate's on
+        others = [[bot_id(b) for b in getattr(entry, "bots", (entry,))] for entry in field]
         self.field_rows = rows
-        # table f * n + j: the candidate (weights row 0) in seat j, field bot f elsewhere
-        self.lineups = np.array([[K.BOT_WEIGHTS if k == j else ids[f] for k in range(n)]
+        def opponent(f: int, j: int, k: int) -> int:
+            return others[f][((k - j - 1) % n) % len(others[f])]
+
+        self.lineups = np.array([[K.BOT_WEIGHTS if k == j else opponent(f, j, k) for k in range(n)]
                                  for f in range(len(field)) for j in range(n)], np.int64)
 
     def _index(self, lo: int, hi: int) -> np.ndarray:
