@@ -70,7 +70,7 @@ def tournament_speed(rules, rollouts: int, games: int, threads: int) -> float:
     n = rules.players
     lineups = np.array([[K.BOT_EXPERT if j == k else K.BOT_WEIGHTS for j in range(n)]
                         for k in range(n)])
-    kw = dict(weights=[E.tuned_policy(rules).weights], experts=[E.kernel_row(rollouts, 0)],
+    kw = dict(weights=[E.tuned_policy(rules).weights], experts=[E.kernel_row(rollouts, 0, n)],
               block=4)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)

@@ -11,13 +11,14 @@ random numbers, fresh games at the end). This script runs further rounds
 from those files, or from ``--start FILE`` (a policy file with a weight set
 per table size, e.g. the self-play evaluator ``data/policies/rutsmieter-td.json``):
 each round starts from the previous weights, with the next seed, against the
-round-1 field plus the round-1 result and the start weights (the bot plays
-against itself too). A round's result counts only if its fresh games beat
+round-1 field, the ``--add-field`` entries (mixed tables such as
+``4:first+aggressive+defensive``), the round-1 result and the start weights
+(the bot plays against itself too). A round's result counts only if its fresh games beat
 its start weights (the paired gain's 95% CI above 0), else the rounds end.
 
 Last, every contender (the round-1 result, the start weights, the last
 round's result) plays the same fresh games against the round-1 field
-(``--final-games`` against each bot, streams no search read, a seed of their
+and the ``--add-field`` entries (``--final-games`` against each, streams no search read, a seed of their
 own), and the best win rate is the table's weight set. It writes one file
 with a weight set per table size (``weights_by_players``; ``weights`` is the
 4-player set, the default table) and every round's and contender's figures in
@@ -46,7 +47,13 @@ sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 from tutto_sim.rutsmieter.bots import WeightsBot, parse_bot  # noqa: E402
 from tutto_sim.rutsmieter.cli import result_json  # noqa: E402
 from tutto_sim.core.analysis import FRESH_START  # noqa: E402
-from tutto_sim.rutsmieter.optimize import Games, optimize_weights, paired, win_rate  # noqa: E402
+from tutto_sim.rutsmieter.optimize import (  # noqa: E402
+    Games,
+    MixedTable,
+    optimize_weights,
+    paired,
+    win_rate,
+)
 from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, load_weights_policy  # noqa: E402
 from tutto_sim.rutsmieter.rules import RutsmieterRules  # noqa: E402
 
@@ -57,14 +64,21 @@ def phase(label: str, total: int):
     return lambda n: None
 
 
+def field_entry(spec: str, rules):
+    """A bot, or a mixed table ``a+b+c`` (``optimize.MixedTable``)."""
+    parts = spec.split("+")
+    bots = tuple(parse_bot(p, rules) for p in parts)
+    return bots[0] if len(bots) == 1 else MixedTable(bots)
+
+
 def tune(first_file: Path, start_file: Path | None, rounds: int, candidates: int,
-         search_games: int, games: int, final_games: int, seed: int):
+         search_games: int, games: int, final_games: int, seed: int, extra: list[str]):
     """The rounds at the table size of ``first_file``, then the contenders on
     the same fresh games: ``(players, best weights, summary)``."""
     first = load_weights_policy(first_file)
     rules = first.rules
     d = json.loads(first_file.read_text(encoding="utf-8"))
-    base = [parse_bot(s, rules) for s in d["summary"]["field"]]
+    base = [field_entry(s, rules) for s in [*d["summary"]["field"], *extra]]
     contenders = {"search, round 1": first.weights}
     if start_file is not None:
         contenders[f"start {start_file.name}"] = load_weights_policy(start_file, rules).weights
@@ -115,6 +129,8 @@ def main() -> None:
     ap.add_argument("--start", type=Path, default=None, help="a policy file to start the rounds from")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--final-games", type=int, default=20_000)
+    ap.add_argument("--add-field", action="append", default=[], metavar="N:SPEC",
+                    help="more field entries at N players, e.g. 4:first+aggressive+defensive")
     ap.add_argument("--candidates", type=int, default=320)
     ap.add_argument("--search-games", type=int, default=8000)
     ap.add_argument("--games", type=int, default=50_000)
@@ -122,14 +138,17 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "data" / "policies" / "rutsmieter-default.json")
     a = ap.parse_args()
     start = f" --start {a.start}" if a.start else ""
+    start += "".join(f" --add-field {x}" for x in a.add_field)
     command = (f"python scripts/tune_rutsmieter.py {' '.join(f.name for f in a.files)}{start} "
                f"--rounds {a.rounds} --candidates {a.candidates} --search-games {a.search_games} "
                f"--games {a.games} --final-games {a.final_games} --seed {a.seed}")
     t0 = time.perf_counter()
     sets, logs = {}, {}
     for f in a.files:
+        n = load_weights_policy(f).rules.players
+        extra = [x.partition(":")[2] for x in a.add_field if x.partition(":")[0] == str(n)]
         n, sets[n], logs[str(n)] = tune(f, a.start, a.rounds, a.candidates, a.search_games,
-                                        a.games, a.final_games, a.seed)
+                                        a.games, a.final_games, a.seed, extra)
     main_set = sets.get(4, sets[max(sets)])
     policy = WeightsPolicy(main_set, RutsmieterRules(), by_players=tuple(sorted(sets.items())))
     summary = {"command": command, "seed": a.seed, "seconds": round(time.perf_counter() - t0, 1),
