@@ -12,7 +12,7 @@ from conftest import run_cli as run
 from tutto_sim.rutsmieter import kernel as K
 from tutto_sim.rutsmieter import td
 from tutto_sim.rutsmieter.bots import parse_bot
-from tutto_sim.rutsmieter.policy import POSITION_FEATURES, WeightsPolicy, position_features
+from tutto_sim.rutsmieter.policy import POSITION_FEATURES, TD_FILE, WeightsPolicy, position_features
 from tutto_sim.rutsmieter.reference import Bot, apply_move, play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
@@ -126,7 +126,7 @@ def test_weights_row_plays_as_the_value():
 def test_shipped_td_bot_plays_in_both_engines():
     from tutto_sim.core.bots import POLICY_DIR
 
-    d = json.loads((POLICY_DIR / td.TD_FILE).read_text())
+    d = json.loads((POLICY_DIR / TD_FILE).read_text())
     assert sorted(d["weights_by_players"]) == ["2", "3", "4"]
     assert d["summary"]["method"].startswith("TD(")
     for n in (2, 3, 4):

@@ -160,11 +160,11 @@ def parse_bot(spec: str, rules):
         from tutto_sim.core.bots import POLICY_DIR
         from tutto_sim.core.policyfile import PolicyFileError
 
-        from .policy import load_weights_policy
-        from .td import TD_FILE
+        from .policy import TD_FILE, load_weights_policy
 
-        try:
-            return WeightsBot("td", load_weights_policy(POLICY_DIR / TD_FILE, rules))
+        try:  # as tuned: made for the default house rules, played under any (the
+            # features mean the same under every option)
+            return WeightsBot("td", load_weights_policy(POLICY_DIR / TD_FILE).at(rules))
         except PolicyFileError as e:
             raise BotSpecError(f"bot 'td': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")

@@ -1316,3 +1316,14 @@ def fast_move_at(pos, params, offs, p, die, bot):
     board, mask, aux = _board_of(pos, offs)
     return _fast_move(pos, board, mask, aux, p, offs[p], die, params[P_MUST_LEAVE] != 0,
                       params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, bot)
+
+
+#: The pieces of a game that self-play training (``rutsmieter.td``) builds on,
+#: under public names: scratch, the board from positions, the game loop, the
+#: ring square of an own position, a player's end, a position's features.
+scratch = _scratch
+set_position = _set_position
+play_on = _play_on
+square = _square
+finished = _finished
+position_features = _position_features

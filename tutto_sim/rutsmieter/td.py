@@ -20,7 +20,7 @@ expert's rollouts, the JavaScript reader. Bot ``td`` plays the shipped file,
 ``data/policies/rutsmieter-td.json``.
 
 **Self-play.** Every seat plays the current weights greedily: the kernel's
-own game loop (``kernel._play_on``) with the row ``(0, …, 0, θ_raw)`` in every
+own game loop (``kernel.play_on``) with the row ``(0, …, 0, θ_raw)`` in every
 seat, ties to the piece furthest along, exactly as ``weights:FILE``. The
 game's throw log is then replayed: each player has its own sequence of
 after-move positions ``s_1 … s_T`` (every move it makes, a single legal move
@@ -93,9 +93,6 @@ FINAL_GAMES = 10_000
 #: The field of the curve: the built-in bots and the first tuned weights.
 TUNED_V1 = "rutsmieter-tuned-v1.json"
 FIELD = ("first", "aggressive", "defensive", "random", "weights:" + TUNED_V1)
-#: The shipped result (bot ``td``) and its chart.
-TD_FILE = "rutsmieter-td.json"
-CHART = Path("docs/img/rutsmieter-td-curve.png")
 
 Phase = Callable[[str, int], Callable[[int], None]]
 
@@ -107,7 +104,7 @@ Phase = Callable[[str, int], Callable[[int], None]]
 def position_vector(psi, pos, n, offs, p):
     """Fill ``psi[0:13]`` with ``policy.position_features`` of ``pos`` (the
     kernel's flat positions) for player p; allocates nothing."""
-    f = K._position_features(pos, n, offs, p, True, True)
+    f = K.position_features(pos, n, offs, p, True, True)
     for i in range(N_POSITION):
         psi[i] = f[i]
 
@@ -144,7 +141,7 @@ def _train_games(seed, start, n_games, params, offs, theta, alpha, lam, scale, t
     n = params[K.P_PLAYERS]
     m = theta.shape[0]
     state, pos, board, mask, aux, mp, ms, me, mv, active, finish, stats, places, six = \
-        K._scratch(n)
+        K.scratch(n)
     bots = np.full(n, K.BOT_WEIGHTS, np.int64)
     wtab = np.zeros((1, K.N_FEATURES))
     psi = np.zeros(N_POSITION)
@@ -158,8 +155,8 @@ def _train_games(seed, start, n_games, params, offs, theta, alpha, lam, scale, t
             wtab[0, K.F_POSITION + i] = theta[1 + i] / scale[i]
         for j in range(4 * n):
             pos[j] = -1
-        nfin = K._set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
-        winner, throws, _ = K._play_on(seed, start + g, params, offs, bots, wtab, 0, nfin, state,
+        nfin = K.set_position(n, offs, pos, board, mask, aux, active, finish, stats, six)
+        winner, throws, _ = K.play_on(seed, start + g, params, offs, bots, wtab, 0, nfin, state,
                                        pos, board, mask, aux, mp, ms, me, mv, active, finish,
                                        stats, places, six, trace, None)
         # the game again from its throw log: each player's after-move positions
@@ -178,16 +175,16 @@ def _train_games(seed, start, n_games, params, offs, theta, alpha, lam, scale, t
             p = trace[t, 0]
             end = trace[t, 3]
             if end < 40:  # a captured piece goes home
-                sq = K._square(end, offs[p])
+                sq = K.square(end, offs[p])
                 for o in range(n):
                     if o == p:
                         continue
                     for kk in range(4):
                         y = replay[4 * o + kk]
-                        if 0 <= y < 40 and K._square(y, offs[o]) == sq:
+                        if 0 <= y < 40 and K.square(y, offs[o]) == sq:
                             replay[4 * o + kk] = -1
             replay[4 * p + k] = end
-            if K._finished(replay, p):  # terminal: the result is the target
+            if K.finished(replay, p):  # terminal: the result is the target
                 if live[p]:
                     z = 1.0 if p == winner else 0.0
                     _step(delta, elig, p, alpha * (z - v_prev[p]))
@@ -338,7 +335,7 @@ def learn(players=PLAYER_CHOICES, seed: int = 1, games: int = GAMES, alpha: floa
 
     from .optimize import Games, win_rate
 
-    phase = phase or (lambda label, total: (lambda k: None))
+    phase = phase or (lambda label, total, **kw: (lambda k: None))
     t0 = time.perf_counter()
     players = tuple(players)
     tables = [replace(rules, players=n) for n in players]
@@ -346,17 +343,25 @@ def learn(players=PLAYER_CHOICES, seed: int = 1, games: int = GAMES, alpha: floa
     res = TDResult(seed, players, games, alpha, lam, [b.name for b in fields[players[0]]])
     curve = {r.players: Games(r, fields[r.players], seed, curve_games, start=FRESH_START)
              for r in tables}
+    finals = {r.players: Games(r, fields[r.players], seed, final_games, start=FRESH_START)
+              for r in tables}
     thetas = np.zeros((len(tables), 1 + N_POSITION))
+    points = checkpoints(games)
+    # the bar counts games: of self-play and against the field (about as fast)
+    step = phase("self-play, the curve and the final games",
+                 len(tables) * games + len(points) * sum(g.total for g in curve.values())
+                 + sum(g.total for g in finals.values()), unit="games",
+                 keeps="the games of self-play finished")
 
     def measure(th) -> None:
         for r, row in zip(tables, th):
             e = win_rate(curve[r.players].play(weights_row(row)).won)
             res.curve.append(CurvePoint(res.games_done, r.players, e.mean, e.low, e.high, e.n))
+            step(curve[r.players].total)
 
     try:
-        step = phase("self-play and the curve", len(tables) * games)
         measure(thetas)
-        for point in checkpoints(games)[1:]:
+        for point in points[1:]:
             size = point - res.games_done
             t1 = time.perf_counter()
             new = train(tables, seed, size, alpha, lam, start=res.games_done, thetas=thetas,
@@ -365,12 +370,11 @@ def learn(players=PLAYER_CHOICES, seed: int = 1, games: int = GAMES, alpha: floa
             thetas, res.games_done = new, res.games_done + size
             measure(thetas)
         res.thetas = {n: tuple(map(float, row)) for n, row in zip(players, thetas)}
-        step = phase("final games", len(tables))
         for r, row in zip(tables, thetas):
-            final = Games(r, fields[r.players], seed, final_games, start=FRESH_START)
+            final = finals[r.players]
             won = final.play(weights_row(row)).won
             res.final[r.players] = {**final.by_bot(won), "all": win_rate(won)}
-            step(1)
+            step(final.total)
     except KeyboardInterrupt:
         res.interrupted = True
     res.thetas = {n: tuple(map(float, row)) for n, row in zip(players, thetas)}
@@ -403,6 +407,7 @@ def chart(res: TDResult, path: Path | str) -> Path:
         ax.set_xlabel("games of self-play (at each table size)")
         ax.set_ylabel("win rate against the field")
         ax.set_xscale("symlog", linthresh=100, linscale=0.5)
+        ax.set_xlim(0, 1.2 * max(c.games for c in res.curve) if res.curve else 1)
         ticks = sorted({c.games for c in res.curve})
         ax.set_xticks(ticks, [f"{g // 1000}k" if g >= 1000 else str(g) for g in ticks],
                       fontsize=7)
@@ -412,8 +417,9 @@ def chart(res: TDResult, path: Path | str) -> Path:
         fig.text(0.01, 0.01, textwrap.fill(
             f"The learner in one seat, a bot of the field ({names}) in the others, each bot "
             f"and seat equally often, the same games at every point; band: 95% CI; dashed: "
-            f"the fair share.", 130), fontsize=7)
-        ax.legend(loc="lower right", fontsize=8)
+            f"the fair share. At 0 games every weight is 0: the learner plays as first.", 130),
+            fontsize=7)
+        ax.legend(loc="upper left", fontsize=8)
         ax.grid(alpha=0.3)
         fig.subplots_adjust(bottom=0.22)
         fig.savefig(path, format="png")
