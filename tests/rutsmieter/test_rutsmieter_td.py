@@ -191,3 +191,28 @@ def test_command_writes_policy_and_chart(capsys, tmp_path):
     assert w[:9] == [0.0] * 9
     assert w[9:] == pytest.approx([t / u for t, u in zip(expected[1:], UNITS)], abs=1e-12)
     assert policy["summary"]["bias"]["2"] == pytest.approx(expected[0], abs=1e-12)
+
+
+def test_ctrl_c_keeps_the_games_trained(capsys, tmp_path, monkeypatch):
+    calls = []
+    real = td.train
+
+    def train(*a, **k):  # the second stretch of self-play is interrupted
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+
+    monkeypatch.setattr(td, "train", train)
+    path = tmp_path / "td.json"
+    code, out, err = run(capsys, "optimize", "--game", "rutsmieter", "--method", "td",
+                         "--players", "3", "--games", "1000", "--out", str(path), "--json")
+    assert code == 130
+    assert "interrupted after 100 games of self-play" in err
+    assert not path.exists()
+    policy = json.loads((tmp_path / "td-interrupted.json").read_text())
+    assert policy["summary"]["interrupted"] and policy["summary"]["games_done"] == 100
+    assert [c["games"] for c in policy["summary"]["curve"]] == [0, 100]
+    assert (tmp_path / "td-curve-interrupted.png").exists()
+    expected = real([RutsmieterRules(players=3)], 1, 100)[0]
+    assert policy["summary"]["bias"]["3"] == pytest.approx(expected[0], abs=1e-12)

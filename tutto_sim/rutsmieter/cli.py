@@ -12,6 +12,11 @@ the measured results and the command that made it. Ctrl-C keeps the best
 weights found so far: both files are written under ``…-interrupted`` names,
 marked, and the exit code is 130. docs/rutsmieter.md, "The policy search", has
 the JSON keys.
+
+``optimize --method td`` (:func:`td_optimize`) learns a position's value by
+self-play instead (``rutsmieter.td``) at each table size of ``--players``
+(``2,3,4``), and writes the policy file (a weight set per table size) with the
+training curve's chart beside it; docs/rutsmieter.md, "Learning by self-play".
 """
 
 from __future__ import annotations

@@ -143,7 +143,8 @@ class RutsmieterHooks(GameHooks):
         return check(**kw)
 
     def optimize(self, **kw):
-        """``optimize --game rutsmieter``: the search for the weights bot's weights."""
+        """``optimize --game rutsmieter``: the search for the weights bot's weights
+        (``--method td``: weights learned by self-play)."""
         from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
 
         return rutsmieter_optimize(**kw)
