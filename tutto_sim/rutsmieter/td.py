@@ -287,21 +287,23 @@ class TDResult:
 
 
 def field_bots(rules: RutsmieterRules, specs=FIELD) -> list:
-    """The curve's field at the table of ``rules``: parsed bots that play in the kernel
-    (``weights:`` files from ``data/policies`` unless a path is given)."""
+    """The curve's field at the table of ``rules``: parsed bots that play in the
+    kernel. ``weights:NAME`` is a shipped file of ``data/policies``, named
+    without ``rutsmieter-`` and played under the house rules of ``rules``
+    (as ``tuned``: the features mean the same under every option)."""
     from tutto_sim.core.bots import POLICY_DIR
 
-    from .bots import parse_bot
+    from .bots import WeightsBot, parse_bot
+    from .policy import load_weights_policy
 
     bots = []
     for s in specs:
         kind, _, arg = s.partition(":")
-        if kind == "weights" and "/" not in arg:
-            bot = parse_bot(f"weights:{POLICY_DIR / arg}", rules)
-            bot.name = Path(arg).stem.removeprefix("rutsmieter-")
+        if kind == "weights":
+            bots.append(WeightsBot(Path(arg).stem.removeprefix("rutsmieter-"),
+                                   load_weights_policy(POLICY_DIR / arg).at(rules)))
         else:
-            bot = parse_bot(s, rules)
-        bots.append(bot)
+            bots.append(parse_bot(s, rules))
     return bots
 
 
