@@ -46,10 +46,11 @@ class RutsmieterHooks(GameHooks):
     HELP = {
         "tournament --games": "expert 360",
         "optimize": "; Rutsmieter's move weights",
-        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.",
+        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000. With --method td: games of self-play at each table size (default 200,000).",
         "optimize --search-games": "Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.",
         "optimize --candidates": "Whole-game searches: weight vectors to try. Default 160.",
-        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.",
+        "optimize --method": "Rutsmieter: cross-entropy (the weight search against the field; default) or td (a position's value learned by self-play, at each table size of --players).",
+        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2. With --method td: the table sizes to learn at, as 2,3,4 (the default).",
         "optimize --field": "Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.",
         "solve --solo": "Rutsmieter: one player alone, exact expected throws to bring all pieces home.",
         "solve --duel": "Rutsmieter: two players with one piece each, exact chances to win and expected throws.",
@@ -58,7 +59,8 @@ class RutsmieterHooks(GameHooks):
     }
 
     SOLVE_OPTIONS = ("solo", "duel")
-    OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
+    OPTIMIZE_OPTIONS = ("method", "games", "search_games", "candidates", "players", "field", "out_path")
+    OPTIMIZE_METHODS = ("cross-entropy", "td")
 
     #: ``--players`` 2, 3 or 4 (one line otherwise).
     table_rules = staticmethod(table_rules)
@@ -141,7 +143,8 @@ class RutsmieterHooks(GameHooks):
         return check(**kw)
 
     def optimize(self, **kw):
-        """``optimize --game rutsmieter``: the search for the weights bot's weights."""
+        """``optimize --game rutsmieter``: the search for the weights bot's weights
+        (``--method td``: weights learned by self-play)."""
         from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
 
         return rutsmieter_optimize(**kw)

@@ -373,14 +373,14 @@ def _finished(pos, o):
     return True
 
 
-@njit(cache=True, nogil=True)
-def _add_position(total, pos, n, offs, p, w):
-    """``total`` plus ``w[F_POSITION:]`` times ``policy.position_features`` of
-    ``pos`` for player p, added one by one in their order (as the reference's
-    ``score``). Features whose weights are 0 are not computed (adding 0 changes no sum)."""
+@njit(cache=True, nogil=True, inline="always")
+def _position_features(pos, n, offs, p, need_risk, need_opp_risk):
+    """``policy.position_features`` of ``pos`` for player p, as a tuple of 13
+    ints (nothing allocated). ``need_risk`` False leaves the four features of
+    threats to own pieces (risk_progress, start_danger, next_danger,
+    own_threatened) 0, ``need_opp_risk`` False opp_risk: not computed."""
     b = 4 * p
     # own ring pieces: risk (threats × how far it has come), start danger, next danger
-    need_risk = (w[9] != 0.0 or w[10] != 0.0 or w[11] != 0.0 or w[16] != 0.0)
     risk = 0
     start_danger = 0
     next_danger = 0
@@ -444,7 +444,6 @@ def _add_position(total, pos, n, offs, p, w):
     lead_goal = 0
     opp_house = 0
     opp_risk = 0
-    need_opp_risk = w[21] != 0.0
     for o in range(n):
         if o == p:
             continue
@@ -464,6 +463,19 @@ def _add_position(total, pos, n, offs, p, w):
             lead_prog = po
         if go > lead_goal:
             lead_goal = go
+    return (risk, start_danger, next_danger, loose, prog, goal, house, threatened, opp_prog,
+            lead_prog, lead_goal, opp_house, opp_risk)
+
+
+@njit(cache=True, nogil=True)
+def _add_position(total, pos, n, offs, p, w):
+    """``total`` plus ``w[F_POSITION:]`` times ``policy.position_features`` of
+    ``pos`` for player p, added one by one in their order (as the reference's
+    ``score``). Features whose weights are 0 are not computed (adding 0 changes no sum)."""
+    (risk, start_danger, next_danger, loose, prog, goal, house, threatened, opp_prog, lead_prog,
+     lead_goal, opp_house, opp_risk) = _position_features(
+        pos, n, offs, p, w[9] != 0.0 or w[10] != 0.0 or w[11] != 0.0 or w[16] != 0.0,
+        w[21] != 0.0)
     total += w[9] * risk
     total += w[10] * start_danger
     total += w[11] * next_danger
@@ -1304,3 +1316,14 @@ def fast_move_at(pos, params, offs, p, die, bot):
     board, mask, aux = _board_of(pos, offs)
     return _fast_move(pos, board, mask, aux, p, offs[p], die, params[P_MUST_LEAVE] != 0,
                       params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, bot)
+
+
+#: The pieces of a game that self-play training (``rutsmieter.td``) builds on,
+#: under public names: scratch, the board from positions, the game loop, the
+#: ring square of an own position, a player's end, a position's features.
+scratch = _scratch
+set_position = _set_position
+play_on = _play_on
+square = _square
+finished = _finished
+position_features = _position_features

@@ -261,6 +261,9 @@ def schema() -> dict:
 
 #: The shipped tuned policy (bot ``tuned``), written by ``optimize --game rutsmieter``.
 DEFAULT_FILE = "rutsmieter-default.json"
+#: The shipped weights learned by self-play (bot ``td``), written by
+#: ``optimize --game rutsmieter --method td`` (``rutsmieter.td``).
+TD_FILE = "rutsmieter-td.json"
 
 
 def default_policy_path() -> Path:
