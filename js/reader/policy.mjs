@@ -37,7 +37,7 @@ export { tuttoThrowNames } from "./dice.mjs";
 export { BANKABLE, TUTTO_CARDS, TUTTO_DECK, tuttoKeepsTable, TuttoPolicy } from "./tutto.mjs";
 export { MackePolicy, mackeTables } from "./macke.mjs";
 export { FIRST_GOAL, HOUSE, legalMoves, ownPosition, positionFeatures, RING, ringSquare, RUTSMIETER_FEATURES,
-  RUTSMIETER_FEATURES_V1, RUTSMIETER_POSITION_FEATURES, RutsmieterPolicy, SEAT_SPACING }
+  RUTSMIETER_FEATURES_V1, RUTSMIETER_POSITION_FEATURES, RutsmieterPolicy, rutsmieterValueWords, SEAT_SPACING }
   from "./rutsmieter.mjs";
 export { TuttoWinTable } from "./tutto-win.mjs";
 export { TuttoWinTableN } from "./tutto-win-n.mjs";

@@ -256,3 +256,42 @@ export class RutsmieterPolicy extends LoadedFile {
     return best;
   }
 }
+
+// ---------------------------------------------------------------------------
+// the features in the players' words (rutsmieter/words.py feature_value_words)
+// ---------------------------------------------------------------------------
+
+const count = (n, one, many = null) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many ?? `${one}s`}`;
+
+/** What a move's feature value means to a player, word for word as Python's words.feature_value_words:
+ * "2 opponent pieces can reach it", "captures the leader's piece", "its piece had come 23 squares". */
+export function rutsmieterValueWords(feature, value) {
+  const n = value.toLocaleString("en-US");
+  switch (feature) {
+    case "progress": return `walks ${count(value, "square")}`;
+    case "capture": return value ? "captures" : "captures nothing";
+    case "danger_behind": return value === 0 ? "no opponent can reach it" : `${count(value, "opponent piece")} can reach it`;
+    case "danger_ahead": return value === 0 ? "no opponent piece just ahead" : `${count(value, "opponent piece")} within reach ahead`;
+    case "leave_house": return value ? "brings a piece out" : "leaves the house as it is";
+    case "enter_goal": return value ? "reaches the goal lane" : "stays out of the goal lane";
+    case "block_start": return value ? "the start square stays blocked" : "the start square is free";
+    case "capture_progress": return value ? `its piece had come ${count(value, "square")}` : "no piece to send home";
+    case "capture_leader": return value ? "captures the leader's piece" : "not the leader's piece";
+    case "risk_progress": return value === 0 ? "no piece of yours within reach" : `your pieces within reach: ${n} (threats times squares come)`;
+    case "start_danger": return value === 0 ? "no piece an opponent can reach from its start square"
+      : `${count(value, "piece")} an opponent can reach from its start square`;
+    case "next_danger": return value === 0 ? "the next player can hit none of your pieces"
+      : value === 1 ? "leaves a piece the next player can hit" : `leaves ${value} ways for the next player to hit your pieces`;
+    case "goal_loose": return value === 0 ? "the goal lane is closed up" : `${count(value, "piece")} in the goal lane still to move up`;
+    case "own_progress": return `your pieces have come ${count(value, "square")} in all`;
+    case "own_goal": return `${count(value, "piece")} of yours in the goal lane`;
+    case "own_house": return `${count(value, "piece")} of yours in the house`;
+    case "own_threatened": return value === 0 ? "none of your pieces within reach" : `${count(value, "piece")} of yours within reach`;
+    case "opp_progress": return `the opponents have come ${count(value, "square")} in all`;
+    case "lead_progress": return `the opponent furthest along has come ${count(value, "square")}`;
+    case "lead_goal": return `an opponent has ${count(value, "piece")} in the goal lane`;
+    case "opp_house": return `${count(value, "opponent piece")} in the houses`;
+    case "opp_risk": return value === 0 ? "no opponent piece within your reach" : `opponent pieces you can hit: ${n} (threats times squares come)`;
+    default: throw new RangeError(`no feature ${feature}`);
+  }
+}
