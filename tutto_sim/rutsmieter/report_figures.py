@@ -453,8 +453,11 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
         for j, s in enumerate(lines[1:]):
             wrapped += textwrap.wrap(s, 92 if wide else 32,
                                      subsequent_indent="   " if j < len(lines) - 2 else "")
+        # the words shrink to stay inside their cell (down to 6 pt)
+        room = (cell_h - 16 * line - 0.006) * height * 72  # points
+        size = min(6.9 if wide else 7.1, max(6.0, room / (1.22 * 1.17 * len(wrapped))))
         fig.text(x0 + board / width + 0.005, top - 16 * line, "\n".join(wrapped),
-                 fontsize=6.9 if wide else 7.1, va="top", linespacing=1.22)
+                 fontsize=size, va="top", linespacing=1.22)
     return Sheet(fig, f"{number:02d}-how-to-move", title, caption)
 
 
