@@ -145,6 +145,41 @@ def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monke
     assert code == 0 and "note: tuned" not in out
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_and_hints_play_the_weight_set_of_the_table(capsys, monkeypatch, tmp_path, players):
+    """With a shipped policy file of a weight set per table size, the tuned bots at
+    the table, the hints' scores and the expert's rollouts use the set of the
+    table's size (2 and 4 players: each its own); no note on tuned's standing."""
+    from tutto_sim.rutsmieter import policy as P
+    from tutto_sim.rutsmieter.hooks import tuned_note
+
+    base = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0)
+    sets = {2: base + (0.1,) * 15, 4: base + (-0.2,) * 15}
+    path = P.WeightsPolicy(base, RutsmieterRules(), by_players=tuple(sets.items())).write(
+        tmp_path / P.DEFAULT_FILE)
+    monkeypatch.setattr(P, "default_policy_path", lambda: path)
+    seen = []
+    real = P.default_policy
+
+    def spy(rules=None):
+        pol = real(rules)
+        seen.append((rules.players, pol.weights))
+        return pol
+
+    monkeypatch.setattr(P, "default_policy", spy)
+    bots = ["--bots", "tuned" if players == 2 else "tuned,tuned,tuned"]
+    code, out, _ = play(capsys, monkeypatch, "?\n" * 3 + "q\n", "--players", str(players),
+                        *bots, "--seed", "7", "--hints")
+    assert code == 0, out
+    assert "advice: your chance to win" in out and "tuned " in out
+    assert seen and all(n == players and w == sets[players] for n, w in seen), seen
+    assert len(seen) >= 2  # the bots and the advisor
+    assert tuned_note(RutsmieterRules(players=players)) is None
+    from tutto_sim.rutsmieter.bots import parse_bot
+
+    assert parse_bot("tuned", RutsmieterRules(players=players)).policy.weights == sets[players]
+
+
 def test_hints_show_the_advice_at_every_choice(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "a\nq\n", "--bots", "first", "--seed", "7", "--hints")
     assert code == 0

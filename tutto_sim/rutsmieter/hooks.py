@@ -27,14 +27,23 @@ STANDING_COMMAND = ("tutto-sim tournament --game rutsmieter --players {players} 
 
 def tuned_note(rules) -> str | None:
     """``play``'s line at 3 and 4 players: the tuned bot (the default opponents,
-    the player of the expert's games) was tuned at 2 players and is weaker here."""
+    the player of the expert's games) was tuned at 2 players and is weaker here;
+    None once the shipped policy file has a weight set for the table's size."""
     import dataclasses
 
     from tutto_sim.rutsmieter.rules import RutsmieterRules
 
+    from tutto_sim.core.policyfile import PolicyFileError
+    from tutto_sim.rutsmieter.policy import default_policy
+
     standing = TUNED_STANDING.get(rules.players)
     if standing is None:
         return None
+    try:  # a shipped weight set of this table's own: the figures quoted are not its
+        if rules.players in dict(default_policy(rules).by_players):
+            return None
+    except PolicyFileError:
+        pass
     default = dataclasses.replace(rules, players=4) == RutsmieterRules()
     return ("note: tuned (the default bots, and the player in the expert's games) was tuned "
             f"at 2 players; {standing}"
