@@ -29,6 +29,10 @@ its summary. Usage::
         [--search-games 8000] [--games 50000] [--final-games 20000] [--seed 2]
         [--out data/policies/rutsmieter-default.json]
 
+``--merge A.json B.json ... --out FILE`` combines files this script wrote:
+for each table size the set whose contenders' fresh games (the same games:
+the same seed and field, checked) gave the higher win rate.
+
 A round takes minutes on 2 cores (docs/rutsmieter.md gives the times
 measured). Every random number follows from the seeds.
 """
@@ -123,9 +127,39 @@ def tune(first_file: Path, start_file: Path | None, rounds: int, candidates: int
     return rules.players, contenders[best], summary
 
 
+def merge(files: list[Path], out: Path) -> None:
+    """``--merge`` (module docstring)."""
+    best: dict[int, tuple[float, tuple, dict, str]] = {}
+    for f in files:
+        d = json.loads(f.read_text(encoding="utf-8"))
+        policy = load_weights_policy(f)
+        for n, log in d["summary"]["by_players"].items():
+            final = log["final"]
+            rate = final["contenders"][final["best"]]["win_rate"]
+            weights = policy.at(RutsmieterRules(players=int(n))).weights
+            if int(n) in best:
+                other = best[int(n)][2]["final"]
+                if (other["seed"], other["field"], other["games_per_bot"]) != (
+                        final["seed"], final["field"], final["games_per_bot"]):
+                    sys.exit(f"tune_rutsmieter: error: {f} played other final games at {n} players")
+            if int(n) not in best or rate > best[int(n)][0]:
+                best[int(n)] = (rate, weights, log, d["summary"]["command"])
+    sets = {n: b[1] for n, b in best.items()}
+    command = f"python scripts/tune_rutsmieter.py --merge {' '.join(f.name for f in files)}"
+    summary = {"command": command, "from": {str(n): b[3] for n, b in sorted(best.items())},
+               "by_players": {str(n): b[2] for n, b in sorted(best.items())}}
+    policy = WeightsPolicy(sets.get(4, sets[max(sets)]), RutsmieterRules(),
+                           by_players=tuple(sorted(sets.items())))
+    tmp = out.with_suffix(".tmp")
+    policy.write(tmp, created_by=command, summary=summary)
+    tmp.replace(out)
+    print(json.dumps({"out": str(out), "from": summary["from"]}))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("files", type=Path, nargs="+", help="policy files of optimize, one per table size")
+    ap.add_argument("--merge", action="store_true", help="combine files this script wrote")
     ap.add_argument("--start", type=Path, default=None, help="a policy file to start the rounds from")
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--final-games", type=int, default=20_000)
@@ -137,6 +171,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--out", type=Path, default=ROOT / "data" / "policies" / "rutsmieter-default.json")
     a = ap.parse_args()
+    if a.merge:
+        merge(a.files, a.out)
+        return
     start = f" --start {a.start}" if a.start else ""
     start += "".join(f" --add-field {x}" for x in a.add_field)
     command = (f"python scripts/tune_rutsmieter.py {' '.join(f.name for f in a.files)}{start} "

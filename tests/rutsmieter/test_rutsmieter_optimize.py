@@ -282,15 +282,20 @@ def test_ctrl_c_keeps_the_best_so_far_marked_interrupted(capsys, tmp_path, monke
 
 
 def test_tuned_plays_the_shipped_search_result():
+    """The shipped file holds a weight set per table size, each the winner of
+    its table's comparison on fresh games (scripts/tune_rutsmieter.py), and
+    ``tuned`` plays the set of its table's size."""
     raw = json.loads((ROOT / "data" / "policies" / "rutsmieter-default.json").read_text())
-    assert raw["created_by"].startswith("tutto-sim optimize --game rutsmieter ")
-    assert raw["summary"]["interrupted"] is False
-    assert set(raw["summary"]["fresh"]["bots"]) >= {"first", "aggressive", "defensive"}
-    table = raw.get("weights_by_players", {})
+    assert raw["created_by"].startswith("python scripts/tune_rutsmieter.py ")
+    table = raw["weights_by_players"]
+    assert sorted(table) == ["2", "3", "4"] and raw["weights"] == table["4"]
     for n in (2, 3, 4):
-        weights = table.get(str(n), raw["weights"])
+        final = raw["summary"]["by_players"][str(n)]["final"]
+        rates = {name: c["win_rate"] for name, c in final["contenders"].items()}
+        assert rates[final["best"]] == max(rates.values())
+        assert final["contenders"][final["best"]]["weights"] == table[str(n)]
         assert parse_bot("tuned", RutsmieterRules(players=n)).table() == tuple(
-            float(weights[f]) for f in raw["features"])
+            float(table[str(n)][f]) for f in raw["features"])
 
 
 @pytest.mark.parametrize("other", ["first", "aggressive", "defensive"])

@@ -147,8 +147,9 @@ class Games:
     them (common random numbers, module docstring).
 
     ``field`` holds parsed bots (``rutsmieter.bots``) that play in the kernel
-    (their ``table()`` is a bot id or a weights row), or :class:`MixedTable`\ s
-    of them (the candidate's opponents at one table, ``first+aggressive+defensive``). ``per_bot`` games against
+    (their ``table()`` is a bot id or a weights row), or mixed tables of them
+    (:class:`MixedTable`: the candidate's opponents at one table,
+    ``first+aggressive+defensive``). ``per_bot`` games against
     each field bot are rounded up to whole rounds of seats."""
 
     def __init__(self, rules: RutsmieterRules, field, seed: int, per_bot: int, start: int = 0):
