@@ -12,45 +12,6 @@ from tutto_sim.rutsmieter.entry import ENTRY
 from tutto_sim.rutsmieter.rules import PLAYER_CHOICES, table_rules
 
 
-#: How ``tuned`` does at 3 and 4 players (docs/rutsmieter.md, "The tuned weights"):
-#: every lineup of the six bots, 28,800 games, seed 1, default house rules, by
-#: :data:`STANDING_COMMAND` (tests/rutsmieter/test_rutsmieter_play.py replays it).
-TUNED_STANDING = {
-    3: ("at 3 players it wins 43.6% of the games, level with first and aggressive (43.7%, "
-        "43.9%) and behind defensive (47.2%)"),
-    4: ("at 4 players it finishes last of first, aggressive, defensive and tuned (29.3% of "
-        "the games against 34.8–36.6%)"),
-}
-STANDING_COMMAND = ("tutto-sim tournament --game rutsmieter --players {players} --bots "
-                    "random,first,last,aggressive,defensive,tuned --games 28800 --seed 1")
-
-
-def tuned_note(rules) -> str | None:
-    """``play``'s line at 3 and 4 players: the tuned bot (the default opponents,
-    the player of the expert's games) was tuned at 2 players and is weaker here;
-    None once the shipped policy file has a weight set for the table's size."""
-    import dataclasses
-
-    from tutto_sim.rutsmieter.rules import RutsmieterRules
-
-    from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.rutsmieter.policy import default_policy
-
-    standing = TUNED_STANDING.get(rules.players)
-    if standing is None:
-        return None
-    try:  # a shipped weight set of this table's own: the figures quoted are not its
-        if rules.players in dict(default_policy(rules).by_players):
-            return None
-    except PolicyFileError:
-        pass
-    default = dataclasses.replace(rules, players=4) == RutsmieterRules()
-    return ("note: tuned (the default bots, and the player in the expert's games) was tuned "
-            f"at 2 players; {standing}"
-            + ("" if default else " under the default house rules")
-            + "; docs/rutsmieter.md, 'The tuned weights'")
-
-
 class RutsmieterHooks(GameHooks):
     HELP = {
         "tournament --games": "expert 360",
@@ -128,11 +89,9 @@ class RutsmieterHooks(GameHooks):
         return InteractiveGame(players, config, seed, narrate)
 
     def play_intro(self, rules) -> tuple[str, str]:
-        """``play``'s heading (no target: the first home wins) and how to answer
-        (at 3 and 4 players with :func:`tuned_note` on a second line)."""
+        """``play``'s heading (no target: the first home wins) and how to answer."""
         how = "at each choice type its letter; ? shows the expert's advice, q leaves"
-        note = tuned_note(rules)
-        return (f"Rutsmieter, {rules.players} players", how if note is None else f"{how}\n{note}")
+        return (f"Rutsmieter, {rules.players} players", how)
 
     def play_bots(self, rules) -> str:
         """``play``'s opponents unless ``--bots`` says otherwise: the full board."""
