@@ -384,7 +384,8 @@ def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
         "Prefers capturing a piece: +30 for a capture (as much as walking 15 squares).")
     assert weight_sentence("progress", 0.0, 0.0, RutsmieterRules(must_leave_house=False)) == \
         "Ignores walking further."
-    assert words.index("+40") < words.index("+11") < words.index("−7.25") < words.index("+3 ")
+    # by size, the weights the house rules leave idle (capture, leaving) after the others
+    assert words.index("+40") < words.index("−7.25") < words.index("+11") < words.index("+3 ")
 
 
 def test_worked_examples_list_every_point_of_each_score():
@@ -398,9 +399,11 @@ def test_worked_examples_list_every_point_of_each_score():
     from tutto_sim.rutsmieter.policy import full_weights
 
     d, w = _tuned_weights()
-    w = list(full_weights(_at_players(d, 4) or w))  # the file's features, all of them
-    policy = default_policy(RULES)
-    choices = sample_choices(policy, RULES, 4, SEED)
+    # the 2-player set: the one with most weights (the 4-player set weighs captures only)
+    two = RutsmieterRules(players=2)
+    w = list(full_weights(_at_players(d, 2) or w))  # the file's features, all of them
+    policy = default_policy(two)
+    choices = sample_choices(policy, two, 4, SEED)
     worked = examples(choices, [f for f in ranked_features(w) if w[FEATURES.index(f)]],
                       limit=20)
     assert {"tie", "danger_behind"} <= {f for f, _ in worked}
@@ -415,7 +418,9 @@ def test_worked_examples_list_every_point_of_each_score():
         for i, line in enumerate(moves):
             listed = sum(float(x.replace("−", "-")) for x in number.findall(line)) + common
             score = sum(wk * fk for wk, fk in zip(w, c.features[i]))
-            assert listed == pytest.approx(score), (feature, line, shared, score)
+            # the points are shown to 3 significant digits: they add up to that rounding
+            terms = len(number.findall(line)) + sum(len(number.findall(t)) for t in shared)
+            assert listed == pytest.approx(score, abs=0.051 * terms), (feature, line, shared, score)
     assert shared_seen  # walking the same squares is listed once, for every move
 
 

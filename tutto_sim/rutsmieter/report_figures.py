@@ -155,6 +155,16 @@ def idle_reason(feature: str, rules) -> str | None:
                 "whenever it can")
     if feature == "progress" and rules.must_leave_house:
         return "one throw walks every piece equally far; only coming out differs, and that is forced"
+    if feature == "own_progress" and rules.must_leave_house:
+        return "every move adds the throw to your squares; only coming out differs, and that is forced"
+    if feature == "own_house" and rules.must_leave_house:
+        return "your house empties only by coming out, and that is forced"
+    if feature == "opp_house" and rules.must_capture:
+        return "their houses fill only by a capture, and with must capture on that is forced"
+    if feature == "capture_leader" and rules.must_capture and rules.players == 2:
+        return "with one opponent every capture hits the leader, and captures are forced"
+    if feature == "lead_goal":
+        return "no move of yours changes an opponent's goal lane"
     return None
 
 
@@ -316,12 +326,19 @@ def board_diagram(ax, choice: Choice) -> None:
 
 def weight_lists(policy, rules) -> tuple[list[str], list[str]]:
     """The cheat sheet's features: those it lists one by one (every weight that is
-    not 0, ranked by size, then the zero weights the house rules make idle) and
-    those it names in one line as ignored."""
+    not 0, ranked by size, those the house rules make idle after the others,
+    then the zero weights the house rules make idle) and those it names in one
+    line as ignored."""
     w = policy.weights
     order = ranked_features(w)
-    listed = [f for f in order if w[FEATURES.index(f)] != 0]
-    listed += [f for f in order if w[FEATURES.index(f)] == 0 and idle_reason(f, rules)]
+    nonzero = [f for f in order if w[FEATURES.index(f)] != 0]
+    listed = [f for f in nonzero if not idle_reason(f, rules)]
+    listed += [f for f in nonzero if idle_reason(f, rules)]
+    # a file of the first seven weights only: the newer features stay in the one
+    # line that says the position after the move counts for nothing
+    only_v1 = not any(w[FEATURES.index(f)] for f in FEATURES[len(FEATURES_V1):])
+    listed += [f for f in order if w[FEATURES.index(f)] == 0 and idle_reason(f, rules)
+               and not (only_v1 and f not in FEATURES_V1)]
     return listed, [f for f in order if f not in listed]
 
 
