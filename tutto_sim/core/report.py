@@ -674,7 +674,7 @@ def figure_report(game: str, compute, figures, size: ReportSize, keyword: str):
     ``tournament(data, number)``; the cover (:func:`cover_sheet`) with its
     ``summary(data)``, ``cover_caption(data)`` and the rules' page ``DOC``.
     ``keyword``: the name of ``n`` (``size``) in the PDF's keywords. Options of
-    the game's own (``build``'s ``**extra``, e.g. Rutsmieter's ``players``) go
+    the game's own (``build``'s ``**extra``, e.g. a table size) go
     to ``compute`` and into the cover's command as ``--name value``."""
     def pages(rules, seed: int, n: int, phase, tournament, **extra) -> ReportPages:
         data = compute(rules, seed, n, phase, **extra)

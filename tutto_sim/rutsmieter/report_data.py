@@ -339,7 +339,7 @@ def ladder_dir():
 
 
 def saved_ladders(rules: RutsmieterRules, folder=None) -> dict:
-    """players -> the saved ladder (``data/ladders/rutsmieter-Np.json``) of 2, 3
+    """players -> the saved ladder (``data/ladders/rutsmieter-2p.json``, ``-3p``, ``-4p``) of 2, 3
     and 4 players that was played under ``rules``' house rules at that table;
     a file that is missing, unreadable or of other rules is left out."""
     import json
