@@ -4,14 +4,14 @@ Two figures at a budget (default: the bot's default, ``expert.DEFAULT_ROLLOUTS``
 
 - **ms per decision**: :func:`expert.advise` (the kernel's rollouts in the
   calling thread, what the terminal ``play`` command's ``?`` key runs) on the
-  choices of two or more moves met in two-player games of ``tuned`` bots;
+  choices of two or more moves met in games of ``tuned`` bots (``--players``, default 2);
   median, mean and the rollouts played per decision;
-- **games per second** of an expert-vs-tuned tournament, both seatings, in the
+- **games per second** of an expert-vs-tuned tournament, every seating, in the
   kernel (``kernel.simulate`` with the expert's id): on one thread and on all.
 
 Usage::
 
-    python scripts/bench_expert.py [--rollouts N] [--decisions N] [--games N] [--json]
+    python scripts/bench_expert.py [--rollouts N] [--players N] [--decisions N] [--games N] [--json]
 
 Speed is measured here, never in the tests.
 """
@@ -66,8 +66,11 @@ def per_decision(rules, rollouts: int, count: int) -> dict:
 
 
 def tournament_speed(rules, rollouts: int, games: int, threads: int) -> float:
-    lineups = np.array([[K.BOT_EXPERT, K.BOT_WEIGHTS], [K.BOT_WEIGHTS, K.BOT_EXPERT]])
-    kw = dict(weights=[E.tuned_policy(rules).weights], experts=[E.kernel_row(rollouts, 0)],
+    """Games per second of the expert against tuned, the expert in every seat."""
+    n = rules.players
+    lineups = np.array([[K.BOT_EXPERT if j == k else K.BOT_WEIGHTS for j in range(n)]
+                        for k in range(n)])
+    kw = dict(weights=[E.tuned_policy(rules).weights], experts=[E.kernel_row(rollouts, 0, n)],
               block=4)
     old = numba.get_num_threads()
     numba.set_num_threads(threads)
@@ -85,11 +88,12 @@ def main() -> None:
     ap.add_argument("--rollouts", type=int, default=E.DEFAULT_ROLLOUTS)
     ap.add_argument("--decisions", type=int, default=200)
     ap.add_argument("--games", type=int, default=64)
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    rules = RutsmieterRules(players=2)
+    rules = RutsmieterRules(players=args.players)
     cores = numba.config.NUMBA_NUM_THREADS
-    out = {"rollouts": args.rollouts, "players": 2, "cores": cores,
+    out = {"rollouts": args.rollouts, "players": args.players, "cores": cores,
            "load_average_1min": os.getloadavg()[0],
            "decision": per_decision(rules, args.rollouts, args.decisions),
            "games": args.games,
@@ -100,7 +104,7 @@ def main() -> None:
         print(json.dumps(out, indent=2))
         return
     d = out["decision"]
-    print(f"expert:{args.rollouts}, 2 players: {d['ms_median']:.1f} ms per decision (median; "
+    print(f"expert:{args.rollouts}, {args.players} players: {d['ms_median']:.1f} ms per decision (median; "
           f"mean {d['ms_mean']:.1f}, {d['rollouts_per_decision_mean']:.0f} rollouts, "
           f"{d['moves_per_decision_mean']:.2f} moves, {d['decisions']} decisions)")
     print(f"expert vs tuned: {out['games_per_second_one_core']:.2f} games/s on one core, "

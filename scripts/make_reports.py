@@ -6,7 +6,9 @@ figure (150 dpi) and a README.md index with every caption, under the game's
 default rules (docs/rules.md, docs/macke.md, docs/rutsmieter.md,
 docs/tutti.md), seed 1 and the report's default size (turns per point for
 the dice games, games per table for Rutsmieter, matches per table for
-Tutti): what ``tutto-sim report --game GAME --out reports/GAME`` writes. This script is the one that writes into
+Tutti): what ``tutto-sim report --game GAME --out reports/GAME`` writes, and
+what the game's report module adds for the sample (``sample_extras``:
+Rutsmieter's 2-player cheat sheet). This script is the one that writes into
 ``reports/`` (always into ``--out-root``/GAME, named explicitly); ``tutto-sim
 report`` writes elsewhere unless told ``--out reports/GAME``.
 Usage::
@@ -71,8 +73,9 @@ def main() -> None:
         t0 = time.perf_counter()
         out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
         files = module.build(out_dir, seed=args.seed, **{module.SIZE.keyword: turns}, **rules)
-        size = sum(p.stat().st_size for p in [files.pdf, *files.pngs])
-        print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs)} PNGs, "
+        extras = module.sample_extras(out_dir, args.seed, turns) if hasattr(module, "sample_extras") else []
+        size = sum(p.stat().st_size for p in [files.pdf, *files.pngs, *extras])
+        print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs) + len(extras)} PNGs, "
               f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} {module.SIZE.words}, "
               f"{time.perf_counter() - t0:.1f} s")
 

@@ -112,9 +112,14 @@ export const HASHED_FIELDS = {
     "point_unit", "target_units", "floor_units", "cap_units", "W", "last_turn"],
 };
 
+/** Fields a content hash covers where the file has them (files without keep their hash):
+ * Rutsmieter's weight sets per table size (rutsmieter/policy.py content_hash). */
+export const OPTIONAL_HASHED_FIELDS = { rutsmieter: ["weights_by_players"] };
+
 /** content_sha256 of a raw tree, as Python's content_hash(d) computes it. */
 export async function contentHash(raw, game) {
-  const body = new RawObject(HASHED_FIELDS[game].map((k) => {
+  const optional = (OPTIONAL_HASHED_FIELDS[game] ?? []).filter((k) => rawGet(raw, k) !== undefined);
+  const body = new RawObject([...HASHED_FIELDS[game], ...optional].map((k) => {
     const v = rawGet(raw, k);
     return [k, v === undefined ? null : v];
   }));

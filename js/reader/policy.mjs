@@ -29,14 +29,15 @@
 
 export { FORMAT, GAMES, POINT_UNIT, PolicyError, VERSION } from "./base.mjs";
 export { parseRawJson, toValue } from "./raw-json.mjs";
-export { canonicalJson, contentHash, HASHED_FIELDS, pyFloatRepr, sha256Hex } from "./canonical-json.mjs";
+export { canonicalJson, contentHash, HASHED_FIELDS, OPTIONAL_HASHED_FIELDS, pyFloatRepr, sha256Hex } from "./canonical-json.mjs";
 export { pyRepr } from "./repr.mjs";
 export { schemaError } from "./schema.mjs";
 export { loadPolicy, loadPolicyFile } from "./read.mjs";
 export { tuttoThrowNames } from "./dice.mjs";
 export { BANKABLE, TUTTO_CARDS, TUTTO_DECK, tuttoKeepsTable, TuttoPolicy } from "./tutto.mjs";
 export { MackePolicy, mackeTables } from "./macke.mjs";
-export { FIRST_GOAL, HOUSE, legalMoves, ownPosition, RING, ringSquare, RUTSMIETER_FEATURES, RutsmieterPolicy, SEAT_SPACING }
+export { FIRST_GOAL, HOUSE, legalMoves, ownPosition, positionFeatures, RING, ringSquare, RUTSMIETER_FEATURES,
+  RUTSMIETER_FEATURES_V1, RUTSMIETER_POSITION_FEATURES, RutsmieterPolicy, rutsmieterValueWords, SEAT_SPACING }
   from "./rutsmieter.mjs";
 export { TuttoWinTable } from "./tutto-win.mjs";
 export { TuttoWinTableN } from "./tutto-win-n.mjs";

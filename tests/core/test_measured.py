@@ -44,7 +44,8 @@ def _file(name: str) -> dict:
      "| `pimc,heuristic` 200 | 400 | {pp1}% [{plo:.1f}, {phi:.1f}] |"),
     ("tutti-ismcts-heuristic.json", None, "tutti.md",
      "| `ismcts,heuristic` 150 | 300 | {pp1}% [{plo:.1f}, {phi:.1f}] |"),
-    ("rutsmieter-expert-tuned.json", "beats `tuned` {p3} [{lo:.3f}, {hi:.3f}] (2,000\ngames",
+    # (measured when tuned was the first tuned weights: the README no longer quotes it)
+    ("rutsmieter-expert-tuned.json", None,
      "rutsmieter.md", "| `expert` vs `tuned` | 2,000 | **{p4} [{lo:.4f}, {hi:.4f}]** |"),
 ])
 def test_saved_figures_are_the_readmes_and_the_docs(name, readme, doc, doc_text):

@@ -133,3 +133,24 @@ def test_reference_games_confirm_the_exact_figures(duel):
     throws = np.array([g.throws for g in games], dtype=np.float64)
     half = Z95 * throws.std(ddof=1) / math.sqrt(n)
     assert abs(throws.mean() - duel.expected_throws) < half, (throws.mean(), half)
+
+
+def test_with_one_piece_every_bot_plays_the_games_of_first():
+    """One piece each: there is never a choice, so the tuned sets, the
+    self-play weights, the first tuned weights and the expert play exactly
+    the games of ``first`` (the same throws, moves and winner), whose chances
+    are the exact figures above."""
+    from pathlib import Path
+
+    from tutto_sim.rutsmieter.bots import engine_of, parse_bot
+
+    rules = RutsmieterRules(players=2)
+    board = Board.start(rules.seats, n_pieces=1)
+    v1 = Path(__file__).resolve().parents[2] / "data" / "policies" / "rutsmieter-tuned-v1.json"
+    specs = ("tuned", "td", f"weights:{v1}", "expert:50")
+    bots = [engine_of(parse_bot(s, rules)) for s in specs]
+    for i in range(40):
+        plain = play_game(["first", "first"], rules, 2026, i, board=board)
+        for j in range(len(bots)):
+            rec = play_game([bots[j], bots[(j + 1) % len(bots)]], rules, 2026, i, board=board)
+            assert (rec.log, rec.winner, rec.throws) == (plain.log, plain.winner, plain.throws)

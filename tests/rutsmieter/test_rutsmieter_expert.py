@@ -196,7 +196,7 @@ def test_escape_the_piece_threatened_from_one_square_behind():
 def _match(budget, other, rules, games, seed):
     """The expert's win rate against ``other`` (a kernel bot id), both
     seatings, in the kernel, with its 95% CI."""
-    experts = [E.kernel_row(budget, 0)]
+    experts = [E.kernel_row(budget, 0, rules.players)]
     lineups = np.array([[K.BOT_EXPERT, other], [other, K.BOT_EXPERT]])
     res = K.simulate(lineups, rules, seed, games, weights=[E.tuned_policy(rules).weights],
                      experts=experts, block=4)
@@ -237,7 +237,7 @@ def test_kernel_expert_plays_the_reference_games(rules, seed, monkeypatch):
         w, t, u, places, stats = K.play_traced(seed, i, K.kernel_params(rules),
                                                K.kernel_offsets(n), ids, trace,
                                                wtab=[tuned.weights],
-                                               experts=[E.kernel_row(8, 0)])
+                                               experts=[E.kernel_row(8, 0, n)])
         assert trace[:t].tolist() == [list(x) for x in rec.log]
         assert (w, t, u, tuple(places)) == (rec.winner, rec.throws, rec.turns, rec.places)
 

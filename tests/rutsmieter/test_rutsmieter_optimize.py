@@ -54,7 +54,11 @@ def _reference_wins(weights, names, rules, seed, start, n_games):
     return np.array(won), np.array(throws)
 
 
-@pytest.mark.parametrize("weights", [START, (0.0, 1.0, 2.5, -3.0, 0.0, -1.0, 4.0)])
+@pytest.mark.parametrize("weights", [
+    START, (0.0, 1.0, 2.5, -3.0, 0.0, -1.0, 4.0),
+    # every feature, the position's too
+    (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0, 0.25, 3.0, -0.125, -1.5, -2.0, -1.0, 0.5, 4.0, -3.0,
+     -1.0, -0.5, -0.25, -2.0, 1.0, 0.0625)])
 def test_every_candidate_plays_the_same_games_as_the_reference(weights):
     """Two candidates, each checked game by game against the reference engine
     playing the stated stream and seating: the games are fixed, only the
@@ -92,12 +96,18 @@ def test_games_per_field_bot_are_whole_rounds_of_seats():
 
 @pytest.mark.parametrize("rules, fixed", [
     # every walk is the throw, leaving the house (1 square) is forced, so is a capture
-    # and moving off the start square: only the three danger / goal weights choose
-    (TWO, ["progress", "capture", "leave_house", "block_start"]),
-    # without the obligation to capture, the capture weight chooses too
-    (RutsmieterRules(players=2, must_capture=False), ["progress", "leave_house", "block_start"]),
+    # and moving off the start square: the danger / goal weights choose, and which
+    # capture (how far the victim had come); at 2 players the one opponent is always
+    # the leader; the own progress and house change as progress and leaving do, the
+    # opponents' pieces in the house only by a capture, their goal lanes never
+    (TWO, ["progress", "capture", "leave_house", "block_start", "capture_leader", "own_progress",
+           "own_house", "lead_goal", "opp_house"]),
+    # without the obligation to capture, the capture weights choose too
+    (RutsmieterRules(players=2, must_capture=False),
+     ["progress", "leave_house", "block_start", "own_progress", "own_house", "lead_goal"]),
     # without the obligation to leave, leaving competes with walking (1 square against 6)
-    (RutsmieterRules(players=2, must_leave_house=False), ["capture"]),
+    (RutsmieterRules(players=2, must_leave_house=False),
+     ["capture", "capture_leader", "lead_goal", "opp_house"]),
 ])
 def test_the_probe_fixes_exactly_the_weights_the_rules_leave_idle(rules, fixed):
     res = optimize_weights(rules, _field(("first", "random"), rules), search_games=300,
@@ -207,7 +217,8 @@ def never(monkeypatch):
     (["--players", "5"], "--players must be 2, 3 or 4 for Rutsmieter, not 5"),
     (["--card", "x2"], "--card does not apply to optimize --game rutsmieter (only to --game tutto)"),
     (["--turns", "5000"], "--turns does not apply to optimize --game rutsmieter (only to --game tutto, macke)"),
-    (["--method", "exact"], "--method does not apply to optimize --game rutsmieter"),
+    (["--method", "exact"], "--method must be one of cross-entropy, td, not 'exact'"),
+    (["--players", "2,3"], "--players takes one table size for the cross-entropy search"),
     (["--games", "0"], "--games must be a positive number, not 0"),
     (["--search-games", "0"], "--search-games must be a positive number, not 0"),
     (["--candidates", "0"], "--candidates must be a positive number, not 0"),
@@ -271,12 +282,20 @@ def test_ctrl_c_keeps_the_best_so_far_marked_interrupted(capsys, tmp_path, monke
 
 
 def test_tuned_plays_the_shipped_search_result():
+    """The shipped file holds a weight set per table size, each the winner of
+    its table's comparison on fresh games (scripts/tune_rutsmieter.py), and
+    ``tuned`` plays the set of its table's size."""
     raw = json.loads((ROOT / "data" / "policies" / "rutsmieter-default.json").read_text())
-    assert raw["created_by"].startswith("tutto-sim optimize --game rutsmieter ")
-    assert raw["summary"]["interrupted"] is False
-    assert set(raw["summary"]["fresh"]["bots"]) >= {"first", "aggressive", "defensive"}
-    assert parse_bot("tuned", TWO).table() == tuple(
-        float(raw["weights"][f]) for f in raw["features"])
+    assert raw["created_by"].startswith("python scripts/tune_rutsmieter.py ")
+    table = raw["weights_by_players"]
+    assert sorted(table) == ["2", "3", "4"] and raw["weights"] == table["4"]
+    for n in (2, 3, 4):
+        final = raw["summary"]["by_players"][str(n)]["final"]
+        rates = {name: c["win_rate"] for name, c in final["contenders"].items()}
+        assert rates[final["best"]] == max(rates.values())
+        assert final["contenders"][final["best"]]["weights"] == table[str(n)]
+        assert parse_bot("tuned", RutsmieterRules(players=n)).table() == tuple(
+            float(table[str(n)][f]) for f in raw["features"])
 
 
 @pytest.mark.parametrize("other", ["first", "aggressive", "defensive"])
@@ -289,3 +308,23 @@ def test_tuned_beats_the_built_in_bots_at_two_players(other):
     win = {b.name: b.win for b in res.bot_stats()}
     assert res.engine == "kernel" and res.games == 6_000
     assert win["tuned"].mean - win["tuned"].ci95 > win[other].mean + win[other].ci95
+
+
+def test_a_mixed_table_in_the_field_seats_its_bots_round_the_candidate(capsys):
+    """``first+aggressive+defensive``: the candidate in each seat, the three
+    others clockwise after it in that order (kernel ids by hand)."""
+    from tutto_sim.rutsmieter import kernel as K
+    from tutto_sim.rutsmieter.optimize import MixedTable
+
+    rules = RutsmieterRules(players=4)
+    bots = _field(("first", "aggressive", "defensive"), rules)
+    games = Games(rules, [bots[0], MixedTable(tuple(bots))], 1, 4)
+    c, f, a, d = K.BOT_WEIGHTS, K.BOT_FIRST, K.BOT_AGGRESSIVE, K.BOT_DEFENSIVE
+    assert games.lineups.tolist() == [
+        [c, f, f, f], [f, c, f, f], [f, f, c, f], [f, f, f, c],
+        [c, f, a, d], [d, c, f, a], [a, d, c, f], [f, a, d, c]]
+    assert games.names == ["first", "first+aggressive+defensive"]
+    # on the command line; a table as large as the table is refused in one line
+    code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--players", "4",
+                             "--field", "first+aggressive+defensive+last")
+    assert code == 2 and "names 2 to 3 bots joined by +" in err and len(err.strip().splitlines()) == 1

@@ -105,44 +105,37 @@ def test_a_move_from_house_to_goal_and_places_with_four_players(capsys, monkeypa
     assert re.search(r"^Yellow \(random\) throws \d", out, re.M)
 
 
-def test_at_three_and_four_players_play_says_tuned_is_weaker_there(capsys, monkeypatch):
-    """The line under the heading at 3 and 4 players: the figures are those of
-    the tournament it cites, replayed here (28,800 games, seed 1, every
-    lineup of the six bots); at 2 players, where tuned is the strongest, no line."""
-    from tutto_sim.core.tournament import run_tournament
-    from tutto_sim.rutsmieter.bots import parse_bot
-    from tutto_sim.rutsmieter.game import GameConfig
-    from tutto_sim.rutsmieter.hooks import STANDING_COMMAND
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_and_hints_play_the_weight_set_of_the_table(capsys, monkeypatch, tmp_path, players):
+    """With a shipped policy file of a weight set per table size, the tuned bots at
+    the table, the hints' scores and the expert's rollouts use the set of the
+    table's size (2 and 4 players: each its own)."""
+    from tutto_sim.rutsmieter import policy as P
 
-    names = ("random", "first", "last", "aggressive", "defensive", "tuned")
-    for players, bots in ((4, []), (3, ["--bots", "first,aggressive"])):
-        code, out, _ = play(capsys, monkeypatch, "q\n", *bots, "--seed", "7")
-        assert code == 0
-        note = out.splitlines()[2]
-        assert note.startswith("note: tuned (the default bots, and the player in the expert's "
-                               "games) was tuned at 2 players; ")
-        assert note.endswith("; docs/rutsmieter.md, 'The tuned weights'")
-        assert f"--players {players} " in STANDING_COMMAND.format(players=players)
-        rules = RutsmieterRules(players=players)
-        res = run_tournament([parse_bot(n, rules) for n in names], players, 28_800,
-                             1, GameConfig(rules))
-        win = {b.name: b.win for b in res.bot_stats()}
-        shown = {n: f"{100 * win[n].mean:.1f}%" for n in names}
-        if players == 4:
-            rest = sorted(win[n].mean for n in ("first", "aggressive", "defensive"))
-            assert win["tuned"].mean + win["tuned"].ci95 < rest[0] - win["tuned"].ci95  # last
-            assert (f"at 4 players it finishes last of first, aggressive, defensive and tuned "
-                    f"({shown['tuned']} of the games against {100 * rest[0]:.1f}–"
-                    f"{100 * rest[-1]:.1f}%)") in note
-        else:
-            for level in ("first", "aggressive"):  # level: within the CI of the difference
-                assert abs(win[level].mean - win["tuned"].mean) < win["tuned"].ci95 * 2 ** 0.5
-            assert win["defensive"].mean - win["tuned"].mean > 2 * win["tuned"].ci95
-            assert (f"at 3 players it wins {shown['tuned']} of the games, level with first and "
-                    f"aggressive ({shown['first']}, {shown['aggressive']}) and behind defensive "
-                    f"({shown['defensive']})") in note
-    code, out, _ = play(capsys, monkeypatch, "q\n", "--bots", "first", "--seed", "7")
-    assert code == 0 and "note: tuned" not in out
+    base = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0)
+    sets = {2: base + (0.1,) * 15, 4: base + (-0.2,) * 15}
+    path = P.WeightsPolicy(base, RutsmieterRules(), by_players=tuple(sets.items())).write(
+        tmp_path / P.DEFAULT_FILE)
+    monkeypatch.setattr(P, "default_policy_path", lambda: path)
+    seen = []
+    real = P.default_policy
+
+    def spy(rules=None):
+        pol = real(rules)
+        seen.append((rules.players, pol.weights))
+        return pol
+
+    monkeypatch.setattr(P, "default_policy", spy)
+    bots = ["--bots", "tuned" if players == 2 else "tuned,tuned,tuned"]
+    code, out, _ = play(capsys, monkeypatch, "?\n" * 3 + "q\n", "--players", str(players),
+                        *bots, "--seed", "7", "--hints")
+    assert code == 0, out
+    assert "advice: your chance to win" in out and "tuned " in out
+    assert seen and all(n == players and w == sets[players] for n, w in seen), seen
+    assert len(seen) >= 2  # the bots and the advisor
+    from tutto_sim.rutsmieter.bots import parse_bot
+
+    assert parse_bot("tuned", RutsmieterRules(players=players)).policy.weights == sets[players]
 
 
 def test_hints_show_the_advice_at_every_choice(capsys, monkeypatch):

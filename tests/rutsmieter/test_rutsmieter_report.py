@@ -40,7 +40,8 @@ from tutto_sim.rutsmieter.rules import RutsmieterRules
 GAMES = 720
 SEED = 3
 PNGS = ["01-how-to-move", "02-bot-win-rates", "03-house-rules", "04-game-length",
-        "05-seat-advantage", "06-exact-checks"]
+        "05-seat-advantage", "06-exact-checks", "07-bot-ladder"]
+LADDERS = MEASURED.parent / "ladders"
 Z = 1.959963984540054
 RULES = RutsmieterRules()
 
@@ -73,9 +74,16 @@ def _tuned_weights():
     return d, [float(d["weights"][f]) for f in d["features"]]
 
 
+def _at_players(d: dict, players: int):
+    """The weights of a table size in a policy file read as JSON (None without a set for it)."""
+    table = d.get("weights_by_players", {}).get(str(players))
+    return None if table is None else [float(table[f]) for f in d["features"]]
+
+
 def _kernel_tuned(rules, n_games, seed):
     """Games 0.. of tuned in every seat, straight from the kernel."""
-    _, w = _tuned_weights()
+    d, w = _tuned_weights()
+    w = _at_players(d, rules.players) or w
     return K.simulate([K.BOT_WEIGHTS] * rules.players, rules, seed, n_games, weights=[w])
 
 
@@ -100,8 +108,10 @@ def test_files_pages_and_index(report_dir):
         with Image.open(path) as im:
             title, caption = im.text["Title"], im.text["Description"]
         assert f"## {title}\n\n![{title}]({name}.png)\n\n{caption} (PDF page {page}.)" in index
-        assert label in caption and f"seed {SEED}" in caption, name
-        size = "among 1 game of tuned" if name.startswith("01") else f"{GAMES:,} games"
+        assert label in caption, name
+        assert f"seed {SEED}" in caption or name == "07-bot-ladder", name  # saved: their own seeds
+        size = {"01-how-to-move": "among 1 game of tuned",
+                "07-bot-ladder": "data/ladders/rutsmieter-2p.json"}.get(name, f"{GAMES:,} games")
         assert size in caption, name
 
 
@@ -120,6 +130,8 @@ def test_pages_speak_the_players_language(report_dir, texts):
         for t in found:
             if name == "cover" and t.strip() in command:
                 continue
+            if name == "07-bot-ladder" and t.startswith("tutto-sim ladder "):
+                continue  # the command that made a saved ladder, as its file has it
             for bad in (CODE_NAMES, SNAKE, ONE_PLURAL, ZERO_CI, BANK_AT_ZERO):
                 assert not bad.search(t), (name, t)
             # no field names of the rules, the policy file or the bots' code
@@ -157,6 +169,9 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
             for a, row in res.pairwise().items():
                 for e in row.values():
                     assert f"{100 * e.mean:.0f}" in page, a
+        elif "4" in _tuned_weights()[0].get("weights_by_players", {}):
+            for sheet in ("02-bot-win-rates", "01-how-to-move"):  # its own 4-player weights
+                assert "At 4 players tuned" not in " ".join(texts[sheet]), sheet
         else:  # tuned, taught by the cheat sheet, is weaker at 4: both pages say behind whom
             rates = {b.name: b.win for b in res.bot_stats()}
             ahead = sorted((n for n in rates if rates[n].mean > rates["tuned"].mean),
@@ -317,19 +332,22 @@ def test_cheat_sheet_reads_the_policy_file(texts):
     """The weights, ranked by size, as the policy file has them; under the
     default house rules capture, coming out and the start square are forced
     by the obligations, so their weights decide no choice."""
+    from tutto_sim.rutsmieter.report_figures import FULL_LINES
+
     d, w = _tuned_weights()
+    w = _at_players(d, 4) or w  # the sheet teaches the default table of 4
     page = texts["01-how-to-move"]
     joined = " ".join(t.replace("\n", " ") for t in page)
     shown = [f"{x:+.3g}".replace("-", "−") for x in w]
-    order = sorted(range(len(w)), key=lambda k: -abs(w[k]))
+    order = [k for k in sorted(range(len(w)), key=lambda k: -abs(w[k])) if w[k] != 0]
     spots = []
-    for k in order:
-        if w[k] == 0:
-            continue
-        hits = [i for i, t in enumerate(page) if f": {shown[k]} " in t.replace("\n", " ")]
+    for rank, k in enumerate(order):  # in full, one a line; the smaller in one paragraph
+        words = f": {shown[k]} " if rank < FULL_LINES else f" {shown[k]} ("
+        hits = [i for i, t in enumerate(page) if words in t.replace("\n", " ")]
         assert hits, (d["features"][k], shown[k])
         spots.append(hits[0])
-    assert spots == sorted(spots), "weights not ranked by size"
+    assert spots[:FULL_LINES] == sorted(spots[:FULL_LINES]), "weights not ranked by size"
+    assert "How to move at 4 players" in joined
     assert joined.count("decided no choice: with must capture on") == 1
     assert joined.count("decided no choice: with must leave the house on") == 2
     assert "Worked examples from real games" in joined
@@ -348,7 +366,7 @@ def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
     WeightsPolicy(odd, RULES).write(tmp_path / P.DEFAULT_FILE)
     monkeypatch.setattr(P, "default_policy_path", lambda: tmp_path / P.DEFAULT_FILE)
     policy = P.default_policy(RULES)
-    assert policy.weights == odd
+    assert policy.weights == odd + (0.0,) * (len(FEATURES) - len(odd))
     choices = sample_choices(policy, RULES, 1, SEED)
     data = SimpleNamespace(rules=RULES, seed=SEED, games=GAMES, choices=choices,
                            policy=policy, bots={})  # no tournaments: no note on 4 players
@@ -359,13 +377,15 @@ def test_cheat_sheet_follows_another_policy_file(tmp_path, monkeypatch):
         in words  # no "as much as walking": walking further has no weight
     assert "Avoids landing within reach of opponents: −7.25 per opponent piece" in words
     assert "Ignores landing just behind opponents." in words
+    assert "Weighs only what the move itself does (a policy file of the first 7 weights)" in words
     # the obligations of the default house rules leave no choice about walking further
     assert "Walking further: no weight, as the house rules leave no choice about it." in words
     assert weight_sentence("capture", 30.0, 2.0) == (
         "Prefers capturing a piece: +30 for a capture (as much as walking 15 squares).")
     assert weight_sentence("progress", 0.0, 0.0, RutsmieterRules(must_leave_house=False)) == \
         "Ignores walking further."
-    assert words.index("+40") < words.index("+11") < words.index("−7.25") < words.index("+3 ")
+    # by size, the weights the house rules leave idle (capture, leaving) after the others
+    assert words.index("+40") < words.index("−7.25") < words.index("+11") < words.index("+3 ")
 
 
 def test_worked_examples_list_every_point_of_each_score():
@@ -376,9 +396,14 @@ def test_worked_examples_list_every_point_of_each_score():
     from tutto_sim.rutsmieter.report_data import examples, sample_choices
     from tutto_sim.rutsmieter.report_figures import example_text, ranked_features
 
-    _, w = _tuned_weights()
-    policy = default_policy(RULES)
-    choices = sample_choices(policy, RULES, 4, SEED)
+    from tutto_sim.rutsmieter.policy import full_weights
+
+    d, w = _tuned_weights()
+    # the 2-player set: the one with most weights (the 4-player set weighs captures only)
+    two = RutsmieterRules(players=2)
+    w = list(full_weights(_at_players(d, 2) or w))  # the file's features, all of them
+    policy = default_policy(two)
+    choices = sample_choices(policy, two, 4, SEED)
     worked = examples(choices, [f for f in ranked_features(w) if w[FEATURES.index(f)]],
                       limit=20)
     assert {"tie", "danger_behind"} <= {f for f, _ in worked}
@@ -393,7 +418,9 @@ def test_worked_examples_list_every_point_of_each_score():
         for i, line in enumerate(moves):
             listed = sum(float(x.replace("−", "-")) for x in number.findall(line)) + common
             score = sum(wk * fk for wk, fk in zip(w, c.features[i]))
-            assert listed == pytest.approx(score), (feature, line, shared, score)
+            # the points are shown to 3 significant digits: they add up to that rounding
+            terms = len(number.findall(line)) + sum(len(number.findall(t)) for t in shared)
+            assert listed == pytest.approx(score, abs=0.051 * terms), (feature, line, shared, score)
     assert shared_seen  # walking the same squares is listed once, for every move
 
 
@@ -432,6 +459,7 @@ def test_rutsmieter_is_a_sample_report_with_games_per_table():
     (("--x2-scope", "card"), "--x2-scope does not apply"),
     (("--tournament", "/nonexistent.csv"), "--tournament: no such file"),
     (("--seed", "-1"), "--seed"),
+    (("--players", "5"), "--players must be 2, 3 or 4"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, tmp_path, args, needle):
     code, out, err = run_cli(capsys, "report", "--game", "rutsmieter",
@@ -449,3 +477,130 @@ def test_a_tournament_of_another_game_is_refused_before_computing(tmp_path):
     with pytest.raises(TournamentFileError, match="this report is about Rutsmieter"):
         report_module("rutsmieter").build(tmp_path / "r", RULES, tournament=csv)
     assert not (tmp_path / "r").exists()
+
+
+def test_the_ladder_page_reads_the_saved_ladders(texts, tmp_path):
+    """Page 7: every bot of each saved ladder (read here as plain JSON) with its rating
+    and 95% CI, the command, seed and machine that made it; without a ladder of the
+    report's house rules, a page that says so."""
+    from matplotlib.text import Text
+
+    from tutto_sim.core.report import style
+    from tutto_sim.rutsmieter.report_data import saved_ladders
+    from tutto_sim.rutsmieter.report_figures import bot_label, bot_ladder
+
+    page = texts["07-bot-ladder"]
+    joined = " ".join(t.replace("\n", " ") for t in page)
+    for n in (2, 3, 4):
+        d = json.loads((LADDERS / f"rutsmieter-{n}p.json").read_text(encoding="utf-8"))
+        assert d["rules"] == dataclasses.replace(RULES, players=n).to_dict()
+        ticks = [t for t in page if t in {bot_label(b) for b in d["ranking"]}]
+        assert len(set(ticks)) == len(d["ranking"])
+        for b in d["ranking"]:
+            r = d["ratings"][b]
+            shown = f"{r['rating']:+.0f} [{r['low']:+.0f}, {r['high']:+.0f}]".replace("-", "−")
+            assert shown in page, (n, b)
+        commands = [re.sub(r",\n", ",", t).replace("\n", " ") for t in page
+                    if t.startswith("tutto-sim ladder")]
+        assert d["command"] in commands, (d["command"], commands)
+        assert (f"{n} players: {d['games']:,} games, {d['games_per_pair']:,} per pair of bots, "
+                f"seed {d['seed']}") in joined
+        assert d["machine"] in joined and d["measured_on"] in joined
+    assert saved_ladders(RULES, tmp_path) == {}
+    assert saved_ladders(RutsmieterRules(goal_no_jump=True)) == {}  # other house rules
+    data = SimpleNamespace(rules=RULES, seed=SEED, games=GAMES, ladders={})
+    with style():
+        sheet = bot_ladder(data, 7)
+    assert "No saved ladder fits these house rules" in sheet.caption
+    assert not [t for t in sheet.fig.findobj(Text) if t.get_text().startswith("tutto-sim")]
+
+
+def _table_policy(tmp_path, monkeypatch):
+    """A shipped policy file of its own weight set at 2 and at 4 players (all features)."""
+    from tutto_sim.rutsmieter import policy as P
+
+    base = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0)
+
+    def weights(**kw):
+        return tuple(kw.get(f, dict(zip(FEATURES, base)).get(f, 0.0)) for f in FEATURES)
+
+    sets = {2: weights(capture_progress=0.05, capture_leader=0.25),
+            4: weights(danger_behind=-1.5, own_goal=9.0, own_threatened=-3.5, next_danger=-2.0)}
+    path = WeightsPolicy(base, RULES, by_players=tuple(sets.items())).write(
+        tmp_path / P.DEFAULT_FILE)
+    monkeypatch.setattr(P, "default_policy_path", lambda: path)
+    return sets
+
+
+def test_the_cheat_sheet_teaches_the_weight_set_of_its_table(tmp_path, monkeypatch):
+    """With a weight set per table size, the sheet at 2 and at 4 players plays and
+    words each table's own set (sampled at that table); the PNG of the sheet alone
+    (the sample's 2-player sheet) is the report's page 1 at that size."""
+    from PIL import Image
+
+    from tutto_sim.rutsmieter.report import cheat_sheet_png
+    from tutto_sim.rutsmieter.report_data import cheat_sheet_choices
+    from tutto_sim.rutsmieter.report_figures import cheat_sheet, table_words
+    from tutto_sim.core.report import style
+
+    sets = _table_policy(tmp_path, monkeypatch)
+    for n, w in sets.items():
+        ch = cheat_sheet_choices(RULES, n, GAMES, SEED)
+        assert ch.players == n and ch.policy.weights == w and ch.policy.rules.players == n
+        assert all(len(c.obs.seats) == n for c in ch.choices)
+        data = SimpleNamespace(rules=RULES, seed=SEED, games=GAMES, choices=ch,
+                               policy=ch.policy, bots={})
+        with style():
+            sheet = cheat_sheet(data, 1)
+        from matplotlib.text import Text
+
+        words = " ".join(t.get_text().replace("\n", " ") for t in sheet.fig.findobj(Text))
+        assert sheet.title == f"How to move at {n} players: the tuned bot's policy"
+        assert table_words(ch.policy, n) == f"the weight set for {n} players"
+        assert f"Weights: the weight set for {n} players of " in sheet.caption
+        if n == 4:
+            assert "Prefers pieces in the goal lane: +9 per piece of yours in the goal lane" in words
+            assert "Avoids landing within reach of opponents: −1.5 per" in words
+            assert "Avoids pieces an opponent can hit: −3.5 per piece of yours within reach" in words
+        else:
+            assert "Avoids landing within reach of opponents: −4 per" in words
+            assert ("Prefers capturing a piece of the opponent furthest ahead: +0.25 for "
+                    "capturing the leader's piece") in words
+    png = cheat_sheet_png(tmp_path / "sheet.png", RULES, SEED, GAMES, players=2)
+    with Image.open(png) as im:
+        assert im.text["Title"] == "How to move at 2 players: the tuned bot's policy"
+        assert f"among {GAMES // 720} game of tuned in every seat at 2 players" in im.text["Description"]
+
+
+def test_feature_words_cover_every_feature():
+    from tutto_sim.rutsmieter.words import FEATURE_SHORT, FEATURE_WORDS, feature_value_words
+
+    assert set(FEATURE_WORDS) == set(FEATURES) and set(FEATURE_SHORT) == {*FEATURES, "tie"}
+    assert feature_value_words("capture_leader", 1) == "captures the leader's piece"
+    assert feature_value_words("capture_progress", 23) == "its piece had come 23 squares"
+    assert feature_value_words("next_danger", 1) == "leaves a piece the next player can hit"
+    assert feature_value_words("start_danger", 2) == \
+        "2 pieces an opponent can reach from its start square"
+    for f in FEATURES:
+        for v in (0, 1, 5):
+            text = feature_value_words(f, v)
+            assert not SNAKE.search(text) and not ONE_PLURAL.search(text), (f, v, text)
+
+
+def test_players_is_for_the_rutsmieter_report_only(capsys, tmp_path):
+    code, out, err = run_cli(capsys, "report", "--game", "tutto", "--players", "2",
+                             "--out", str(tmp_path / "r"))
+    assert code == 2 and err.count("\n") == 1 and "--players: the tutto report" in err, err
+    assert not (tmp_path / "r").exists()
+
+
+def test_the_sample_adds_the_two_player_cheat_sheet(tmp_path):
+    """scripts/make_reports.py's extra for Rutsmieter: the 2-player cheat sheet
+    beside the report at 4, listed in its index."""
+    module = report_module("rutsmieter")
+    (tmp_path / "README.md").write_text("# index\n", encoding="utf-8")
+    [png] = module.sample_extras(tmp_path, SEED, GAMES)
+    assert png.name == "01-how-to-move-2-players.png" and png.exists()
+    index = (tmp_path / "README.md").read_text(encoding="utf-8")
+    assert index.startswith("# index\n") and "## How to move at 2 players" in index
+    assert "(01-how-to-move-2-players.png)" in index and "--players 2" in index

@@ -9,14 +9,22 @@ from conftest import run_cli as run
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.rutsmieter.policy import (
     FEATURES,
+    FEATURES_V1,
     WeightsPolicy,
     load_weights_policy,
     move_features,
 )
-from tutto_sim.rutsmieter.reference import Board, legal_moves, play_game
+from tutto_sim.rutsmieter.reference import Board, Move, legal_moves, play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
 WEIGHTS = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0)
+#: WEIGHTS as the policy has them: the other features weigh 0.
+PADDED = WEIGHTS + (0.0,) * (len(FEATURES) - len(WEIGHTS))
+
+
+def _v1(features):
+    """The first seven features (the version-1 evaluator's) by name."""
+    return dict(zip(FEATURES_V1, features))
 
 
 def test_features_by_hand():
@@ -27,16 +35,57 @@ def test_features_by_hand():
     assert set(moves) == {0, 1}
     # piece 0: 8 -> 10, player 1's start square with player 1's pieces in the house
     # (a threat); player 1's piece on ring 12 is 2 squares ahead
-    f = dict(zip(FEATURES, move_features(board, 0, moves[0])))
+    f = _v1(move_features(board, 0, moves[0]))
     assert f == {"progress": 2, "capture": 0, "danger_behind": 1, "danger_ahead": 1,
                  "leave_house": 0, "enter_goal": 0, "block_start": 0}
-    f = dict(zip(FEATURES, move_features(board, 0, moves[1])))  # 38 -> 40
+    f = _v1(move_features(board, 0, moves[1]))  # 38 -> 40
     assert f == {"progress": 2, "capture": 0, "danger_behind": 0, "danger_ahead": 0,
                  "leave_house": 0, "enter_goal": 1, "block_start": 0}
     six = {m.piece: m for m in legal_moves(board, 0, 6, RutsmieterRules(must_leave_house=False))}
-    f = dict(zip(FEATURES, move_features(board, 0, six[2])))  # piece 2 leaves the house
+    f = _v1(move_features(board, 0, six[2]))  # piece 2 leaves the house
     assert f == {"progress": 1, "capture": 0, "danger_behind": 0, "danger_ahead": 0,
                  "leave_house": 1, "enter_goal": 0, "block_start": 1}
+
+
+def test_position_features_by_hand():
+    """The features of the position after a move, counted square by square."""
+    # 4 players at seats 0-3 (start squares 0, 10, 20, 30). Player 0 walks 5 -> 9
+    # (ring 9); it has a piece in the house and two in the goal lane (41, 43).
+    # Player 1: own 0 = ring 10. Player 2: own 3 = ring 23, own 20 = ring 0, 40.
+    board = Board((0, 1, 2, 3), [[5, -1, 41, 43], [0, -1, -1, -1], [3, 20, -1, 40], [-1] * 4])
+    f = dict(zip(FEATURES, move_features(board, 0, Move(0, 5, 9, None))))
+    # ring 9 is own 39 of player 1, 29 of player 2 (pieces at 3, 20: 26 and 9
+    # behind), 19 of player 3: nobody can reach it, and no start square is 1-6 behind it
+    assert (f["risk_progress"], f["start_danger"], f["next_danger"], f["own_threatened"]) == (0, 0, 0, 0)
+    assert f["danger_ahead"] == 1  # player 1's piece on ring 10
+    assert f["goal_loose"] == 1  # 41 can still move up (42 is free); 43 cannot
+    assert (f["own_progress"], f["own_goal"], f["own_house"]) == (10 + 0 + 42 + 44, 2, 1)
+    # opponents' progress, each piece counted as position + 1: 1; 4 + 21 + 0 + 41; 0
+    assert (f["opp_progress"], f["lead_progress"], f["lead_goal"], f["opp_house"]) == (67, 66, 1, 8)
+    # player 0 threatens player 1's piece (1 behind it: 1 x (0 + 1)) and player 2's on
+    # ring 0, player 0's start square, with a player-0 piece in the house (1 x (20 + 1))
+    assert f["opp_risk"] == 1 + 21
+    assert (f["capture_progress"], f["capture_leader"]) == (0, 0)
+
+
+def test_capture_and_danger_features_by_hand():
+    # 3 players (seats 0, 1, 2). Player 0's piece at 12 (ring 12) throws 3 and
+    # captures player 2's piece at own 35 (ring 15); player 2 leads (progress 36 + 30).
+    board = Board((0, 1, 2), [[12, 30, -1, -1], [6, -1, -1, -1], [35, 30, -1, -1]])
+    rules = RutsmieterRules(players=3, must_capture=True)
+    (m,) = legal_moves(board, 0, 3, rules)
+    f = dict(zip(FEATURES, move_features(board, 0, m)))
+    assert (f["capture"], f["capture_progress"], f["capture_leader"]) == (1, 36, 1)
+    # after it: ring 15 is own 5 of player 1, whose piece at own 6 is past it; player 1
+    # has pieces in the house and its start (ring 10) is 5 behind ring 15: one start
+    # danger; player 1 throws next and threatens it that way only: next_danger 1
+    # (a start-square threat counts only on the start square itself, so 0 here)
+    assert f["start_danger"] == 1
+    # player 2's piece at own 30 = ring 10: 5 behind ring 15 -> a threat (player 2
+    # throws after player 1). Player 0's piece at 30 = ring 30 = own 10 of player 2:
+    # player 2's piece at own 30 is not behind it (no walk past own 39), nothing else.
+    assert f["danger_behind"] == 1 and f["next_danger"] == 0
+    assert f["risk_progress"] == 1 * (15 + 1) and f["own_threatened"] == 1
 
 
 def test_features_capture_and_danger_behind():
@@ -72,11 +121,37 @@ def _write(tmp_path, rules=RutsmieterRules(), weights=WEIGHTS, name="w.json"):
 def test_round_trip(tmp_path):
     path = _write(tmp_path)
     pol = load_weights_policy(path, RutsmieterRules())
-    assert pol.weights == WEIGHTS
+    assert pol.weights == PADDED
     # the table size may differ, the house rules may not
-    assert load_weights_policy(path, RutsmieterRules(players=2)).weights == WEIGHTS
+    assert load_weights_policy(path, RutsmieterRules(players=2)).weights == PADDED
     with pytest.raises(PolicyFileError, match="made for other rules: must_capture=False"):
         load_weights_policy(path, RutsmieterRules(must_capture=False))
+
+
+def test_weight_sets_by_table_size(tmp_path):
+    """A file with a weight set per table size: each table plays its own, a
+    table without one the file's main set; a set without all its features is refused."""
+    sets = {n: tuple(float(n * 10 + i) for i in range(len(FEATURES))) for n in (2, 4)}
+    path = WeightsPolicy(PADDED, RutsmieterRules(), by_players=tuple(sets.items())).write(
+        tmp_path / "t.json")
+    for n in (2, 3, 4):
+        pol = load_weights_policy(path, RutsmieterRules(players=n))
+        assert pol.weights == sets.get(n, PADDED) and pol.rules.players == n
+    d = json.loads(path.read_text())
+    del d["weights_by_players"]["4"]["opp_risk"]
+    from tutto_sim.rutsmieter.policy import content_hash
+
+    d["content_sha256"] = content_hash(d)
+    path.write_text(json.dumps(d))
+    with pytest.raises(PolicyFileError, match="every weight set needs the weights of its features"):
+        load_weights_policy(path, RutsmieterRules(players=4))
+    # the hash covers the sets: changing one is damage
+    d = json.loads(WeightsPolicy(PADDED, by_players=tuple(sets.items())).write(tmp_path / "u.json")
+                   .read_text())
+    d["weights_by_players"]["2"]["capture"] = 99.0
+    (tmp_path / "u.json").write_text(json.dumps(d))
+    with pytest.raises(PolicyFileError, match="content hash does not match"):
+        load_weights_policy(tmp_path / "u.json")
 
 
 def _damage(path, how):

@@ -33,7 +33,7 @@ function answer(p, game, c) {
     if (c.q === "return") return p.returnUnits(s);
     if (c.q === "bank") return p.bank(s);
   }
-  if (game === "rutsmieter") return p.choose(c);
+  if (game === "rutsmieter") return { move: p.choose(c), features: c.moves.map((m) => p.features(c, m)) };
   if (game === "tutto-win") {
     if (c.q === "W") return p.W(c.seat, c.own, c.other);
     if (c.q === "bank") return p.bankChance(c.seat, c.own, c.other, c.total);

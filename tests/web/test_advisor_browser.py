@@ -22,6 +22,7 @@ import functools
 import http.server
 import json
 import random
+import re
 import threading
 from pathlib import Path
 
@@ -64,6 +65,15 @@ def house_rules(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def table_weights(tmp_path_factory) -> Path:
+    """A Rutsmieter file of every feature with a weight set of its own at 2 and at 4
+    players (the node tests' random one; 3 players play its one ``weights``)."""
+    from test_policy_js import _ruts_table_file
+
+    return _ruts_table_file(tmp_path_factory.mktemp("ruts-tables") / "rutsmieter-tables.json")
+
+
+@pytest.fixture(scope="module")
 def x2_card(tmp_path_factory) -> Path:
     """A legal Tutto table under x2_scope=card (the node tests' small random one):
     the x2 decisions depend on the card's own points."""
@@ -73,11 +83,11 @@ def x2_card(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory, win_file, house_rules, x2_card) -> Path:
+def site(tmp_path_factory, win_file, house_rules, x2_card, table_weights) -> Path:
     out = tmp_path_factory.mktemp("site") / "advisor"
     with pytest.raises(SystemExit) as done:
         cli_main(["advisor", "--out", str(out), "--win-table", str(win_file), "--policy", str(house_rules),
-                  "--policy", str(x2_card),
+                  "--policy", str(x2_card), "--policy", str(table_weights),
                   *[a for f in MACKE_WINS.values() for a in ("--win-table", str(DATA / f))]])
         raise SystemExit(0)
     assert done.value.code == 0
@@ -502,9 +512,13 @@ def typed(board, player: int, viewer: int) -> str:
 
 
 def check_rutsmieter_moves(site, page, file: Path):
-    from tutto_sim.rutsmieter.policy import load_weights_policy
+    """Random positions at 2, 3 and 4 players (every third a 4-player table): the
+    legal moves, the move of the file's weight set for the table's size, every
+    move's score, and the words of why (the features that tell the two best apart)."""
+    from tutto_sim.rutsmieter.policy import FEATURES, load_weights_policy, move_features
     from tutto_sim.rutsmieter.reference import Observation, legal_moves
     from tutto_sim.rutsmieter.web_cases import random_board
+    from tutto_sim.rutsmieter.words import feature_value_words
 
     pol = load_weights_policy(file)
     open_page(page, (site / "index.html").as_uri(), "rutsmieter")
@@ -513,6 +527,7 @@ def check_rutsmieter_moves(site, page, file: Path):
         page.wait_for_function(f"document.body.dataset.table === {json.dumps(file.stem)}")
     rng = random.Random(3)
     counts = []
+    seen_why = set()
     differ = 0  # situations where these house rules allow other moves than the defaults
     for i in range(N):
         players = 2 + i % 3
@@ -530,11 +545,35 @@ def check_rutsmieter_moves(site, page, file: Path):
         if not moves:
             assert got["data"]["choice"] == "-1"
             continue
-        best = pol.choose(Observation(rules.seats, tuple(map(tuple, board.pieces)), me, die, tuple(moves)))
+        table = pol.at(rules)
+        best = table.choose(Observation(rules.seats, tuple(map(tuple, board.pieces)), me, die, tuple(moves)))
         mv = moves[best]
         assert got["data"]["choice"] == str(best)
         assert got["data"]["move"] == f"{mv.piece}:{mv.start}:{mv.end}"
+        feats = [move_features(board, me, m) for m in moves]
+        scores = [table.score(f) for f in feats]
+        shown = [float(x) for x in got["data"]["scores"].split()]  # to 2 decimals
+        assert len(shown) == len(scores) and all(abs(a - b) <= 0.0051 for a, b in zip(shown, scores)), \
+            (got, scores)
+        assert got["data"]["weights"] == (str(players) if players in dict(pol.by_players) else "all")
+        if len(moves) > 1:  # the biggest part of the lead over the next best move, in words
+            other = max((i for i in range(len(moves)) if i != best),
+                        key=lambda i: (scores[i], moves[i].start, -i))
+            parts = [(table.weights[k] * (feats[best][k] - feats[other][k]), k)
+                     for k in range(len(FEATURES))]
+            d, k = max(parts, key=lambda x: (abs(x[0]), -x[1]))
+            why = got["data"]["why"]
+            if d:
+                words = feature_value_words(FEATURES[k], feats[best][k])
+                said = re.search(re.escape(words) + r" \(([+−])([\d.]+)\)", why)
+                assert said and said.group(1) == ("+" if d > 0 else "−"), (why, words, d)
+                assert abs(float(said.group(2)) - abs(d)) <= 0.0051, (why, d)
+                seen_why.add(FEATURES[k])
+            else:
+                assert why.startswith("Why: as good as"), why
     assert sum(c >= 2 for c in counts) >= N // 3, counts  # real choices, not only forced moves
+    if pol.by_players:  # the position after the move speaks too
+        assert seen_why - set(FEATURES[:7]), seen_why
     assert differ >= (3 if pol.rules != type(pol.rules)(players=pol.rules.players) else 0), differ
 
 
@@ -613,7 +652,8 @@ def check_bad_input_labels_phone_screenshot(site, tmp_path, page):
     assert shot.stat().st_size > 10_000
 
 
-def test_the_page_answers_as_python(site, win_file, house_rules, x2_card, browser, tmp_path):
+def test_the_page_answers_as_python(site, win_file, house_rules, x2_card, table_weights, browser,
+                                    tmp_path):
     """Every check in one browser and one build of the page (the build and the
     Python loaders take most of the time; under pytest-xdist separate tests
     would each pay for them on both workers)."""
@@ -627,7 +667,7 @@ def test_the_page_answers_as_python(site, win_file, house_rules, x2_card, browse
     for game, file in (("macke", "macke-default.json"), ("volle-lotte", "volle-lotte-default.json")):
         with phone(browser) as page:
             check_macke_turns(site, page, game, file)
-    for file in (POLICY_DIR / "rutsmieter-default.json", house_rules):
+    for file in (POLICY_DIR / "rutsmieter-default.json", house_rules, table_weights):
         with phone(browser) as page:
             check_rutsmieter_moves(site, page, file)
     with phone(browser) as page:

@@ -135,3 +135,17 @@ console.log(JSON.stringify(cases.map((c) => legalMoves(c.seats, c.pieces, c.play
     wrong = [(c, g) for c, g in zip(cases, got, strict=True) if g != c["want"]]
     assert not wrong, f"{len(wrong)} of {len(cases)} differ, e.g. {wrong[:2]}"
     assert sum(len(c["want"]) > 1 for c in cases) > 500 and sum(not c["want"] for c in cases) > 50
+
+
+def test_reader_feature_words_are_the_pythons():
+    """rutsmieterValueWords (js/reader/rutsmieter.mjs), which the advisor explains its move
+    with, word for word as rutsmieter/words.py feature_value_words, for every feature."""
+    from tutto_sim.rutsmieter.policy import FEATURES
+    from tutto_sim.rutsmieter.words import feature_value_words
+
+    cases = [(f, v) for f in FEATURES for v in (0, 1, 2, 7, 1234)]
+    got = _node(f"""
+import {{ rutsmieterValueWords }} from {json.dumps(policy_module_path().as_uri())};
+console.log(JSON.stringify({json.dumps(cases)}.map(([f, v]) => rutsmieterValueWords(f, v))));
+""")
+    assert got == [feature_value_words(f, v) for f, v in cases]

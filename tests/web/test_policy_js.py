@@ -61,6 +61,124 @@ def test_js_answers_equal_python(game, policy, tmp_path):
     assert all(len(v) > 1 for v in by_q.values()), by_q.keys()
 
 
+def _ruts_table_file(path: Path, seed: int = 5) -> Path:
+    """A Rutsmieter file of all the features with its own weight set at 2 and at 4
+    players (3 players play its ``weights``): random weights, each on the scale of
+    its feature, so that every feature takes part in the choices."""
+    from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+    rng = random.Random(seed)
+    scale = {"progress": 1, "capture": 20, "capture_progress": 0.5, "own_progress": 0.3,
+             "opp_progress": 0.2, "lead_progress": 0.3, "risk_progress": 0.2, "opp_risk": 0.2}
+
+    def weights():
+        return tuple(round(rng.uniform(-1, 1) * scale.get(f, 5), 3) for f in FEATURES)
+
+    return WeightsPolicy(weights(), RutsmieterRules(), by_players=((2, weights()), (4, weights()))).write(path)
+
+
+@pytest.mark.parametrize("weights", ["tables", "v1"])
+def test_js_rutsmieter_features_and_table_weights_equal_python(weights, tmp_path):
+    """Every feature of every move (the position after it included) and the move chosen
+    with the weight set of the table size, at 2, 3 and 4 players, against Python;
+    ``v1``: the seven features of the first files (tuned-v1)."""
+    from tutto_sim.core.bots import POLICY_DIR
+
+    path = (_ruts_table_file(tmp_path / "tables.json") if weights == "tables"
+            else POLICY_DIR / "rutsmieter-tuned-v1.json")
+    doc = export_cases("rutsmieter", path, 4000, seed=4)
+    (tmp_path / "cases.json").write_text(json.dumps(doc))
+    answers = node("answer", str(tmp_path / "cases.json"))
+    wrong = [(c, a) for c, a in zip(doc["cases"], answers, strict=True) if a != c["answer"]]
+    assert not wrong, f"{len(wrong)} of {len(answers)} differ, e.g. {wrong[:2]}"
+    by_size = {n: [c for c in doc["cases"] if len(c["seats"]) == n] for n in (2, 3, 4)}
+    assert all(len(v) > 1000 for v in by_size.values())
+    # every feature takes more than one value; the moves differ by the table's weights
+    from tutto_sim.rutsmieter.policy import FEATURES, load_weights_policy
+    from tutto_sim.rutsmieter.reference import Move, Observation
+    from tutto_sim.rutsmieter.rules import RutsmieterRules
+
+    for k, f in enumerate(FEATURES):
+        assert len({fs[k] for c in doc["cases"] for fs in c["answer"]["features"]}) > 1, f
+    if weights == "tables":
+        pol = load_weights_policy(path)
+        other = 0
+        for n, cases in by_size.items():
+            for c in cases[:300]:
+                moves = tuple(Move(m["piece"], m["start"], m["end"],
+                                   tuple(m["victim"]) if m["victim"] else None) for m in c["moves"])
+                obs = Observation(tuple(c["seats"]), tuple(map(tuple, c["pieces"])), c["player"],
+                                  c["die"], moves)
+                other += pol.at(RutsmieterRules(players=6 - n if n != 3 else 2)).choose(obs) \
+                    != c["answer"]["move"]
+        assert other > 50  # another table's weights would often move otherwise
+
+
+def _ruts_table_damages(d: dict) -> list:
+    """(label, document) for the damages a file of weight sets per table can have."""
+    out = []
+    x = copy.deepcopy(d)
+    x["weights_by_players"]["2"]["opp_risk"] += 1
+    out.append(("a table's weight changed, hash not", x))
+    x = copy.deepcopy(d)
+    del x["weights_by_players"]["4"]["lead_goal"]
+    out.append(("a table's set misses a weight", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["weights_by_players"]["5"] = x["weights"]
+    out.append(("a table of 5", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["weights_by_players"]["3"] = {"progress": 1.0}
+    out.append(("a set without the first seven", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["weights_by_players"]["2"]["capture"] = "30"
+    out.append(("a string weight", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    del x["weights_by_players"]
+    out.append(("the tables dropped, hash not", x))
+    x = copy.deepcopy(d)
+    del x["weights_by_players"]
+    out.append(("the tables dropped and rehashed", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["features"] = x["features"][:7]
+    x["weights"] = {f: x["weights"][f] for f in x["features"]}
+    out.append(("seven features, sets of all", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["features"] = x["features"][:10]
+    out.append(("ten features", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["features"] = x["features"][:6] + ["opp_risk"]
+    out.append(("other seven", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["weights_by_players"] = []
+    out.append(("tables not an object", _rehash(x, "rutsmieter")))
+    x = copy.deepcopy(d)
+    x["weights_by_players"] = {}
+    out.append(("no tables", _rehash(x, "rutsmieter")))
+    return out
+
+
+def test_rutsmieter_table_files_refused_as_in_python(tmp_path):
+    """Damaged files of weight sets per table size: the reader refuses (or reads)
+    each as Python does, with Python's message; a file of seven features reads."""
+    d = json.loads(_ruts_table_file(tmp_path / "tables.json").read_text())
+    jobs, expected = [], []
+    for i, (label, doc) in enumerate(_ruts_table_damages(d)):
+        path = tmp_path / f"t{i}.json"
+        path.write_text(json.dumps(doc))
+        for rules in (None, {**d["rules"], "players": 2}):
+            caller = _rules("rutsmieter", **{k: v for k, v in rules.items() if k != "game"}) if rules else None
+            jobs.append({"file": str(path), "game": "rutsmieter", "rules": rules})
+            expected.append((label, _python_refusal("rutsmieter", path, caller)))
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    got = node("load", str(tmp_path / "jobs.json"))
+    for (label, want), js in zip(expected, got, strict=True):
+        assert js.get("message") == want, (label, js, want)
+    refused = {label for label, want in expected if want is not None}
+    assert refused == {label for label, _ in _ruts_table_damages(d)} - {
+        "the tables dropped and rehashed", "no tables"}, refused
+
+
 def _x2_card_file(path: Path) -> Path:
     """A legal table under x2_scope=card, small and quick (not the optimal one): the
     default file's first 6 rows, and x2 decisions by card points drawn at random

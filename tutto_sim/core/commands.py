@@ -66,13 +66,13 @@ def _refuse_foreign(rules, given: set[str], takes: tuple[str, ...]) -> None:
 def optimize(
     ctx: typer.Context,
     card: Annotated[Optional[str], typer.Option("--card", help=game_help("optimize --card"))] = None,
-    method: Annotated[str, typer.Option("--method", help="monte-carlo (search threshold policies by simulation) or exact (the optimal policy from the solver).")] = "monte-carlo",
+    method: Annotated[Optional[str], typer.Option("--method", help=game_help("optimize --method"))] = None,
     turns: Annotated[int, typer.Option("--turns", help="Fresh turns to evaluate the policy found (and the baselines).")] = 2_000_000,
     search_turns: Annotated[int, typer.Option("--search-turns", help="Turns per candidate in the search (common random numbers).")] = 500_000,
     games: Annotated[Optional[int], typer.Option("--games", help=game_help("optimize --games"))] = None,
     search_games: Annotated[Optional[int], typer.Option("--search-games", help=game_help("optimize --search-games"))] = None,
     candidates: Annotated[Optional[int], typer.Option("--candidates", help=game_help("optimize --candidates"))] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help=game_help("optimize --players"))] = None,
+    players: Annotated[Optional[str], typer.Option("--players", help=game_help("optimize --players"))] = None,
     field: Annotated[Optional[str], typer.Option("--field", help=game_help("optimize --field"))] = None,
     out_path: Annotated[Optional[Path], typer.Option("--out", help="Whole-game searches: the policy file to write (default results/GAME-policy-Np-seedS-<run>.json, <run> a digest of every setting that changes the figures).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every random number of the run.")] = 1,
@@ -83,7 +83,9 @@ def optimize(
     rules=None,
 ) -> None:
     """Search for the best simple policy of the game (the help's words come from the games: hooks ``HELP["optimize"]``)."""
-    choice("--method", method, ("monte-carlo", "exact"))
+    hooks = _hooks(rules)
+    methods = hooks.OPTIMIZE_METHODS
+    method = methods[0] if method is None else choice("--method", method, methods)
     positive("--turns", turns)
     positive("--search-turns", search_turns)
     for flag, value, ceiling in (("--games", games, MAX_GAMES),
@@ -92,7 +94,6 @@ def optimize(
         if value is not None:
             positive(flag, value, ceiling=ceiling)
     _seed(seed)
-    hooks = _hooks(rules)
     hooks.require("optimize")
     takes = hooks.OPTIMIZE_OPTIONS
     values = {"card": card, "method": method, "turns": turns, "search_turns": search_turns,

@@ -44,6 +44,7 @@ def report(
     games: Annotated[Optional[int], typer.Option("--games", help=game_help("report --games", "Games played at each table (default: ", "; see docs/reports.md)."))] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", help="numba threads (default: all cores); results do not depend on it.")] = None,
     tournament: Annotated[Optional[Path], typer.Option("--tournament", help="A CSV written by `tutto-sim tournament` for the same game: adds a page of win rates with 95% CIs.")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", metavar="N", help="Rutsmieter: the table size the cheat sheet (page 1) teaches, 2, 3 or 4 (default 4): the tuned policy's weight set for that table.")] = None,
     win_target: Annotated[Optional[int], typer.Option("--win-target", help=game_help("report --win-target", "", "). Solved unless that file is in results/."))] = None,
     rules=None,
 ) -> None:
@@ -79,6 +80,15 @@ def report(
         if win_target % 50 or win_target > 20_000:
             raise UserError(f"--win-target must be a multiple of 50 up to 20,000, not {win_target}")
         extra["win_target"] = win_target
+    if players is not None:
+        import inspect
+
+        if "players" not in inspect.signature(module.build).parameters:
+            raise UserError(f"--players: the {key} report plays its own table sizes (only the "
+                            "Rutsmieter report takes --players, for its cheat sheet)")
+        if players not in (2, 3, 4):
+            raise UserError(f"--players must be 2, 3 or 4 (the cheat sheet's table size), not {players}")
+        extra["players"] = players
     if tournament is not None:
         try:
             extra["tournament"] = read_tournament(tournament, game=game_label(rules))
@@ -86,7 +96,8 @@ def report(
             raise UserError(str(e)) from None
     n_threads = use_threads(threads)
     digest = run_digest("report", game=key, rules=rules, seed=seed, turns=n,
-                        win_target=win_target, tournament=file_digest(tournament))
+                        win_target=win_target, tournament=file_digest(tournament),
+                        **({"players": players} if players is not None else {}))
     target_dir = out_dir if out_dir is not None else run_file(RESULTS_DIR, f"report-{key}", digest, "")
     if target_dir.exists() and not target_dir.is_dir():
         raise UserError(f"--out {target_dir}: is a file, not a folder")

@@ -52,6 +52,8 @@ class GameHooks:
     HELP: dict[str, str] = {}
     #: Options of the shared ``optimize`` command this game takes (``core.commands``).
     OPTIMIZE_OPTIONS: tuple[str, ...] = ()
+    #: The choices of ``optimize --method`` where the game takes it, the default first.
+    OPTIMIZE_METHODS: tuple[str, ...] = ("monte-carlo", "exact")
     #: Options of the shared ``solve`` command this game takes (``--solo``, ``--duel``).
     SOLVE_OPTIONS: tuple[str, ...] = ()
 

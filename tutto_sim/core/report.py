@@ -673,19 +673,23 @@ def figure_report(game: str, compute, figures, size: ReportSize, keyword: str):
     number)``) and, after them when a tournament is given,
     ``tournament(data, number)``; the cover (:func:`cover_sheet`) with its
     ``summary(data)``, ``cover_caption(data)`` and the rules' page ``DOC``.
-    ``keyword``: the name of ``n`` (``size``) in the PDF's keywords."""
-    def pages(rules, seed: int, n: int, phase, tournament) -> ReportPages:
-        data = compute(rules, seed, n, phase)
+    ``keyword``: the name of ``n`` (``size``) in the PDF's keywords. Options of
+    the game's own (``build``'s ``**extra``, e.g. a table size) go
+    to ``compute`` and into the cover's command as ``--name value``."""
+    def pages(rules, seed: int, n: int, phase, tournament, **extra) -> ReportPages:
+        data = compute(rules, seed, n, phase, **extra)
         data.tournament = tournament
         drawn = list(figures.PAGES) + ([figures.tournament] if tournament is not None else [])
-        command = reproduce_command(game, data, f"{size.option} {n}", tournament)
+        options = "".join(f" --{k.replace('_', '-')} {v}" for k, v in extra.items())
+        command = reproduce_command(game, data, f"{size.option} {n}{options}", tournament)
         name = figures.TITLE.split(":")[0] + " report"
 
         def cover(titles):
             return cover_sheet(figures.TITLE, figures.summary(data), titles, data.rules,
                                figures.DOC, command, figures.cover_caption(data), name)
 
-        return ReportPages(f"{game}-report", figures.TITLE, f"{keyword}={n}",
+        keywords = f"{keyword}={n}" + "".join(f", {k}={v}" for k, v in extra.items())
+        return ReportPages(f"{game}-report", figures.TITLE, keywords,
                            [lambda number, f=f: f(data, number) for f in drawn], cover,
                            figures.intro(data))
 

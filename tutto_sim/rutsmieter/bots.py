@@ -8,6 +8,8 @@ tournament of built-in bots runs in the kernel (``core.tournament``).
 ``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
 ``tuned`` (the same with the shipped tuned weights,
 ``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
+``td`` is the same with the weights learned by self-play (``rutsmieter.td``,
+``data/policies/rutsmieter-td.json``), the weight set of the table's size.
 ``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in both: its
 ``table()`` is an ``expert.ExpertTable`` (budget and rollout weights), a row
 of the kernel's experts table. ``expert@MS`` (e.g. ``expert@50ms``) rolls
@@ -154,6 +156,17 @@ def parse_bot(spec: str, rules):
             return WeightsBot("tuned", default_policy(rules))
         except PolicyFileError as e:
             raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
+    if key == "td":
+        from tutto_sim.core.bots import POLICY_DIR
+        from tutto_sim.core.policyfile import PolicyFileError
+
+        from .policy import TD_FILE, load_weights_policy
+
+        try:  # as tuned: made for the default house rules, played under any (the
+            # features mean the same under every option)
+            return WeightsBot("td", load_weights_policy(POLICY_DIR / TD_FILE).at(rules))
+        except PolicyFileError as e:
+            raise BotSpecError(f"bot 'td': {e}; {VALID_BOTS}") from None
     kind, sep, arg = spec.strip().partition(":")
     if kind.lower().partition("@")[0] == "expert":
         return _expert(spec.strip().lower(), arg if sep else None, rules)

@@ -12,11 +12,18 @@ the measured results and the command that made it. Ctrl-C keeps the best
 weights found so far: both files are written under ``…-interrupted`` names,
 marked, and the exit code is 130. docs/rutsmieter.md, "The policy search", has
 the JSON keys.
+
+``optimize --method td`` (:func:`td_optimize`) learns a position's value by
+self-play instead (``rutsmieter.td``) at each table size of ``--players``
+(``2,3,4``), and writes the policy file (a weight set per table size) with the
+training curve's chart beside it; docs/rutsmieter.md, "Learning by self-play".
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import typer
@@ -133,8 +140,20 @@ DEFAULT_GAMES = 100_000
 DEFAULT_CANDIDATES = 160
 
 
+def _players_number(text) -> int:
+    """A table size from ``--players`` (an int, or its text); one line if it is no number."""
+    if isinstance(text, int):
+        return text
+    if not re.fullmatch(r"\s*[0-9]{1,3}\s*", str(text)):
+        raise UserError(f"--players must be 2, 3 or 4 for Rutsmieter, not {text!r}")
+    return int(text)
+
+
 def _table(rules: RutsmieterRules, players) -> RutsmieterRules:
-    return table_rules(rules, DEFAULT_PLAYERS if players is None else players)
+    if isinstance(players, str) and "," in players:
+        raise UserError("--players takes one table size for the cross-entropy search (a list "
+                        "such as 2,3,4 with --method td)")
+    return table_rules(rules, DEFAULT_PLAYERS if players is None else _players_number(players))
 
 
 def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
@@ -143,13 +162,13 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
     from tutto_sim.core.bots import BotSpecError
 
     from .bots import VALID_BOTS, KernelBot, WeightsBot, parse_bot
-    from .optimize import FIELD
+    from .optimize import FIELD, MixedTable
 
     specs = list(FIELD) if spec is None else [s.strip() for s in spec.split(",")]
     if not specs or any(not s for s in specs):
         raise UserError(f"--field needs a comma-separated list of bots, not {spec!r}; {VALID_BOTS}")
-    bots = []
-    for s in specs:
+
+    def one(s: str):
         try:
             bot = parse_bot(s, rules)
         except BotSpecError as e:
@@ -157,7 +176,17 @@ def _field(spec, rules: RutsmieterRules) -> tuple[list[str], list]:
         if not isinstance(bot, (KernelBot, WeightsBot)):
             raise UserError(f"--field: bot {s!r} cannot be in the field, which plays many games "
                             "fast in the kernel: random, first, last, aggressive, defensive, "
-                            "tuned, weights:FILE")
+                            "tuned, weights:FILE (or a table of them, first+aggressive+defensive)")
+        return bot
+
+    bots = []
+    for s in specs:
+        parts = [p.strip() for p in s.split("+")]
+        if len(parts) > 1 and (any(not p for p in parts) or len(parts) >= rules.players):
+            raise UserError(f"--field: a table of bots {s!r} names 2 to 3 bots joined by + at 3 "
+                            f"or 4 players (the candidate takes the other seat), as "
+                            f"first+aggressive+defensive at 4; this table has {rules.players}")
+        bot = one(parts[0]) if len(parts) == 1 else MixedTable(tuple(one(p) for p in parts))
         if bot.name in {b.name for b in bots}:
             raise UserError(f"--field names {bot.name} twice; name each bot once")
         bots.append(bot)
@@ -185,8 +214,11 @@ def _policy_path(out_path, out_dir: Path, players: int, seed: int, digest: str) 
 
 
 def check_optimize(rules, seed, out_dir, games=None, search_games=None, candidates=None,
-                   players=None, field=None, out_path=None) -> None:
+                   players=None, field=None, out_path=None, method="cross-entropy") -> None:
     """Before any game is played: table size, field bots, the policy file's place."""
+    if method == "td":
+        _td_check(rules, seed, out_dir, games, search_games, candidates, players, field, out_path)
+        return
     table = _table(rules, players)
     specs, _ = _field(field, table)
     digest = _digest(table, specs, *_sizes(games, search_games, candidates), seed)
@@ -196,11 +228,15 @@ def check_optimize(rules, seed, out_dir, games=None, search_games=None, candidat
 def command_line(rules: RutsmieterRules, specs, candidates: int, search_games: int,
                  games: int, seed: int) -> str:
     """The command that makes the same search (every option spelled out)."""
-    flags = "".join(f" --{f.replace('_', '-')} {'on' if getattr(rules, f) else 'off'}"
-                    for f in HOUSE_RULES if getattr(rules, f) != getattr(RutsmieterRules(), f))
     return (f"tutto-sim optimize --game rutsmieter --players {rules.players} "
             f"--field {','.join(specs)} --candidates {candidates} --search-games {search_games} "
-            f"--games {games} --seed {seed}{flags}")
+            f"--games {games} --seed {seed}{_rule_flags(rules)}")
+
+
+def _rule_flags(rules: RutsmieterRules) -> str:
+    """The house rules that differ from the defaults, as flags (`` --goal-no-jump on``)."""
+    return "".join(f" --{f.replace('_', '-')} {'on' if getattr(rules, f) else 'off'}"
+                   for f in HOUSE_RULES if getattr(rules, f) != getattr(RutsmieterRules(), f))
 
 
 def _est(e) -> dict:
@@ -267,9 +303,15 @@ def _csv_rows(res) -> list[dict]:
 
 def optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int,
              games=None, search_games=None, candidates=None, players=None,
-             field=None, out_path=None) -> None:
-    """``tutto-sim optimize --game rutsmieter`` (module docstring)."""
+             field=None, out_path=None, method="cross-entropy") -> None:
+    """``tutto-sim optimize --game rutsmieter`` (module docstring); ``--method td``:
+    :func:`td_optimize`."""
     from tutto_sim.core.commands_games import ran_on
+
+    if method == "td":
+        _td_check(rules, seed, out_dir, games, search_games, candidates, players, field, out_path)
+        td_optimize(rules, seed, as_json, out_dir, n_threads, games, players, out_path)
+        return
 
     from .optimize import optimize_weights
     from .policy import WeightsPolicy
@@ -357,3 +399,160 @@ def _print(res, d: dict, ran_words: str) -> None:
     out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
               soft_wrap=True)
     out.print(f"CSV: {d['csv']}", soft_wrap=True)
+
+
+# -- optimize --method td: a position's value learned by self-play (rutsmieter.td) -------------
+
+
+def _td_tables(players) -> tuple[int, ...]:
+    """The table sizes of ``--players`` for ``--method td``: 2,3,4 by default."""
+    if players is None:
+        return (2, 3, 4)
+    parts = [p.strip() for p in str(players).split(",")]
+    sizes = [_players_number(p) for p in parts]
+    for n in sizes:
+        table_rules(RutsmieterRules(), n)  # 2, 3 or 4: one line otherwise
+        if sizes.count(n) > 1:
+            raise UserError(f"--players names {n} twice; name each table size once")
+    return tuple(sorted(sizes))
+
+
+def _td_digest(rules: RutsmieterRules, tables, games: int, seed: int) -> str:
+    from .td import ALPHA, LAMBDA
+
+    return run_digest("optimize", game="rutsmieter", method="td", rules=rules, players=list(tables),
+                      games=games, seed=seed, alpha=ALPHA, lam=LAMBDA)
+
+
+def _td_paths(rules, seed, out_dir, games, tables, out_path) -> tuple[Path, Path]:
+    """The policy file and the chart beside it (``…-curve.png``)."""
+    from .td import GAMES
+
+    games = GAMES if games is None else games
+    if out_path is not None:
+        path = Path(out_path)
+    else:
+        sizes = "-".join(map(str, tables))
+        path = run_file(out_dir, f"rutsmieter-td-{sizes}p-seed{seed}",
+                        _td_digest(rules, tables, games, seed), ".json")
+    return path, path.with_name(f"{path.stem}-curve.png")
+
+
+def _td_check(rules, seed, out_dir, games, search_games, candidates, players, field,
+              out_path) -> None:
+    """``--method td`` before any game: no search options, the table sizes, the files' place."""
+    for flag, value in (("--search-games", search_games), ("--candidates", candidates),
+                        ("--field", field)):
+        if value is not None:
+            raise UserError(f"{flag} does not apply to --method td (self-play plays no search; "
+                            "its curve is measured against a fixed field)")
+    tables = _td_tables(players)
+    for path in _td_paths(rules, seed, out_dir, games, tables, out_path):
+        prepare_file(path, "--out")
+
+
+def td_command_line(rules: RutsmieterRules, tables, games: int, seed: int) -> str:
+    """The command that learns the same weights (every option spelled out)."""
+    return (f"tutto-sim optimize --game rutsmieter --method td --players "
+            f"{','.join(map(str, tables))} --games {games} --seed {seed}{_rule_flags(rules)}")
+
+
+def td_json(res, command: str, rules: RutsmieterRules) -> dict:
+    """The run's figures: ``--json`` and (without the weights and file names)
+    the policy file's ``summary``."""
+    from .optimize import weights_dict
+    from .td import POSITION_FEATURES, SCALE
+
+    return {
+        "game": "rutsmieter", "method": f"TD(lambda) by self-play, alpha {res.alpha:g}, "
+        f"lambda {res.lam:g}: V = sigmoid(b + theta . features / scale) over the position "
+        "features; the greedy move is the weights bot with theta / scale on them",
+        "players": list(res.players), "seed": res.seed, "command": command,
+        "alpha": res.alpha, "lambda": res.lam, "games": res.games, "games_done": res.games_done,
+        "scale": dict(zip(POSITION_FEATURES, map(float, SCALE))),
+        "bias": {str(n): th[0] for n, th in res.thetas.items()},
+        "weights_by_players": {str(n): weights_dict(res.weights(n)) for n in res.thetas},
+        "field": res.field,
+        "curve": [{"games": c.games, "players": c.players, "win_rate": c.win_rate,
+                   "ci95_low": c.low, "ci95_high": c.high, "games_against_field": c.n}
+                  for c in res.curve],
+        "final": {str(n): {bot: _est(e) for bot, e in f.items()} for n, f in res.final.items()},
+        "train_seconds": round(res.train_seconds, 2), "seconds": round(res.seconds, 2),
+        "rules": rules.to_dict(), "interrupted": res.interrupted,
+    }
+
+
+def td_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int, games=None,
+                players=None, out_path=None) -> None:
+    """``optimize --game rutsmieter --method td``: train at each table size,
+    write the policy file (a weight set per table size) and the chart beside
+    it; Ctrl-C keeps the games trained so far (files marked interrupted, exit 130)."""
+    from tutto_sim.core.commands_games import ran_on
+
+    from .policy import WeightsPolicy
+    from .td import GAMES, chart, learn
+
+    tables = _td_tables(players)
+    games = GAMES if games is None else games
+    policy_path, chart_path = _td_paths(rules, seed, out_dir, games, tables, out_path)
+    command = td_command_line(rules, tables, games, seed)
+    if not as_json:
+        out.print(f"[bold]Rutsmieter[/bold]: learning a position's value by self-play at "
+                  f"{', '.join(map(str, tables))} players, {games:,} games each; seed {seed}",
+                  soft_wrap=True)
+    with progress_phases(not as_json) as phase:
+        res = learn(tables, seed, games, rules=rules, phase=phase)
+    d = td_json(res, command, rules)
+    if res.interrupted:
+        policy_path, chart_path = interrupted_name(policy_path), interrupted_name(chart_path)
+    main = 4 if 4 in tables else tables[0]
+    policy = WeightsPolicy(res.weights(main), replace(rules, players=main),
+                           by_players=tuple((n, res.weights(n)) for n in tables))
+    summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights_by_players")}
+    atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
+    atomic_write(chart_path, lambda tmp: chart(res, tmp))
+    ran = ran_on(n_threads)
+    d.update({**ran.json(), "policy_file": str(policy_path), "chart": str(chart_path)})
+    if as_json:
+        print(json.dumps(d, indent=2))
+    else:
+        _td_print(res, d, ran.words())
+    if res.interrupted:
+        err.print(f"interrupted after {res.games_done:,} games of self-play at each table size: "
+                  f"the weights so far are saved, marked interrupted, in {policy_path}",
+                  markup=False, highlight=False)
+        raise typer.Exit(130)
+
+
+def _td_print(res, d: dict, ran_words: str) -> None:
+    from .policy import FEATURES
+    from .td import N_POSITION
+
+    out.print("win rate against the field (the learner in one seat, " + ", ".join(res.field) +
+              " in the others; 95% CI)", soft_wrap=True)
+    t = Table("games of self-play", *(f"{n} players (fair {1 / n:.3f})" for n in res.players))
+    for g in sorted({c.games for c in res.curve}):
+        by = {c.players: c for c in res.curve if c.games == g}
+        t.add_row(f"{g:,}", *(f"{by[n].win_rate:.4f} [{by[n].low:.4f}, {by[n].high:.4f}]"
+                              if n in by else "" for n in res.players))
+    out.print(t)
+    if res.final:
+        bots = list(next(iter(res.final.values())))
+        t = Table("against", *(f"{n} players" for n in res.final),
+                  title="final weights on more games against the field (95% CI)",
+                  title_justify="left")
+        for bot in bots:
+            t.add_row(bot, *(_pm(f[bot]) for f in res.final.values()))
+        out.print(t)
+    out.print("weights learned (a move's score: the sum of weight × feature of the position "
+              "after it)", soft_wrap=True)
+    t = Table("position feature", *(f"{n} players" for n in res.thetas))
+    for i, f in enumerate(FEATURES[-N_POSITION:]):
+        t.add_row(f, *(f"{res.weights(n)[-N_POSITION + i]:+.4f}" for n in res.thetas))
+    t.add_row("(bias b)", *(f"{th[0]:+.4f}" for th in res.thetas.values()))
+    out.print(t)
+    out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; self-play "
+              f"{res.train_seconds:.1f} s, {res.seconds:.1f} s in all", soft_wrap=True)
+    out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
+              soft_wrap=True)
+    out.print(f"chart: {d['chart']}", soft_wrap=True)

@@ -38,7 +38,9 @@ games against 8,000-rollout values, taking the highest ``w`` outright plays
 policy's move is the default, and the expert departs from it only on
 evidence (:func:`decide`):
 
-1. rounds of :data:`ROUND` rollouts per move, up to the budget ``R``;
+1. rounds of :data:`ROUND` rollouts per move (at 3 and 4 players a half and
+   a quarter of it, :func:`round_size`: rollouts are longer games there), up
+   to the budget ``R``;
 2. after each round the leader (most wins; ties to the tuned move) is
    compared with the tuned move over the common rollouts (``a`` rollouts won
    by the leader only, ``b`` by the tuned move only); the rounds stop early
@@ -128,6 +130,14 @@ GATE = Threshold(9, 4, 80)
 #: (the best move is clearly better than the tuned one): z = 3.
 ROUND = 100
 DECIDED = Threshold(9, 1, 0)
+#: A round at 3 and 4 players is ROUND divided by these (rollouts there are
+#: longer games): the median decision stays near that of 2 players.
+ROUND_DIVISOR = {1: 1, 2: 1, 3: 2, 4: 4}
+
+
+def round_size(players: int) -> int:
+    """Rollouts per move in a round at a table of ``players``."""
+    return max(1, ROUND // ROUND_DIVISOR[players])
 #: Rollouts per move between two readings of the clock of a timed ``expert@Nms``.
 CLOCK_BATCH = 10
 
@@ -281,16 +291,17 @@ def clearly_ahead(a: int, b: int, r: int, t: Threshold) -> bool:
 
 
 def decide(obs: Observation, budget: int, preferred: int, rollouts) -> tuple[np.ndarray, int]:
-    """The expert's decision (module docstring): rounds of :data:`ROUND`
+    """The expert's decision (module docstring): rounds of :func:`round_size`
     rollouts per move, from ``rollouts(start, count)``, up to ``budget``.
     Returns the rollout results used and the move."""
-    wins = rollouts(0, min(ROUND, budget))
+    size = round_size(len(obs.seats))
+    wins = rollouts(0, min(size, budget))
     while True:
         best, a, b = lead(wins, preferred)
         r = wins.shape[1]
         if best == preferred or r >= budget or clearly_ahead(a, b, r, DECIDED):
             break
-        wins = np.concatenate([wins, rollouts(r, min(ROUND, budget - r))], axis=1)
+        wins = np.concatenate([wins, rollouts(r, min(size, budget - r))], axis=1)
     return wins, _verdict(obs, wins, preferred)
 
 
@@ -341,11 +352,11 @@ def advise(obs: Observation, rules: RutsmieterRules, rollouts: int | None = None
     return rank(obs, wins, pick)
 
 
-def kernel_row(rollouts: int, weights_row: int) -> tuple[int, ...]:
+def kernel_row(rollouts: int, weights_row: int, players: int = 2) -> tuple[int, ...]:
     """The expert as a row of the kernel's experts table (``kernel.X_*``
-    columns): its budget, the weights row of its rollout policy, and the
-    constants of :func:`decide` and :func:`decision_seed`."""
-    return (rollouts, weights_row, ROUND, *GATE, *DECIDED, EXPERT_SEED)
+    columns) at a table of ``players``: its budget, the weights row of its
+    rollout policy, and the constants of :func:`decide` and :func:`decision_seed`."""
+    return (rollouts, weights_row, round_size(players), *GATE, *DECIDED, EXPERT_SEED)
 
 
 def expert_bot(rules: RutsmieterRules, rollouts: int = DEFAULT_ROLLOUTS, name: str = "expert",

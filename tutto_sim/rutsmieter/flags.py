@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 #: The bots of ``--bots`` (``rutsmieter.bots`` parses them).
-BOT_SPECS = ("random", "first", "last", "aggressive", "defensive", "tuned", "expert",
+BOT_SPECS = ("random", "first", "last", "aggressive", "defensive", "tuned", "td", "expert",
              "expert:ROLLOUTS", "expert@MSms", "weights:FILE", "py:MODULE:NAME")
 VALID_BOTS = "valid bots: " + ", ".join(BOT_SPECS)
 

@@ -85,7 +85,7 @@ class RutsmieterGameKernel(SeatingsKernel):
                 ids.append(int(t))
             elif isinstance(t, ExpertTable):
                 ids.append(BOT_EXPERT + len(experts))
-                experts.append(kernel_row(t.rollouts, len(rows)))
+                experts.append(kernel_row(t.rollouts, len(rows), config.rules.players))
                 rows.append(tuple(float(w) for w in t.weights))
             else:
                 ids.append(BOT_WEIGHTS + len(rows))

@@ -12,44 +12,15 @@ from tutto_sim.rutsmieter.entry import ENTRY
 from tutto_sim.rutsmieter.rules import PLAYER_CHOICES, table_rules
 
 
-#: How ``tuned`` does at 3 and 4 players (docs/rutsmieter.md, "The tuned weights"):
-#: every lineup of the six bots, 28,800 games, seed 1, default house rules, by
-#: :data:`STANDING_COMMAND` (tests/rutsmieter/test_rutsmieter_play.py replays it).
-TUNED_STANDING = {
-    3: ("at 3 players it wins 43.6% of the games, level with first and aggressive (43.7%, "
-        "43.9%) and behind defensive (47.2%)"),
-    4: ("at 4 players it finishes last of first, aggressive, defensive and tuned (29.3% of "
-        "the games against 34.8–36.6%)"),
-}
-STANDING_COMMAND = ("tutto-sim tournament --game rutsmieter --players {players} --bots "
-                    "random,first,last,aggressive,defensive,tuned --games 28800 --seed 1")
-
-
-def tuned_note(rules) -> str | None:
-    """``play``'s line at 3 and 4 players: the tuned bot (the default opponents,
-    the player of the expert's games) was tuned at 2 players and is weaker here."""
-    import dataclasses
-
-    from tutto_sim.rutsmieter.rules import RutsmieterRules
-
-    standing = TUNED_STANDING.get(rules.players)
-    if standing is None:
-        return None
-    default = dataclasses.replace(rules, players=4) == RutsmieterRules()
-    return ("note: tuned (the default bots, and the player in the expert's games) was tuned "
-            f"at 2 players; {standing}"
-            + ("" if default else " under the default house rules")
-            + "; docs/rutsmieter.md, 'The tuned weights'")
-
-
 class RutsmieterHooks(GameHooks):
     HELP = {
         "tournament --games": "expert 360",
         "optimize": "; Rutsmieter's move weights",
-        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000.",
+        "optimize --games": "Whole-game searches (Rutsmieter): fresh games against each field bot to evaluate the weights found. Default 100,000. With --method td: games of self-play at each table size (default 200,000).",
         "optimize --search-games": "Whole-game searches: games per candidate against each field bot, the same games for every candidate (common random numbers). Default 2,000.",
         "optimize --candidates": "Whole-game searches: weight vectors to try. Default 160.",
-        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2.",
+        "optimize --method": "Rutsmieter: cross-entropy (the weight search against the field; default) or td (a position's value learned by self-play, at each table size of --players).",
+        "optimize --players": "Whole-game searches: table size (Rutsmieter 2, 3 or 4); the field bot takes every other seat. Default 2. With --method td: the table sizes to learn at, as 2,3,4 (the default).",
         "optimize --field": "Whole-game searches: the bots to beat, comma-separated. Default first,aggressive,defensive,random.",
         "solve --solo": "Rutsmieter: one player alone, exact expected throws to bring all pieces home.",
         "solve --duel": "Rutsmieter: two players with one piece each, exact chances to win and expected throws.",
@@ -58,7 +29,8 @@ class RutsmieterHooks(GameHooks):
     }
 
     SOLVE_OPTIONS = ("solo", "duel")
-    OPTIMIZE_OPTIONS = ("games", "search_games", "candidates", "players", "field", "out_path")
+    OPTIMIZE_OPTIONS = ("method", "games", "search_games", "candidates", "players", "field", "out_path")
+    OPTIMIZE_METHODS = ("cross-entropy", "td")
 
     #: ``--players`` 2, 3 or 4 (one line otherwise).
     table_rules = staticmethod(table_rules)
@@ -117,11 +89,9 @@ class RutsmieterHooks(GameHooks):
         return InteractiveGame(players, config, seed, narrate)
 
     def play_intro(self, rules) -> tuple[str, str]:
-        """``play``'s heading (no target: the first home wins) and how to answer
-        (at 3 and 4 players with :func:`tuned_note` on a second line)."""
+        """``play``'s heading (no target: the first home wins) and how to answer."""
         how = "at each choice type its letter; ? shows the expert's advice, q leaves"
-        note = tuned_note(rules)
-        return (f"Rutsmieter, {rules.players} players", how if note is None else f"{how}\n{note}")
+        return (f"Rutsmieter, {rules.players} players", how)
 
     def play_bots(self, rules) -> str:
         """``play``'s opponents unless ``--bots`` says otherwise: the full board."""
@@ -141,7 +111,8 @@ class RutsmieterHooks(GameHooks):
         return check(**kw)
 
     def optimize(self, **kw):
-        """``optimize --game rutsmieter``: the search for the weights bot's weights."""
+        """``optimize --game rutsmieter``: the search for the weights bot's weights
+        (``--method td``: weights learned by self-play)."""
         from tutto_sim.rutsmieter.cli import optimize as rutsmieter_optimize
 
         return rutsmieter_optimize(**kw)

@@ -74,7 +74,10 @@ BOT_WEIGHTS = 5
 #: Ids from here on are expert bots (``rutsmieter.expert``): id ``BOT_EXPERT + e``
 #: plays row ``e`` of the experts table (its rollout policy a weights row).
 BOT_EXPERT = 1 << 20
-N_FEATURES = 7
+N_FEATURES = 22
+N_FEATURES_V1 = 7
+#: The first feature of ``policy.POSITION_FEATURES`` (the position after the move).
+F_POSITION = 9
 assert BOT_NAMES == ("random", "first", "last", "aggressive", "defensive")
 ST_THROWS, ST_TURNS, ST_MOVES, ST_CAPTURES, ST_LOST, ST_SIXES, ST_PASSES = range(7)
 assert STAT_NAMES == ("throws", "turns", "moves", "captures", "lost", "sixes", "passes")
@@ -339,15 +342,190 @@ def _exposure(pos, n, offs, p, moved, new_x, victim):
     return total
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _threats_by(pos, offs, o, square):
+    """``policy.threats_by``: pieces of player o 1-6 squares behind ring
+    ``square`` along o's walk, plus 1 if it is o's start square while o has a
+    piece in the house."""
+    target = square - offs[o]
+    if target < 0:
+        target += _RING
+    total = 0
+    home = False
+    for kk in range(4):
+        q = pos[4 * o + kk]
+        if q == _HOUSE:
+            home = True
+        elif q < _RING:
+            dq = target - q
+            if 1 <= dq <= 6:
+                total += 1
+    if target == 0 and home:
+        total += 1
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _finished(pos, o):
+    for kk in range(4):
+        if pos[4 * o + kk] < _FIRST_GOAL:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _position_features(pos, n, offs, p, need_risk, need_opp_risk):
+    """``policy.position_features`` of ``pos`` for player p, as a tuple of 13
+    ints (nothing allocated). ``need_risk`` False leaves the four features of
+    threats to own pieces (risk_progress, start_danger, next_danger,
+    own_threatened) 0, ``need_opp_risk`` False opp_risk: not computed."""
+    b = 4 * p
+    # own ring pieces: risk (threats × how far it has come), start danger, next danger
+    risk = 0
+    start_danger = 0
+    next_danger = 0
+    threatened = 0
+    if need_risk:
+        q = p
+        for step in range(1, n):
+            c = p + step
+            if c >= n:
+                c -= n
+            if not _finished(pos, c):
+                q = c
+                break
+        for k in range(4):
+            x = pos[b + k]
+            if x < 0 or x >= _RING:
+                continue
+            sq = _square(x, offs[p])
+            r = 0
+            for o in range(n):
+                if o == p:
+                    continue
+                t = _threats_by(pos, offs, o, sq)
+                r += t
+                if o == q:
+                    next_danger += t
+                has_house = False
+                for kk in range(4):
+                    if pos[4 * o + kk] == _HOUSE:
+                        has_house = True
+                if has_house:
+                    target = sq - offs[o]
+                    if target < 0:
+                        target += _RING
+                    if 1 <= target <= 6:
+                        start_danger += 1
+            risk += r * (x + 1)
+            if r > 0:
+                threatened += 1
+    loose = 0
+    prog = 0
+    goal = 0
+    house = 0
+    for k in range(4):
+        x = pos[b + k]
+        prog += x + 1
+        if x == _HOUSE:
+            house += 1
+        elif x >= _FIRST_GOAL:
+            goal += 1
+            for y in range(x + 1, _LAST + 1):
+                free = True
+                for kk in range(4):
+                    if pos[b + kk] == y:
+                        free = False
+                if free:
+                    loose += 1
+                    break
+    opp_prog = 0
+    lead_prog = 0
+    lead_goal = 0
+    opp_house = 0
+    opp_risk = 0
+    for o in range(n):
+        if o == p:
+            continue
+        po = 0
+        go = 0
+        for kk in range(4):
+            y = pos[4 * o + kk]
+            po += y + 1
+            if y == _HOUSE:
+                opp_house += 1
+            elif y >= _FIRST_GOAL:
+                go += 1
+            elif need_opp_risk:
+                opp_risk += _threats_by(pos, offs, p, _square(y, offs[o])) * (y + 1)
+        opp_prog += po
+        if po > lead_prog:
+            lead_prog = po
+        if go > lead_goal:
+            lead_goal = go
+    return (risk, start_danger, next_danger, loose, prog, goal, house, threatened, opp_prog,
+            lead_prog, lead_goal, opp_house, opp_risk)
+
+
+@njit(cache=True, nogil=True)
+def _add_position(total, pos, n, offs, p, w):
+    """``total`` plus ``w[F_POSITION:]`` times ``policy.position_features`` of
+    ``pos`` for player p, added one by one in their order (as the reference's
+    ``score``). Features whose weights are 0 are not computed (adding 0 changes no sum)."""
+    (risk, start_danger, next_danger, loose, prog, goal, house, threatened, opp_prog, lead_prog,
+     lead_goal, opp_house, opp_risk) = _position_features(
+        pos, n, offs, p, w[9] != 0.0 or w[10] != 0.0 or w[11] != 0.0 or w[16] != 0.0,
+        w[21] != 0.0)
+    total += w[9] * risk
+    total += w[10] * start_danger
+    total += w[11] * next_danger
+    total += w[12] * loose
+    total += w[13] * prog
+    total += w[14] * goal
+    total += w[15] * house
+    total += w[16] * threatened
+    total += w[17] * opp_prog
+    total += w[18] * lead_prog
+    total += w[19] * lead_goal
+    total += w[20] * opp_house
+    total += w[21] * opp_risk
+    return total
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _rank_of(pos, o):
+    goal = 0
+    prog = 0
+    for kk in range(4):
+        y = pos[4 * o + kk]
+        prog += y
+        if y >= _FIRST_GOAL:
+            goal += 1
+    return 1000 * goal + prog
+
+
 @njit(cache=True, nogil=True)
 def _weights_choice(w, cnt, pos, board, mask, n, offs, p, mv_start, mv_victim, mv_end):
-    """``policy.WeightsPolicy.choose``: the highest score, ties to the furthest start."""
+    """``policy.WeightsPolicy.choose``: the highest score, ties to the furthest start.
+    The position features are computed on ``pos`` with the move made in place
+    and taken back (nothing is allocated)."""
     off = offs[p]
     b = 4 * p
     in_house = 0
     for k in range(4):
         if pos[b + k] == _HOUSE:
             in_house += 1
+    use_position = False
+    for f in range(F_POSITION, N_FEATURES):
+        if w[f] != 0.0:
+            use_position = True
+    lead = -(1 << 30)
+    if w[8] != 0.0:
+        for o in range(n):
+            if o != p and not _finished(pos, o):
+                r = _rank_of(pos, o)
+                if r > lead:
+                    lead = r
     best = 0
     best_score = 0.0
     for i in range(cnt):
@@ -366,6 +544,12 @@ def _weights_choice(w, cnt, pos, board, mask, n, offs, p, mv_start, mv_victim, m
                     ahead += 1
         has0 = end == 0 or (x != 0 and (mask[p] & 1) != 0)
         house_after = in_house - (1 if x == _HOUSE else 0)
+        cap_prog = 0
+        cap_lead = 0
+        if vic >= 0:
+            cap_prog = pos[vic] + 1
+            if w[8] != 0.0 and _rank_of(pos, vic >> 2) == lead:
+                cap_lead = 1
         total = 0.0
         total += w[0] * (end - x)
         total += w[1] * (1 if vic >= 0 else 0)
@@ -374,6 +558,25 @@ def _weights_choice(w, cnt, pos, board, mask, n, offs, p, mv_start, mv_victim, m
         total += w[4] * (1 if x == _HOUSE else 0)
         total += w[5] * (1 if (x < _FIRST_GOAL and end >= _FIRST_GOAL) else 0)
         total += w[6] * (1 if (has0 and house_after > 0) else 0)
+        total += w[7] * cap_prog
+        total += w[8] * cap_lead
+        if use_position:
+            # the move, made in place and taken back below
+            j = b
+            for k in range(4):
+                if pos[b + k] == x:
+                    j = b + k
+            if x == _HOUSE:
+                j = b + _leaver(pos, p)
+            old_v = 0
+            if vic >= 0:
+                old_v = pos[vic]
+                pos[vic] = _HOUSE
+            pos[j] = end
+            total = _add_position(total, pos, n, offs, p, w)
+            pos[j] = x
+            if vic >= 0:
+                pos[vic] = old_v
         if i == 0 or total > best_score or (total == best_score and x > mv_start[best]):
             best = i
             best_score = total
@@ -822,7 +1025,10 @@ def _experts(experts) -> np.ndarray | None:
 def _wtab(wtab) -> np.ndarray:
     if wtab is None or len(wtab) == 0:
         return np.zeros((1, N_FEATURES), np.float64)
-    return np.ascontiguousarray(wtab, dtype=np.float64).reshape(-1, N_FEATURES)
+    rows = np.atleast_2d(np.asarray(wtab, dtype=np.float64))
+    if rows.shape[1] == N_FEATURES_V1:  # the first seven features only: the others weigh 0
+        rows = np.hstack([rows, np.zeros((rows.shape[0], N_FEATURES - N_FEATURES_V1))])
+    return np.ascontiguousarray(rows).reshape(-1, N_FEATURES)
 
 
 @njit(cache=True, nogil=True)
@@ -1110,3 +1316,14 @@ def fast_move_at(pos, params, offs, p, die, bot):
     board, mask, aux = _board_of(pos, offs)
     return _fast_move(pos, board, mask, aux, p, offs[p], die, params[P_MUST_LEAVE] != 0,
                       params[P_MUST_CAPTURE] != 0, params[P_GOAL_NO_JUMP] != 0, bot)
+
+
+#: The pieces of a game that self-play training (``rutsmieter.td``) builds on,
+#: under public names: scratch, the board from positions, the game loop, the
+#: ring square of an own position, a player's end, a position's features.
+scratch = _scratch
+set_position = _set_position
+play_on = _play_on
+square = _square
+finished = _finished
+position_features = _position_features

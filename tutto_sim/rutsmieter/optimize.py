@@ -1,7 +1,7 @@
 """The search for the weights of Rutsmieter's linear move evaluator
 (``tutto-sim optimize --game rutsmieter``; docs/rutsmieter.md, "The policy search").
 
-What is searched: the 7 weights of ``policy.FEATURES``. Only the order of the
+What is searched: the weights of ``policy.FEATURES``. Only the order of the
 move scores matters, so a weight vector and any positive multiple of it play
 alike: the search keeps the length of the searched weights fixed (that of
 the start weights :data:`START`) and looks for a direction.
@@ -54,6 +54,7 @@ probes and the fresh games run side by side, with the same results.
 from __future__ import annotations
 
 import dataclasses
+import math
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -65,12 +66,12 @@ from tutto_sim.core.analysis import FRESH_START
 from tutto_sim.core.stats import Estimate
 
 from . import kernel as K
-from .policy import FEATURES
+from .policy import FEATURES, full_weights
 from .rules import RutsmieterRules
 
 #: The start of the search: hand-set weights (the interim ``tuned`` before the
 #: first search); fixed weights keep these values.
-START = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0)
+START = (1.0, 30.0, -4.0, 0.5, 8.0, 6.0, -2.0) + (0.0,) * (len(FEATURES) - 7)
 #: The probe's weight: large enough that its feature decides every choice it can.
 PROBE = 1024.0
 #: Candidates per generation (the centre and POPULATION - 1 drawn around it).
@@ -87,6 +88,11 @@ SMOOTHING = 0.7
 GRID = 64
 #: Games per kernel call (progress and Ctrl-C granularity) and per Dask task on a cluster.
 CHUNK = 32768
+#: Each feature's typical size in a choice (how much it tells moves apart):
+#: 20 for the sums of pieces' progress (positions + 1), 1 for counts. The
+#: search draws its directions in these units.
+SCALE = tuple(20.0 if f in ("capture_progress", "risk_progress", "own_progress", "opp_progress",
+                            "lead_progress", "opp_risk") else 1.0 for f in FEATURES)
 #: The default field.
 FIELD = ("first", "aggressive", "defensive", "random")
 
@@ -123,12 +129,27 @@ def _play_span(games: "Games", weights, lo: int, hi: int) -> Play:
     return games.play(weights, lo, hi)
 
 
+@dataclass(frozen=True)
+class MixedTable:
+    """A field entry of several bots: at a table the candidate meets them all,
+    in this order clockwise from the seat after its own (``--field
+    first+aggressive+defensive``); fewer bots than seats repeat in order."""
+
+    bots: tuple
+
+    @property
+    def name(self) -> str:
+        return "+".join(b.name for b in self.bots)
+
+
 class Games:
     """Fixed games against the field: :meth:`play` plays a weight vector on
     them (common random numbers, module docstring).
 
-    ``field`` holds parsed bots (``rutsmieter.bots``) that play in the kernel:
-    their ``table()`` is a bot id or a weights row. ``per_bot`` games against
+    ``field`` holds parsed bots (``rutsmieter.bots``) that play in the kernel
+    (their ``table()`` is a bot id or a weights row), or mixed tables of them
+    (:class:`MixedTable`: the candidate's opponents at one table,
+    ``first+aggressive+defensive``). ``per_bot`` games against
     each field bot are rounded up to whole rounds of seats."""
 
     def __init__(self, rules: RutsmieterRules, field, seed: int, per_bot: int, start: int = 0):
@@ -137,17 +158,27 @@ class Games:
         self.names = [b.name for b in field]
         self.per_bot = -(-per_bot // n) * n
         self.total = self.per_bot * len(field)
-        rows, ids = [], []
-        for b in field:
-            t = b.table()
-            if isinstance(t, (int, np.integer)):
-                ids.append(int(t))
-            else:
-                ids.append(K.BOT_WEIGHTS + 1 + len(rows))
-                rows.append(tuple(float(w) for w in t))
+        rows, ids = [], {}
+
+        def bot_id(b) -> int:
+            if b.name not in ids:
+                t = b.table()
+                if isinstance(t, (int, np.integer)):
+                    ids[b.name] = int(t)
+                else:
+                    ids[b.name] = K.BOT_WEIGHTS + 1 + len(rows)
+                    rows.append(tuple(float(w) for w in t))
+            return ids[b.name]
+
+        # table f * n + j: the candidate (weights row 0) in seat j, field entry f in the
+        # others: one bot in every other seat, or a mixed table's bots in its order
+        # from the seat after the candidate's on
+        others = [[bot_id(b) for b in getattr(entry, "bots", (entry,))] for entry in field]
         self.field_rows = rows
-        # table f * n + j: the candidate (weights row 0) in seat j, field bot f elsewhere
-        self.lineups = np.array([[K.BOT_WEIGHTS if k == j else ids[f] for k in range(n)]
+        def opponent(f: int, j: int, k: int) -> int:
+            return others[f][((k - j - 1) % n) % len(others[f])]
+
+        self.lineups = np.array([[K.BOT_WEIGHTS if k == j else opponent(f, j, k) for k in range(n)]
                                  for f in range(len(field)) for j in range(n)], np.int64)
 
     def _index(self, lo: int, hi: int) -> np.ndarray:
@@ -170,7 +201,7 @@ class Games:
     def play(self, weights, lo: int = 0, hi: int | None = None) -> Play:
         """Games ``lo .. hi - 1`` (default: all) with ``weights`` as the candidate."""
         hi = self.total if hi is None else hi
-        wtab = np.array([tuple(weights), *self.field_rows], np.float64)
+        wtab = np.array([full_weights(weights), *map(full_weights, self.field_rows)], np.float64)
         res = K.simulate(self.lineups, self.rules, self.seed, hi - lo, self.start + lo,
                          weights=wtab)
         return Play(res.winner == self.seats(lo, hi), res.throws, res.winner)
@@ -224,7 +255,7 @@ class Generation:
     candidates: int
     best: float  # best search win rate of the generation
     mean: float
-    centre: tuple[float, ...]  # the centre it was drawn around (all 7 weights)
+    centre: tuple[float, ...]  # the centre it was drawn around (all the weights)
     spread: float  # mean spread of the free weights (units of the fixed length)
 
 
@@ -275,7 +306,7 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
     if not field:
         raise ValueError("the field needs at least one bot")
     t0 = time.perf_counter()
-    start = on_grid(start)
+    start = on_grid(in_range(full_weights(start)))
     search = Games(rules, field, seed, search_games)
     res = OptimizeResult(rules, search.names, seed, search.per_bot, 0, start, start)
     try:
@@ -301,8 +332,11 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
                        if key in plays)
             (res.fixed if same else res.free).append(name)
         free = [FEATURES.index(f) for f in res.free]
-        length = float(np.linalg.norm(np.array(start)[free])) or 1.0
-        centre = _unit(np.array(start)[free])
+        # the search moves in units of each feature's typical size (SCALE): a
+        # weight of 1 on a feature of pieces' progress weighs what 20 weigh on a count
+        scale = np.array(SCALE)[free]
+        length = float(np.linalg.norm(np.array(start)[free] * scale)) or 1.0
+        centre = _unit(np.array(start)[free] * scale)
         spread = np.full(len(free), SPREAD)
         n_gen = -(-candidates // POPULATION) if free else 0
         for g in range(n_gen):
@@ -311,7 +345,7 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
             units = [centre] + [_unit(centre + spread * rng.standard_normal(len(free)))
                                 for _ in range(size - 1)]
             step = phase(f"search, generation {g + 1} of {n_gen}", size * search.total)
-            weights = [_with_free(start, free, length * u) for u in units]
+            weights = [_with_free(start, free, length * u / scale) for u in units]
             scores: list[float] = []
 
             def scored(k: int, play: Play, g=g, weights=weights, scores=scores) -> None:
@@ -323,7 +357,7 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
 
             search.play_all(weights, scored, step)
             res.generations.append(Generation(g + 1, size, max(scores), float(np.mean(scores)),
-                                              _with_free(start, free, length * centre),
+                                              _with_free(start, free, length * centre / scale),
                                               float(spread.mean())))
             order = sorted(range(size), key=lambda i: -scores[i])  # stable: ties to the earlier
             elite = np.array([units[i] for i in order[:max(2, size // ELITE_FRACTION)]])
@@ -336,6 +370,18 @@ def optimize_weights(rules: RutsmieterRules, field, search_games: int = 2_000,
         _fresh(res, rules, field, seed, games, phase)
     res.seconds = time.perf_counter() - t0
     return res
+
+
+def in_range(weights) -> tuple[float, ...]:
+    """``weights`` times the power of 2 that puts the largest ``|w · SCALE|`` in
+    [16, 32): the same moves (a positive factor, exact in binary), and weights
+    large enough for the grid of :func:`on_grid` (weights learned on another
+    scale, e.g. by self-play, would round to 0). Unchanged if all are 0."""
+    top = max(abs(w) * c for w, c in zip(weights, SCALE))
+    if top == 0:
+        return tuple(weights)
+    k = 4 - math.floor(math.log2(top))
+    return tuple(math.ldexp(w, k) for w in weights)
 
 
 def on_grid(weights) -> tuple[float, ...]:

@@ -30,12 +30,17 @@ The parts
   engine), and ``duel.solve_duel`` beside reference games with one piece
   each (the direct linear solve that checks the value iteration is the duel
   tests' business: a dense solve of 3,446 equations would double this part).
-- **Choices**: reference games with ``tuned`` in every seat at 4 players.
-  At every throw that leaves two or more moves the features of each move are
+- **Choices**: reference games with ``tuned`` in every seat at the cheat
+  sheet's table size (``players``, default 4), playing the shipped file's
+  weight set for that size (``default_policy``). At every throw that leaves two or more moves the features of each move are
   recorded, with the move the tuned policy makes and the move it would make
   without each weight (that weight set to 0). The cheat sheet ranks the
   weights, counts how often each one decides, and draws worked examples
   from these choices.
+- **Ladders**: the saved ladders of every bot at 2, 3 and 4 players
+  (``data/ladders/rutsmieter-{2,3,4}p.json``, the JSON of ``tutto-sim ladder
+  --game rutsmieter --json`` with the ``command``, ``machine`` and
+  ``measured_on`` that made it), read, not played (:func:`saved_ladders`).
 """
 
 from __future__ import annotations
@@ -68,6 +73,10 @@ EXPERT_SHARE = 360
 EXPERT_ROLLOUTS = 50
 #: Worked examples on the cheat sheet, at most.
 MAX_EXAMPLES = 4
+#: The cheat sheet's table size unless the report is asked for another.
+CHEAT_SHEET_PLAYERS = 4
+#: The saved ladders of the bot ladder page (``tutto-sim ladder --json`` and the command that made it).
+LADDER_FILE = "rutsmieter-{players}p.json"
 
 
 def estimate_of(x) -> Estimate:
@@ -320,6 +329,35 @@ def examples(choices: Choices, order: list[str], limit: int = MAX_EXAMPLES) -> l
     return out
 
 
+# -- the saved ladders ------------------------------------------------------------------------
+
+
+def ladder_dir():
+    from tutto_sim.core.measured import MEASURED_DIR
+
+    return MEASURED_DIR.parent / "ladders"
+
+
+def saved_ladders(rules: RutsmieterRules, folder=None) -> dict:
+    """players -> the saved ladder (``data/ladders/rutsmieter-2p.json``, ``-3p``, ``-4p``) of 2, 3
+    and 4 players that was played under ``rules``' house rules at that table;
+    a file that is missing, unreadable or of other rules is left out."""
+    import json
+    from pathlib import Path
+
+    out = {}
+    for n in TABLE_SIZES:
+        path = Path(folder or ladder_dir()) / LADDER_FILE.format(players=n)
+        try:
+            d = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(d, dict) and d.get("rules") == table_rules(rules, n).to_dict() \
+                and {"ranking", "ratings"} <= set(d):
+            out[n] = d
+    return out
+
+
 # -- everything ------------------------------------------------------------------------------
 
 
@@ -334,10 +372,11 @@ class RutsmieterReportData:
     tables: dict  # players -> TableGames
     house: object  # analysis.RuleEffects
     exact: ExactChecks
-    choices: Choices
+    choices: Choices  # at the cheat sheet's table size (choices.players)
     seconds: dict = field(default_factory=dict)  # part -> seconds
     tournament: object | None = None  # core.report.Tournament of --tournament, if given
     saved_expert: object | None = None  # core.measured.Measured: expert at its own budget
+    ladders: dict = field(default_factory=dict)  # players -> saved ladder JSON (saved_ladders)
 
     @property
     def policy(self) -> WeightsPolicy:
@@ -366,10 +405,13 @@ def saved_expert(rules: RutsmieterRules, folder=None):
 
 
 def compute(rules: RutsmieterRules, seed: int, games: int,
-            phase: PhaseHook = no_phase, measured_dir=None) -> RutsmieterReportData:
+            phase: PhaseHook = no_phase, measured_dir=None,
+            players: int = CHEAT_SHEET_PLAYERS, ladder_dir=None) -> RutsmieterReportData:
     """Every number of the report (module docstring). Ctrl-C raises
     KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
-    the saved measurements are (default ``data/measured``)."""
+    the saved measurements are (default ``data/measured``); ``players``: the
+    cheat sheet's table size; ``ladder_dir``: where the saved ladders are
+    (default ``data/ladders``)."""
     from .analysis import rule_effects
 
     rules = table_rules(rules, 4)
@@ -398,7 +440,15 @@ def compute(rules: RutsmieterRules, seed: int, games: int,
     if house.interrupted:
         raise KeyboardInterrupt
     exact = timed("exact", exact_checks, rules, games, seed, phase)
-    policy = default_policy(rules)
-    choices = timed("choices", sample_choices, policy, rules, choice_games(games), seed, phase)
+    choices = timed("choices", cheat_sheet_choices, rules, players, games, seed, phase)
     return RutsmieterReportData(rules, seed, games, bots, expert, spec, tables, house, exact,
-                                choices, seconds, saved_expert=saved)
+                                choices, seconds, saved_expert=saved,
+                                ladders=saved_ladders(rules, ladder_dir))
+
+
+def cheat_sheet_choices(rules: RutsmieterRules, players: int, games: int, seed: int,
+                        phase: PhaseHook = no_phase) -> Choices:
+    """The cheat sheet's sample at ``players``: the shipped policy's weight set
+    for that table (``default_policy``) in every seat."""
+    table = table_rules(rules, players)
+    return sample_choices(default_policy(table), table, choice_games(games), seed, phase)

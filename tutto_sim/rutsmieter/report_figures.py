@@ -26,9 +26,10 @@ from tutto_sim.core.report import (
     BLUE, GREEN, GREY, HATCHES, INK, LABEL_BOX, LIGHT, ORANGE, PORTRAIT, Sheet,
 )
 
-from .policy import FEATURES
+from .policy import FEATURES, FEATURES_V1, POSITION_FEATURES, full_weights
 from .report_data import (
     EXPERT_ROLLOUTS,
+    MAX_EXAMPLES,
     TABLE_SIZES,
     TOURNAMENT_PLAYERS,
     Choice,
@@ -36,7 +37,7 @@ from .report_data import (
     examples,
 )
 from .rules import FIRST_GOAL, HOUSE, RING, SEAT_SPACING, table_rules
-from .words import RULE_WORDS, rule_words
+from .words import FEATURE_SHORT, FEATURE_WORDS, RULE_WORDS, feature_value_words, rule_words
 
 
 #: The bots in a few words, for captions.
@@ -117,31 +118,10 @@ def summary(data: RutsmieterReportData) -> str:
 # the cheat sheet: how the tuned bot moves
 # --------------------------------------------------------------------------
 
-#: What each feature counts: (the move ..., unit of the weight).
-FEATURE_WORDS = {
-    "progress": ("walking further", "per square walked (leaving the house counts 1)"),
-    "capture": ("capturing a piece", "for a capture"),
-    "danger_behind": ("landing within reach of opponents",
-                      ("per opponent piece 1–6 squares behind the landing square (and per "
-                       "opponent with pieces in the house, on its start square)")),
-    "danger_ahead": ("landing just behind opponents",
-                     "per opponent piece 1–6 squares ahead: a target for the next throw"),
-    "leave_house": ("bringing a piece out of the house", "for a piece out"),
-    "enter_goal": ("moving a piece into the goal lane", "for a piece into the goal lane"),
-    "block_start": ("leaving a piece on the own start square while pieces wait in the house",
-                    "when it stays there"),
-}
-#: Short names of the weights, for the examples' headings.
-FEATURE_SHORT = {
-    "progress": "walk further", "capture": "capture", "danger_behind": "avoid danger",
-    "danger_ahead": "hunt", "leave_house": "come out", "enter_goal": "get home",
-    "block_start": "clear the start", "tie": "all else equal",
-}
-
-
 def ranked_features(weights) -> list[str]:
     """The features by the size of their weight, largest first (zero weights last,
     ties in the order of the policy file)."""
+    weights = full_weights(weights)
     return sorted(FEATURES, key=lambda f: -abs(weights[FEATURES.index(f)]))
 
 
@@ -175,6 +155,16 @@ def idle_reason(feature: str, rules) -> str | None:
                 "whenever it can")
     if feature == "progress" and rules.must_leave_house:
         return "one throw walks every piece equally far; only coming out differs, and that is forced"
+    if feature == "own_progress" and rules.must_leave_house:
+        return "every move adds the throw to your squares; only coming out differs, and that is forced"
+    if feature == "own_house" and rules.must_leave_house:
+        return "your house empties only by coming out, and that is forced"
+    if feature == "opp_house" and rules.must_capture:
+        return "their houses fill only by a capture, and with must capture on that is forced"
+    if feature == "capture_leader" and rules.must_capture and rules.players == 2:
+        return "with one opponent every capture hits the leader, and captures are forced"
+    if feature == "lead_goal":
+        return "no move of yours changes an opponent's goal lane"
     return None
 
 
@@ -201,41 +191,19 @@ def move_words(move, die: int) -> str:
     return text
 
 
-def _threats(n: int) -> str:
-    return "no opponent can reach it" if n == 0 else \
-        f"{R.count(n, 'opponent piece')} can reach it"
-
-
-def _targets(n: int) -> str:
-    return "no opponent piece just ahead" if n == 0 else \
-        f"{R.count(n, 'opponent piece')} within reach ahead"
-
-
 def feature_phrase(feature: str, value: int, w: float) -> str:
     """What a move's feature value means, with its points: "2 opponent pieces can reach it (−8)"."""
-    if feature == "progress":
-        text = f"walks {R.count(value, 'square')}"
-    elif feature == "capture":
-        text = "captures" if value else "captures nothing"
-    elif feature == "danger_behind":
-        text = _threats(value)
-    elif feature == "danger_ahead":
-        text = _targets(value)
-    elif feature == "leave_house":
-        text = "brings a piece out" if value else "leaves the house as it is"
-    elif feature == "enter_goal":
-        text = "reaches the goal lane" if value else "stays out of the goal lane"
-    else:
-        text = "the start square stays blocked" if value else "the start square is free"
     points = w * value
-    return text + (f" ({_fmt_weight(points)})" if points else "")
+    return feature_value_words(feature, value) + (f" ({_fmt_weight(points)})" if points else "")
 
 
 def example_text(label: str, feature: str, choice: Choice, weights) -> list[str]:
     """The words beside a worked example: the moves, why the tuned bot picks one."""
     moves = choice.obs.moves
+    weights = full_weights(weights)
+    # the features that tell the moves apart and weigh something (the others add nothing)
     differs = [k for k, f in enumerate(FEATURES)
-               if len({fs[k] for fs in choice.features}) > 1]
+               if len({fs[k] for fs in choice.features}) > 1 and weights[k] != 0]
     lines = [f"{label}: {FEATURE_SHORT[feature]}. You threw {choice.obs.die}."]
     for i, m in enumerate(moves):
         parts = [feature_phrase(FEATURES[k], choice.features[i][k], weights[k])
@@ -247,9 +215,15 @@ def example_text(label: str, feature: str, choice: Choice, weights) -> list[str]
               if k not in differs and weights[k] * choice.features[0][k] != 0]
     if shared:
         who = "Both moves" if len(moves) == 2 else "Every move"
-        lines.append(f"{who}: " + "; ".join(
-            feature_phrase(FEATURES[k], choice.features[0][k], weights[k]) for k in shared)
-            + ".")
+        # what the move does one by one; the position alike after every move in one sum
+        alike = [k for k in shared if FEATURES[k] in POSITION_FEATURES]
+        parts = [feature_phrase(FEATURES[k], choice.features[0][k], weights[k])
+                 for k in shared if k not in alike]
+        rest = sum(weights[k] * choice.features[0][k] for k in alike)
+        if alike and rest:
+            parts.append(f"the rest of the position alike ({_fmt_weight(rest)})")
+        if parts:
+            lines.append(f"{who}: " + "; ".join(parts) + ".")
     best = choice.chosen
     scores = " against ".join(f"{s:.3g}".replace("-", "−") for s in
                               [choice.scores[best]] + [s for i, s in enumerate(choice.scores)
@@ -350,27 +324,98 @@ def board_diagram(ax, choice: Choice) -> None:
             weight="bold")
 
 
+def weight_lists(policy, rules) -> tuple[list[str], list[str]]:
+    """The cheat sheet's features: those it lists one by one (every weight that is
+    not 0, ranked by size, those the house rules make idle after the others,
+    then the zero weights the house rules make idle) and those it names in one
+    line as ignored."""
+    w = policy.weights
+    order = ranked_features(w)
+    nonzero = [f for f in order if w[FEATURES.index(f)] != 0]
+    listed = [f for f in nonzero if not idle_reason(f, rules)]
+    listed += [f for f in nonzero if idle_reason(f, rules)]
+    # a file of the first seven weights only: the newer features stay in the one
+    # line that says the position after the move counts for nothing
+    only_v1 = not any(w[FEATURES.index(f)] for f in FEATURES[len(FEATURES_V1):])
+    listed += [f for f in order if w[FEATURES.index(f)] == 0 and idle_reason(f, rules)
+               and not (only_v1 and f not in FEATURES_V1)]
+    return listed, [f for f in order if f not in listed]
+
+
+def ignored_sentence(ignored: list[str]) -> str:
+    """The zero weights in one sentence: "Ignores landing just behind opponents.";
+    a file of the first seven weights only weighs what the move itself does
+    (the position after it counts for nothing), said once for all of those."""
+    if not ignored:
+        return ""
+    after = FEATURES[len(FEATURES_V1):]
+    only_v1 = set(ignored) >= set(after)
+    names = [FEATURE_WORDS[f][0] for f in ignored if not (only_v1 and f in after)]
+    text = ""
+    if names:
+        listed = names[0] if len(names) == 1 else "; ".join(names[:-1]) + " and " + names[-1]
+        text = f"Ignores {listed}."
+    if only_v1:
+        text += (" Weighs only what the move itself does (a policy file of the first "
+                 f"{len(FEATURES_V1)} weights): the position after the move counts for nothing.")
+    return text.strip()
+
+
+#: Weights the cheat sheet words in full, one a line; the smaller ones share a paragraph.
+FULL_LINES = 8
+
+
+def smaller_weights(data, features: list[str]) -> str:
+    """The smaller weights in one paragraph: "Smaller weights (...): the squares
+    your pieces have come in all +0.26 (decided none); ..."."""
+    if not features:
+        return ""
+    w = data.policy.weights
+    n = len(data.choices.choices)
+    items = []
+    for f in features:
+        k = FEATURES.index(f)
+        decided = data.choices.decided(f)
+        items.append(f"{FEATURE_WORDS[f][0]} {_fmt_weight(w[k])} "
+                     f"({'decided none' if decided == 0 else f'decided {R.pct(decided / n)}'})")
+    return "Smaller weights (units as in docs/rutsmieter.md): " + "; ".join(items) + "."
+
+
+def table_words(policy, players: int) -> str:
+    """Which weights the sheet teaches: "the weight set for 2 players" where the file
+    has one per table size, else "the file's one weight set (every table size)"."""
+    if players in dict(policy.by_players):
+        return f"the weight set for {players} players"
+    return "the file's one weight set (every table size plays it)"
+
+
 def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
     policy = data.policy
     w = policy.weights
     progress = w[FEATURES.index("progress")]
     ch = data.choices
-    order = ranked_features(w)
-    worked = examples(ch, [f for f in order if w[FEATURES.index(f)] != 0])
+    listed, ignored = weight_lists(policy, data.rules)
+    position = any(w[FEATURES.index(f)] for f in POSITION_FEATURES)
+    worked = examples(ch, [f for f in ranked_features(w) if w[FEATURES.index(f)] != 0],
+                      limit=2 if position else MAX_EXAMPLES)
     four_words = four_player_words(data)
-    title = "How to move: the tuned bot's policy"
+    title = f"How to move at {ch.players} players: the tuned bot's policy"
     caption = (
         "At every throw that leaves a choice, the tuned bot scores each move it may make by "
-        "adding up the points above for what the move does, and makes the move with the "
-        "highest score; equal scores go to the piece furthest along. Weights read from "
-        f"{_policy_file(policy)}, ranked by size. 'Decided': among {_games(ch.games)} of tuned "
+        "adding up the points above for what the move does and for the position it leaves, "
+        "and makes the move with the highest score; equal scores go to the piece furthest "
+        f"along. Weights: {table_words(policy, ch.players)} of {_policy_file(policy)}, "
+        "ranked by size (a report for another table size teaches that table's: "
+        "docs/reports.md). "
+        f"'Decided': among {_games(ch.games)} of tuned "
         f"in every seat at {ch.players} players (reference engine, {ch.throws:,} throws, "
         f"{len(ch.choices):,} throws with two or more allowed moves), the choices whose move "
         "changes when that weight is set to 0. Examples: the first such choice in those "
         "games for each weight (two moves where possible); positions are counted from your "
-        "start square (goal squares 1–4 after square 39). Diagrams: your start square at the "
-        "bottom, play runs clockwise; black dots: your pieces; square, triangle, diamond: the "
-        "opponents in the order they throw after you; grey: goal lanes; dotted: houses; "
+        "start square (goal squares 1–4 after square 39); 'come' counts the squares a piece "
+        "has walked from its start square, coming out as 1. Diagrams: your start square at "
+        "the bottom, play runs clockwise; black dots: your pieces; square, triangle, diamond: "
+        "the opponents in the order they throw after you; grey: goal lanes; dotted: houses; "
         "solid arrow: the tuned bot's move, dashed: the others. "
         + (four_words + " " if four_words else "")
         + R.source(data, "game 0" if ch.games == 1 else f"games 0–{ch.games - 1:,}"))
@@ -383,20 +428,26 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
     fig.text(0.05, y, "What the tuned bot weighs, strongest first", fontsize=11,
              weight="bold", va="top")
     y -= 24 * line
-    for rank, f in enumerate(order, 1):
+    size, small = (8.4, 7.6) if len(listed) <= FULL_LINES else (7.6, 6.9)
+    wrap, wrap_decided = (80, 46) if len(listed) <= FULL_LINES else (88, 50)
+    for rank, f in enumerate(listed[:FULL_LINES], 1):
         k = FEATURES.index(f)
-        text = textwrap.wrap(weight_sentence(f, w[k], progress, data.rules), 80)
-        decided = textwrap.wrap(decided_words(data, f), 46)
-        fig.text(0.05, y, f"{rank}.", fontsize=8.4, va="top", weight="bold")
-        fig.text(0.08, y, "\n".join(text), fontsize=8.4, va="top", linespacing=1.27)
-        fig.text(0.665, y, "\n".join(decided), fontsize=7.6, va="top", color="#333333",
+        text = textwrap.wrap(weight_sentence(f, w[k], progress, data.rules), wrap)
+        decided = textwrap.wrap(decided_words(data, f), wrap_decided)
+        fig.text(0.05, y, f"{rank}.", fontsize=size, va="top", weight="bold")
+        fig.text(0.08, y, "\n".join(text), fontsize=size, va="top", linespacing=1.27)
+        fig.text(0.665, y, "\n".join(decided), fontsize=small, va="top", color="#333333",
                  linespacing=1.27)
-        y -= max(8.4 * len(text), 7.6 * len(decided)) * line + 0.008
+        y -= max(size * len(text), small * len(decided)) * line + 0.008 * size / 8.4
     ties = ch.ties()
-    fig.text(0.05, y, f"Equal scores: the piece furthest along moves ({ties:,} of "
-             f"{len(ch.choices):,} choices, {R.pct(ties / max(len(ch.choices), 1))}).",
-             fontsize=8.4, va="top")
-    y -= 10 * line + 0.012
+    notes = [smaller_weights(data, listed[FULL_LINES:]), ignored_sentence(ignored),
+             f"Equal scores: the piece furthest along moves ({ties:,} of "
+             f"{len(ch.choices):,} choices, {R.pct(ties / max(len(ch.choices), 1))})."]
+    for note in filter(None, notes):
+        text = textwrap.wrap(note, 100 if size > 8 else 112)
+        fig.text(0.05, y, "\n".join(text), fontsize=size, va="top", linespacing=1.27)
+        y -= size * len(text) * line + 0.006
+    y -= 0.006
     if four_words:  # the sheet teaches a 2-player policy: say where it is weaker
         note = textwrap.wrap(four_words + " (Bot win rates page.)", 100)
         fig.text(0.05, y, "\n".join(note), fontsize=8.4, va="top", weight="bold",
@@ -406,9 +457,10 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
     y -= 16 * line
     cell_h = (y - band - 0.01) / 2
     board = min(cell_h * height - 0.3, 2.05)  # inches
+    wide = len(worked) <= 2  # one example a row, its words beside the board in full width
     for i, (feature, choice) in enumerate(worked):
-        x0 = 0.03 + 0.485 * (i % 2)
-        top = y - cell_h * (i // 2)
+        x0 = 0.03 if wide else 0.03 + 0.485 * (i % 2)
+        top = y - cell_h * (i if wide else i // 2)
         lines = example_text(f"Example {i + 1}", feature, choice, w)
         fig.text(x0 + 0.01, top, lines[0], fontsize=8.6, weight="bold", va="top")
         ax = fig.add_axes((x0, top - 13 * line - board / height, board / width,
@@ -416,10 +468,13 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
         board_diagram(ax, choice)
         wrapped = []
         for j, s in enumerate(lines[1:]):
-            wrapped += textwrap.wrap(s, 32, subsequent_indent="   " if j < len(lines) - 2
-                                     else "")
+            wrapped += textwrap.wrap(s, 92 if wide else 32,
+                                     subsequent_indent="   " if j < len(lines) - 2 else "")
+        # the words shrink to stay inside their cell (down to 6 pt)
+        room = (cell_h - 16 * line - 0.006) * height * 72  # points
+        size = min(6.9 if wide else 7.1, max(6.0, room / (1.22 * 1.17 * len(wrapped))))
         fig.text(x0 + board / width + 0.005, top - 16 * line, "\n".join(wrapped),
-                 fontsize=7.1, va="top", linespacing=1.22)
+                 fontsize=size, va="top", linespacing=1.22)
     return Sheet(fig, f"{number:02d}-how-to-move", title, caption)
 
 
@@ -508,8 +563,9 @@ def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
 def four_player_words(data: RutsmieterReportData) -> str:
     """Where tuned stands at 4 players, if other bots win more there: "At 4
     players tuned (29.3 [28.7, 29.9]%) finishes behind first, aggressive and
-    defensive (34.8–36.6%): ..."; "" if it wins most."""
-    if 4 not in data.bots:
+    defensive (34.8–36.6%): ..."; "" if it wins most or the policy file has
+    a weight set of its own for 4 players."""
+    if 4 not in data.bots or 4 in dict(data.policy.by_players):
         return ""
     four = data.bots[4].bot_stats()
     by = {b.name: b for b in four}
@@ -544,7 +600,9 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
         "the games a bot won per seat it held, with its 95% CI as bars; dotted: the fair "
         "share (1/players). Left: 2 players (every pair of bots); middle: 4 players (every "
         "four of the six bots); right: 2 players, the row bot's win rate against the column "
-        "bot." + expert_part + (" " + four_words if four_words else "") + " "
+        "bot." + expert_part + (" " + four_words if four_words else "")
+        + (" The bot ladder (last page) rates every bot at 2, 3 and 4 players from saved runs."
+           if data.ladders else "") + " "
         + table_prints(data, TOURNAMENT_PLAYERS)
         + R.source(data, f"{_games(data.games)} per table"))
     fig = R.landscape_page(title, caption)
@@ -581,6 +639,131 @@ def bot_win_rates(data: RutsmieterReportData, number: int) -> Sheet:
         d.set_title(panel, loc="left", fontsize=8)
         d.set_xlabel("win rate", fontsize=8)
     return Sheet(fig, f"{number:02d}-bot-win-rates", title, caption)
+
+
+# --------------------------------------------------------------------------
+# the bot ladder (saved)
+# --------------------------------------------------------------------------
+
+
+def bot_label(name: str) -> str:
+    """A ladder's bot as the page names it: a policy file (``weights:FILE``) by
+    the file's name without the game's prefix ("tuned-v1"), the others as they are."""
+    from pathlib import Path
+
+    kind, sep, arg = name.partition(":")
+    if sep and kind == "weights":
+        stem = Path(arg).stem
+        return stem.removeprefix("rutsmieter-")
+    return name
+
+
+def bot_words(name: str) -> str:
+    """A bot of a ladder in a few words, for the caption."""
+    kind, sep, arg = name.partition(":")
+    if sep and kind == "weights":
+        return f"the weights of {arg}"
+    return BOT_WORDS.get(name.split(":")[0], name)
+
+
+def ladder_command(d: dict) -> str:
+    """The command that made a saved ladder, as written in its file."""
+    return d.get("command") or f"tutto-sim ladder --game rutsmieter --players {d['players']}"
+
+
+def command_lines(command: str, width: int) -> list[str]:
+    """A command wrapped at spaces, and a word longer than a line (a list of bots)
+    after its commas: joined again, a line that ends in a comma runs on without a space.
+
+    >>> command_lines("ladder --bots random,first,last --seed 1", 14)
+    ['ladder --bots', 'random,first,', 'last --seed 1']
+    """
+    words = []
+    for word in command.split(" "):
+        while len(word) > width and "," in word[:width]:
+            cut = word.rindex(",", 0, width) + 1
+            words.append(word[:cut])
+            word = word[cut:]
+        words.append(word)
+    lines = [""]
+    for word in words:
+        glue = "" if not lines[-1] or lines[-1].endswith(",") else " "
+        if lines[-1] and len(lines[-1]) + len(glue) + len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] += glue + word
+    return lines
+
+
+def bot_ladder(data: RutsmieterReportData, number: int) -> Sheet:
+    """The saved ladders of every bot at 2, 3 and 4 players (``report_data.saved_ladders``):
+    each bot's rating with its 95% CI, and the command, seed and machine of each."""
+    ladders = data.ladders
+    title = "Bot ladder: every bot at 2, 3 and 4 players"
+    if not ladders:
+        caption = ("No saved ladder fits these house rules (data/ladders/rutsmieter-2p.json, "
+                   "-3p.json and -4p.json are played under the default rules); the ladder "
+                   "command of docs/reports.md with the same house rules plays one. "
+                   + R.source(data))
+        fig = R.landscape_page(title, caption)
+        return Sheet(fig, f"{number:02d}-bot-ladder", title, caption)
+    names = []
+    for d in ladders.values():
+        names += [n for n in d["ranking"] if n not in names]
+    def where(d):
+        return (f"played on {d.get('machine', 'a machine not recorded')}"
+                + (f", {d['measured_on']}" if d.get("measured_on") else ""))
+
+    same = len({where(d) for d in ladders.values()}) == 1
+    parts = []
+    for n, d in sorted(ladders.items()):
+        parts.append(
+            f"{n} players: {d['games']:,} games, {d['games_per_pair']:,} per pair of bots, seed "
+            f"{d['seed']}, {d.get('engine', 'kernel')} engine" + ("" if same else f", {where(d)}")
+            + f"; best: {bot_label(d['ranking'][0])}")
+    if same:
+        parts.append("All " + where(next(iter(ladders.values()))))
+    words = "; ".join(f"{bot_label(n)}: {bot_words(n)}" for n in names)
+    caption = (
+        "Every bot against every other at each table size, every lineup of bots with the seats "
+        "rotated: saved runs (data/ladders/rutsmieter-2p.json, -3p.json, -4p.json; the "
+        "command that made each is printed under its panel), read by the report, not played "
+        f"again. Bots: {words}. Each bot's rating (Elo scale, the bots' mean at 0; 100 points "
+        "apart is a 64% chance for the stronger of two) with its 95% CI, fitted to every game "
+        "by the model each file names ("
+        + "; ".join(f"{n} players: {d['model'].split(' (')[0]}" for n, d in sorted(ladders.items()))
+        + "). " + ". ".join(parts) + ". "
+        + table_prints(data, sorted(ladders)) + R.source(data))
+    fig = R.landscape_page(title, caption)
+    axes = fig.subplots(1, len(ladders), sharex=True)
+    axes = np.atleast_1d(axes)
+    for ax, (n, d) in zip(axes, sorted(ladders.items())):
+        order = list(d["ranking"])
+        y = np.arange(len(order))[::-1]
+        r = [d["ratings"][b] for b in order]
+        rate = np.array([x["rating"] for x in r])
+        ax.errorbar(rate, y, xerr=[rate - np.array([x["low"] for x in r]),
+                                   np.array([x["high"] for x in r]) - rate],
+                    fmt="o", color=INK, ms=4, capsize=3, lw=1.0)
+        for yi, x in zip(y, r):
+            ax.text(x["high"] + 12, yi, f"{x['rating']:+.0f} [{x['low']:+.0f}, {x['high']:+.0f}]"
+                    .replace("-", "−"), va="center", fontsize=7, bbox=LABEL_BOX)
+        ax.axvline(0, ls=":", color=GREY, lw=1.2)
+        ax.set_yticks(y, [bot_label(b) for b in order], fontsize=8)
+        ax.set_ylim(-0.6, len(order) - 0.4)
+        ax.set_title(f"{n} players", loc="left")
+        ax.grid(axis="y", visible=False)
+        # the command under the x label, whose blank lines keep room for it in the layout
+        command = command_lines(ladder_command(d), 50)
+        ax.set_xlabel("rating (Elo scale), 95% CI" + "\n" * (len(command) + 1))
+        note = ax.annotate("\n".join(command), xy=(0, 0), xycoords="axes fraction",
+                           xytext=(0, -30), textcoords="offset points", fontsize=5.8,
+                           family="monospace", va="top", color="#333333")
+        note.set_in_layout(False)
+    low = min(x["low"] for d in ladders.values() for x in d["ratings"].values())
+    high = max(x["high"] for d in ladders.values() for x in d["ratings"].values())
+    axes[0].set_xlim(low - 40, high + (high - low) * 0.55)
+    return Sheet(fig, f"{number:02d}-bot-ladder", title, caption)
 
 
 # --------------------------------------------------------------------------
@@ -862,4 +1045,5 @@ def tournament(data: RutsmieterReportData, number: int) -> Sheet:
 
 
 #: The report's pages in order (the tournament page follows when given).
-PAGES = (cheat_sheet, bot_win_rates, house_rules, game_length, seat_advantage, exact_checks)
+PAGES = (cheat_sheet, bot_win_rates, house_rules, game_length, seat_advantage, exact_checks,
+         bot_ladder)

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from .policy import FEATURES
 from .reference import Bot, Observation, apply_move
 from .rules import FIRST_GOAL, HOUSE, LAST_POSITION, PIECES, RutsmieterRules
 
@@ -52,7 +53,12 @@ COMPILING = "the Rutsmieter solo solver's kernels"
 
 #: Digits of the placement code: positions -1..43 as 0..44.
 _BASE = LAST_POSITION + 2
-POLICY_FIRST, POLICY_OPTIMAL = 0, 1
+POLICY_FIRST, POLICY_OPTIMAL, POLICY_WEIGHTS = 0, 1, 2
+#: Where the features a lone player's moves can differ in stand in
+#: ``policy.FEATURES`` (the others are 0 without opponents).
+_F = {f: FEATURES.index(f) for f in ("progress", "leave_house", "enter_goal", "block_start",
+                                     "goal_loose", "own_progress", "own_goal", "own_house")}
+F_PROGRESS, F_LEAVE, F_ENTER, F_BLOCK, F_LOOSE, F_OWN_PROGRESS, F_OWN_GOAL, F_OWN_HOUSE = _F.values()
 
 
 def placements(pieces: int = PIECES) -> np.ndarray:
@@ -134,8 +140,51 @@ def _moves(x, die, must_leave, no_jump, mv_from, mv_to):
 
 
 @njit(cache=True)
-def _solve(states, policy, must_leave, no_jump, value):
-    """Fill ``value[code]`` for every placement (rows in order of decreasing sum)."""
+def _weights_score(start, end, after, w):
+    """The weights bot's score (``policy.WeightsPolicy.score``) of a lone
+    player's move from ``start`` to ``end`` with ``after`` the placement after
+    it: the features are counted here from their definitions (docs/rutsmieter.md,
+    "The weights bot"), those a lone player always has at 0 left out (adding
+    ``w · 0`` changes no sum), the others added in the order of the features."""
+    k = after.shape[0]
+    has0 = False
+    house = 0
+    goal = 0
+    loose = 0
+    prog = 0
+    for j in range(k):
+        y = after[j]
+        prog += y + 1
+        if y == 0:
+            has0 = True
+        if y == HOUSE:
+            house += 1
+        if y >= FIRST_GOAL:
+            goal += 1
+            for sq in range(y + 1, LAST_POSITION + 1):
+                free = True
+                for q in range(k):
+                    if after[q] == sq:
+                        free = False
+                if free:
+                    loose += 1
+                    break
+    total = 0.0
+    total += w[F_PROGRESS] * (end - start)
+    total += w[F_LEAVE] * (1 if start == HOUSE else 0)
+    total += w[F_ENTER] * (1 if (start < FIRST_GOAL and end >= FIRST_GOAL) else 0)
+    total += w[F_BLOCK] * (1 if (has0 and house > 0) else 0)
+    total += w[F_LOOSE] * loose
+    total += w[F_OWN_PROGRESS] * prog
+    total += w[F_OWN_GOAL] * goal
+    total += w[F_OWN_HOUSE] * house
+    return total
+
+
+@njit(cache=True)
+def _solve(states, policy, must_leave, no_jump, value, w):
+    """Fill ``value[code]`` for every placement (rows in order of decreasing sum);
+    ``w``: the weights of :data:`POLICY_WEIGHTS`."""
     k = states.shape[1]
     mv_from = np.zeros(k, np.int64)
     mv_to = np.zeros(k, np.int64)
@@ -154,12 +203,20 @@ def _solve(states, policy, must_leave, no_jump, value):
             movable += 1
             best = np.inf
             best_start = -2
+            best_score = 0.0
             for i in range(cnt):
                 _after(x, mv_from[i], mv_to[i], nxt)
                 e = value[_code(nxt)]
                 start = x[mv_from[i]]
                 if policy == POLICY_FIRST:
                     if start > best_start:
+                        best_start = start
+                        best = e
+                elif policy == POLICY_WEIGHTS:
+                    # the highest score, ties to the piece furthest along (starts differ)
+                    score = _weights_score(start, mv_to[i], nxt, w)
+                    if i == 0 or score > best_score or (score == best_score and start > best_start):
+                        best_score = score
                         best_start = start
                         best = e
                 elif e < best:
@@ -194,10 +251,28 @@ def solo_expected_throws(rules: RutsmieterRules = RutsmieterRules(),
     values = None
     for policy in (POLICY_FIRST, POLICY_OPTIMAL):
         value = np.full(_BASE ** pieces, np.nan)
-        _solve(states, policy, rules.must_leave_house, rules.goal_no_jump, value)
+        _solve(states, policy, rules.must_leave_house, rules.goal_no_jump, value, _NO_WEIGHTS)
         out.append(float(value[_code(start)]))
         values = value
     return SoloResult(out[0], out[1], pieces, values)
+
+
+_NO_WEIGHTS = np.zeros(len(FEATURES))
+
+
+def weights_expected_throws(weights, rules: RutsmieterRules = RutsmieterRules(),
+                            pieces: int = PIECES) -> float:
+    """Exact expected throws for one player bringing ``pieces`` pieces home
+    with the weights bot (``policy.WeightsPolicy`` with ``weights``, all of
+    ``policy.FEATURES``' or the first seven): the same chain, its move at every
+    placement and throw."""
+    from .policy import full_weights
+
+    w = np.array(full_weights(weights), np.float64)
+    states = placements(pieces)
+    value = np.full(_BASE ** pieces, np.nan)
+    _solve(states, POLICY_WEIGHTS, rules.must_leave_house, rules.goal_no_jump, value, w)
+    return float(value[_code(np.full(pieces, HOUSE, np.int64))])
 
 
 def optimal_solo_bot(result: SoloResult) -> Bot:

@@ -36,8 +36,10 @@ def random_board(rng: random.Random, seats, on_ring: float = 0.55):
 def rutsmieter_cases(path: Path, n: int, seed: int) -> list[dict]:
     """Random positions (pieces in the house, on distinct ring squares and in the
     goal lane) at 2-4 players under random house rules, kept when the throw
-    leaves a choice of at least two legal moves."""
-    from tutto_sim.rutsmieter.policy import load_weights_policy
+    leaves a choice of at least two legal moves. The answer is the move of the
+    file's weight set for the table size (``WeightsPolicy.at``) with every
+    move's features (``policy.move_features``): ``{"move", "features"}``."""
+    from tutto_sim.rutsmieter.policy import load_weights_policy, move_features
     from tutto_sim.rutsmieter.reference import Observation, legal_moves
     from tutto_sim.rutsmieter.rules import RutsmieterRules
 
@@ -58,5 +60,6 @@ def rutsmieter_cases(path: Path, n: int, seed: int) -> list[dict]:
             "player": player, "die": die,
             "moves": [{"piece": mv.piece, "start": mv.start, "end": mv.end,
                        "victim": list(mv.victim) if mv.victim is not None else None} for mv in moves],
-            "answer": pol.choose(obs)})
+            "answer": {"move": pol.at(rules).choose(obs),
+                       "features": [list(move_features(board, player, mv)) for mv in moves]}})
     return cases

@@ -20,6 +20,7 @@ class TuttoHooks(GameHooks):
         "optimize": "Tutto card",
         "solve": "Tutto: every card's value",
         "optimize --card": "Tutto card to optimise: stop, fireworks, bonus200, bonus300, bonus400, bonus500, bonus600, x2, plusminus, street, cloverleaf (German names too). Default bonus400.",
+        "optimize --method": "Tutto (and Macke): monte-carlo (search threshold policies by simulation; default) or exact (the optimal policy from the solver). ",
         "solve --cap": "Tutto: turn total (points) from which the solver assumes banking; raising it changes nothing (tested). Default 60000.",
         "report --turns": "200,000 for Tutto",
         "solve --objective": "Tutto",

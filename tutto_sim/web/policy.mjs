@@ -347,9 +347,14 @@ export const HASHED_FIELDS = {
     "point_unit", "target_units", "floor_units", "cap_units", "W", "last_turn"],
 };
 
+/** Fields a content hash covers where the file has them (files without keep their hash):
+ * Rutsmieter's weight sets per table size (rutsmieter/policy.py content_hash). */
+export const OPTIONAL_HASHED_FIELDS = { rutsmieter: ["weights_by_players"] };
+
 /** content_sha256 of a raw tree, as Python's content_hash(d) computes it. */
 export async function contentHash(raw, game) {
-  const body = new RawObject(HASHED_FIELDS[game].map((k) => {
+  const optional = (OPTIONAL_HASHED_FIELDS[game] ?? []).filter((k) => rawGet(raw, k) !== undefined);
+  const body = new RawObject([...HASHED_FIELDS[game], ...optional].map((k) => {
     const v = rawGet(raw, k);
     return [k, v === undefined ? null : v];
   }));
@@ -1154,13 +1159,20 @@ export class MackePolicy extends LoadedFile {
 // Rutsmieter: the linear move evaluator (rutsmieter/policy.py)
 // ---------------------------------------------------------------------------
 
-export const RUTSMIETER_FEATURES = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
+// the features of the first policy files: a file may give these seven only, the others then weigh 0
+export const RUTSMIETER_FEATURES_V1 = ["progress", "capture", "danger_behind", "danger_ahead", "leave_house",
   "enter_goal", "block_start"];
+export const RUTSMIETER_FEATURES = [...RUTSMIETER_FEATURES_V1, "capture_progress", "capture_leader",
+  "risk_progress", "start_danger", "next_danger", "goal_loose", "own_progress", "own_goal", "own_house",
+  "own_threatened", "opp_progress", "lead_progress", "lead_goal", "opp_house", "opp_risk"];
+// the features of the position after the move only (rutsmieter/policy.py POSITION_FEATURES)
+export const RUTSMIETER_POSITION_FEATURES = RUTSMIETER_FEATURES.slice(RUTSMIETER_FEATURES.indexOf("risk_progress"));
+const TABLE_FIELD = "weights_by_players";
 // a piece's position in its player's own count: the house, the ring from its start, the goal lane
 export const HOUSE = -1;
 export const RING = 40;
 export const FIRST_GOAL = 40;
-const LAST_GOAL = FIRST_GOAL + 3;
+const LAST_GOAL = FIRST_GOAL + 3; // LAST_POSITION
 export const SEAT_SPACING = 10; // squares between the starts of neighbouring seats
 
 const mod = (a, m) => ((a % m) + m) % m;
@@ -1168,6 +1180,83 @@ const mod = (a, m) => ((a % m) + m) % m;
 export const ringSquare = (seats, p, x) => mod(x + SEAT_SPACING * seats[p], RING);
 /** The ring position, in the count of the player at seat index `p`, of board square `sq`. */
 export const ownPosition = (seats, p, sq) => mod(sq - SEAT_SPACING * seats[p], RING);
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const goalCount = (own) => own.filter((x) => x >= FIRST_GOAL).length;
+/** How far a player is (as the places at the end): pieces in the goal lane, then progress. */
+const rank = (own) => 1000 * goalCount(own) + sum(own);
+const finished = (own) => own.every((x) => x >= FIRST_GOAL);
+
+/** Pieces of player `o` that could land on ring square `sq` with one throw, plus 1 if it is o's start
+ * square while o has a piece in the house (rutsmieter/policy.py threats_by). */
+function threatsBy(seats, pieces, o, sq) {
+  const target = ownPosition(seats, o, sq);
+  let total = 0;
+  for (const q of pieces[o]) if (q >= 0 && q < RING && target - q >= 1 && target - q <= 6) total++;
+  return total + (target === 0 && pieces[o].includes(HOUSE) ? 1 : 0);
+}
+
+/** The threats of every opponent of `player` to ring square `sq` (rutsmieter/reference.py threats). */
+function threats(seats, pieces, player, sq) {
+  let total = 0;
+  for (let o = 0; o < seats.length; o++) if (o !== player) total += threatsBy(seats, pieces, o, sq);
+  return total;
+}
+
+/** The next player clockwise who has not finished (`player` itself if none). */
+function nextPlayer(pieces, player) {
+  const n = pieces.length;
+  for (let step = 1; step < n; step++) {
+    const q = (player + step) % n;
+    if (!finished(pieces[q])) return q;
+  }
+  return player;
+}
+
+/** The position features (RUTSMIETER_POSITION_FEATURES) of a position for `player`, who has just
+ * moved (rutsmieter/policy.py position_features): integers. */
+export function positionFeatures(seats, pieces, player) {
+  const own = pieces[player];
+  const others = seats.map((_, o) => o).filter((o) => o !== player);
+  const ring = own.filter((x) => x >= 0 && x < RING);
+  const risk = ring.map((x) => threats(seats, pieces, player, ringSquare(seats, player, x)));
+  let startDanger = 0;
+  for (const x of ring) {
+    for (const o of others) {
+      const d = ownPosition(seats, o, ringSquare(seats, player, x));
+      if (pieces[o].includes(HOUSE) && d >= 1 && d <= 6) startDanger++;
+    }
+  }
+  const q = nextPlayer(pieces, player);
+  const nextDanger = q === player ? 0 : sum(ring.map((x) => threatsBy(seats, pieces, q, ringSquare(seats, player, x))));
+  const goalLoose = own.filter((x) => {
+    if (x < FIRST_GOAL) return false;
+    for (let y = x + 1; y <= LAST_GOAL; y++) if (!own.includes(y)) return true;
+    return false;
+  }).length;
+  const progress = others.map((o) => sum(pieces[o].map((x) => x + 1)));
+  let oppRisk = 0;
+  for (const o of others) {
+    for (const y of pieces[o]) {
+      if (y >= 0 && y < RING) oppRisk += threatsBy(seats, pieces, player, ringSquare(seats, o, y)) * (y + 1);
+    }
+  }
+  return [
+    sum(risk.map((r, i) => r * (ring[i] + 1))),
+    startDanger,
+    nextDanger,
+    goalLoose,
+    sum(own.map((x) => x + 1)),
+    goalCount(own),
+    own.filter((x) => x === HOUSE).length,
+    risk.filter((r) => r > 0).length,
+    sum(progress),
+    progress.length ? Math.max(...progress) : 0,
+    others.length ? Math.max(...others.map((o) => goalCount(pieces[o]))) : 0,
+    sum(others.map((o) => pieces[o].filter((y) => y === HOUSE).length)),
+    oppRisk,
+  ];
+}
 
 /** The legal moves of a throw of `die` for `player` (rutsmieter/reference.py legal_moves, in piece
  * order): {piece, start, end, victim: [player, piece] or null}. */
@@ -1214,19 +1303,43 @@ export function legalMoves(seats, pieces, player, die, rules) {
   return moves;
 }
 
+/** All weights of a set, in the order of RUTSMIETER_FEATURES: a file's seven are padded with zeros. */
+const fullWeights = (set, features) => RUTSMIETER_FEATURES.map((f) => (features.includes(f) ? set[f] : 0.0));
+
 export class RutsmieterPolicy extends LoadedFile {
   constructor(d, contentSha256, fail, callerRules) {
     super("rutsmieter", d, callerRules ? { ...d.rules, ...callerRules, game: "rutsmieter" } : d.rules, contentSha256);
     this.summary = d.summary ?? null;
-    if (!jsonEqual(d.features, RUTSMIETER_FEATURES)) fail(`features must be ${RUTSMIETER_FEATURES.join(", ")} in this order`);
+    const features = d.features;
+    if (!jsonEqual(features, RUTSMIETER_FEATURES) && !jsonEqual(features, RUTSMIETER_FEATURES_V1)) {
+      fail(`features must be ${RUTSMIETER_FEATURES.join(", ")} in this order (or the first ${RUTSMIETER_FEATURES_V1.length} of them)`);
+    }
+    const table = d[TABLE_FIELD] ?? {};
+    for (const set of [d.weights, ...Object.values(table)]) {
+      if (!jsonEqual(Object.keys(set).sort(), [...features].sort())) {
+        fail(`every weight set needs the weights of its features, ${features.join(", ")}`);
+      }
+    }
     this.featureNames = RUTSMIETER_FEATURES;
-    this.weights = RUTSMIETER_FEATURES.map((f) => d.weights[f]);
+    this.fileFeatures = [...features];
+    this.baseWeights = fullWeights(d.weights, features);
+    // table size -> its weight set ("weights_by_players"), in the order of RUTSMIETER_FEATURES
+    this.weightsByPlayers = Object.fromEntries(Object.entries(table).map(([n, set]) => [Number(n), fullWeights(set, features)]));
+    // the weights for the caller's table (the caller's rules' players), else the file's "weights"
+    this.weights = this.weightsFor(callerRules?.players ?? null);
   }
 
-  /** The features of `move` (rutsmieter/policy.py move_features) in a situation {seats, pieces, player}. */
+  /** The weight set the bot plays at a table of `players` (the file's set for that size, else "weights"). */
+  weightsFor(players) {
+    return this.weightsByPlayers[players] ?? this.baseWeights;
+  }
+
+  /** The features of `move` (rutsmieter/policy.py move_features) in a situation {seats, pieces, player}:
+   * RUTSMIETER_FEATURES' values, integers. */
   features(obs, move) {
     const { seats, player } = obs;
-    const pieces = obs.pieces.map((p) => [...p]);
+    const before = obs.pieces;
+    const pieces = before.map((p) => [...p]);
     if (move.victim) pieces[move.victim[0]][move.victim[1]] = HOUSE;
     pieces[player][move.piece] = move.end;
     const onRing = (sq) => {
@@ -1238,13 +1351,7 @@ export class RutsmieterPolicy extends LoadedFile {
     let behind = 0;
     let ahead = 0;
     if (move.end < RING) {
-      const square = ringSquare(seats, player, move.end);
-      for (let o = 0; o < seats.length; o++) {
-        if (o === player) continue;
-        const target = ownPosition(seats, o, square);
-        for (const q of pieces[o]) if (q >= 0 && q < RING && target - q >= 1 && target - q <= 6) behind++;
-        if (target === 0 && pieces[o].includes(HOUSE)) behind++;
-      }
+      behind = threats(seats, pieces, player, ringSquare(seats, player, move.end));
       for (let dd = 1; dd <= 6; dd++) {
         if (move.end + dd >= RING) break;
         const hit = onRing(ringSquare(seats, player, move.end + dd));
@@ -1252,6 +1359,17 @@ export class RutsmieterPolicy extends LoadedFile {
       }
     }
     const own = pieces[player];
+    let captureProgress = 0;
+    let captureLeader = 0;
+    if (move.victim) {
+      const [vp, vk] = move.victim;
+      captureProgress = before[vp][vk] + 1;
+      let lead = -Infinity;
+      before.forEach((q, o) => {
+        if (o !== player && !finished(q)) lead = Math.max(lead, rank(q));
+      });
+      captureLeader = rank(before[vp]) === lead ? 1 : 0;
+    }
     return [
       move.end - move.start,
       move.victim ? 1 : 0,
@@ -1260,30 +1378,75 @@ export class RutsmieterPolicy extends LoadedFile {
       move.start === HOUSE ? 1 : 0,
       move.start < FIRST_GOAL && FIRST_GOAL <= move.end ? 1 : 0,
       own.includes(0) && own.includes(HOUSE) ? 1 : 0,
+      captureProgress,
+      captureLeader,
+      ...positionFeatures(seats, pieces, player),
     ];
   }
 
-  /** Σ weight · feature, summed in the order of the features (as Python). */
-  score(features) {
+  /** Σ weight · feature, summed in the order of the features (as Python), with the weight set of a
+   * table of `players` (default: the caller's table, else the file's "weights"). */
+  score(features, players = null) {
+    const weights = players === null ? this.weights : this.weightsFor(players);
     let total = 0.0;
     features.forEach((f, i) => {
-      total += this.weights[i] * f;
+      total += weights[i] * f;
     });
     return total;
   }
 
-  /** Index into obs.moves of the move the weights choose (highest score; ties: furthest along, then first). */
+  /** Index into obs.moves of the move the weights choose (highest score; ties: furthest along, then
+   * first), with the weight set of the table of obs (its number of seats). */
   choose(obs) {
     let best = 0;
     let bestKey = null;
     obs.moves.forEach((m, i) => {
-      const key = [this.score(this.features(obs, m)), m.start];
+      const key = [this.score(this.features(obs, m), obs.seats.length), m.start];
       if (bestKey === null || key[0] > bestKey[0] || (key[0] === bestKey[0] && key[1] > bestKey[1])) {
         best = i;
         bestKey = key;
       }
     });
     return best;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// the features in the players' words (rutsmieter/words.py feature_value_words)
+// ---------------------------------------------------------------------------
+
+const count = (n, one, many = null) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many ?? `${one}s`}`;
+
+/** What a move's feature value means to a player, word for word as Python's words.feature_value_words:
+ * "2 opponent pieces can reach it", "captures the leader's piece", "its piece had come 23 squares". */
+export function rutsmieterValueWords(feature, value) {
+  const n = value.toLocaleString("en-US");
+  switch (feature) {
+    case "progress": return `walks ${count(value, "square")}`;
+    case "capture": return value ? "captures" : "captures nothing";
+    case "danger_behind": return value === 0 ? "no opponent can reach it" : `${count(value, "opponent piece")} can reach it`;
+    case "danger_ahead": return value === 0 ? "no opponent piece just ahead" : `${count(value, "opponent piece")} within reach ahead`;
+    case "leave_house": return value ? "brings a piece out" : "leaves the house as it is";
+    case "enter_goal": return value ? "reaches the goal lane" : "stays out of the goal lane";
+    case "block_start": return value ? "the start square stays blocked" : "the start square is free";
+    case "capture_progress": return value ? `its piece had come ${count(value, "square")}` : "no piece to send home";
+    case "capture_leader": return value ? "captures the leader's piece" : "not the leader's piece";
+    case "risk_progress": return value === 0 ? "no piece of yours within reach" : `your pieces within reach: ${n} (threats times squares come)`;
+    case "start_danger": return value === 0 ? "no piece an opponent can reach from its start square"
+      : `${count(value, "piece")} an opponent can reach from its start square`;
+    case "next_danger": return value === 0 ? "the next player can hit none of your pieces"
+      : value === 1 ? "leaves a piece the next player can hit" : `leaves ${value} ways for the next player to hit your pieces`;
+    case "goal_loose": return value === 0 ? "the goal lane is closed up" : `${count(value, "piece")} in the goal lane still to move up`;
+    case "own_progress": return `your pieces have come ${count(value, "square")} in all`;
+    case "own_goal": return `${count(value, "piece")} of yours in the goal lane`;
+    case "own_house": return `${count(value, "piece")} of yours in the house`;
+    case "own_threatened": return value === 0 ? "none of your pieces within reach" : `${count(value, "piece")} of yours within reach`;
+    case "opp_progress": return `the opponents have come ${count(value, "square")} in all`;
+    case "lead_progress": return `the opponent furthest along has come ${count(value, "square")}`;
+    case "lead_goal": return `an opponent has ${count(value, "piece")} in the goal lane`;
+    case "opp_house": return `${count(value, "opponent piece")} in the houses`;
+    case "opp_risk": return value === 0 ? "no opponent piece within your reach" : `opponent pieces you can hit: ${n} (threats times squares come)`;
+    default: throw new RangeError(`no feature ${feature}`);
   }
 }
 
@@ -2003,7 +2166,7 @@ export class MackeWinTable extends LoadedFile {
 const SCHEMAS = {
   "tutto": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/policy.schema.json","title":"tutto-sim policy table, version 1 (Tutto)","description":"The optimal decisions of a Tutto turn for one set of rules. See docs/policy-format.md. Turn totals are in rows of point_unit points: row i is a turn total of i * point_unit; totals beyond the last row use the last row.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","turn_total_rows","throws","keeps","keep","tutto_keep","bank","draw","street_take","x2_by_card_points","summary","content_sha256"],"additionalProperties":false,"$defs":{"keepRows":{"description":"One string per turn-total row; character i is the number of dice (0-6) to set aside from throw i (0 = bust).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[0-6]+$"}},"keepRow":{"type":"string","pattern":"^[0-6]+$"},"bits":{"description":"One character per turn-total row: 1 = yes, 0 = no.","type":"string","pattern":"^[01]+$"},"bankByDice":{"description":"Dice left after setting aside (1-5) -> bank (1) or throw on (0), per turn-total row.","type":"object","required":["1","2","3","4","5"],"additionalProperties":false,"properties":{"1":{"$ref":"#/$defs/bits"},"2":{"$ref":"#/$defs/bits"},"3":{"$ref":"#/$defs/bits"},"4":{"$ref":"#/$defs/bits"},"5":{"$ref":"#/$defs/bits"}}},"bankableCards":{"type":"object","required":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"],"propertyNames":{"enum":["bonus200","bonus300","bonus400","bonus500","bonus600","x2"]}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","six_of_kind","x2_scope","plusminus_chain","plusminus_deduction","reshuffle","target","game_end","cloverleaf_value"],"additionalProperties":false,"properties":{"game":{"const":"tutto"},"six_of_kind":{"enum":["two-triples","one-triple"]},"x2_scope":{"enum":["turn","card"]},"plusminus_chain":{"enum":["continue","bank","flat"]},"plusminus_deduction":{"enum":["bank","tutto"]},"reshuffle":{"enum":["full","discard"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"game_end":{"enum":["round","immediate"]},"cloverleaf_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"turn_total_rows":{"type":"integer","minimum":1},"throws":{"description":"Every throw of 1-6 dice as its sorted faces; a throw's id is its index here.","type":"array","minItems":923,"maxItems":923,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the best keep for each number of dice that can be set aside: [dice, faces set aside, points].","type":"array","minItems":923,"maxItems":923,"items":{"type":"array","maxItems":6,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"integer","minimum":1,"maximum":6},{"type":"string","pattern":"^[1-6]{1,6}$"},{"type":"integer","minimum":50,"multipleOf":50}]}}},"keep":{"description":"Bonus and x2 cards: dice to set aside, by turn total before the throw (row) and throw id (character).","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/keepRows"}},"tutto_keep":{"description":"Plus/Minus and Kleeblatt (the keep most likely to reach a Tutto) and Feuerwerk (the forced keep): one row, the same for every turn total.","type":"object","required":["plusminus","cloverleaf","fireworks"],"additionalProperties":false,"properties":{"plusminus":{"$ref":"#/$defs/keepRow"},"cloverleaf":{"$ref":"#/$defs/keepRow"},"fireworks":{"$ref":"#/$defs/keepRow"}}},"bank":{"description":"Bonus and x2 cards: after setting aside, bank or throw on.","allOf":[{"$ref":"#/$defs/bankableCards"}],"additionalProperties":{"$ref":"#/$defs/bankByDice"}},"draw":{"description":"After a Tutto: draw another card (1) or bank (0), per turn-total row.","$ref":"#/$defs/bits"},"street_take":{"description":"street_take[m][j]: with m numbers set aside and j new numbers shown, set aside this many of them (the smallest first).","type":"array","minItems":7,"maxItems":7,"items":{"type":"array","minItems":7,"maxItems":7,"items":{"type":"integer","minimum":0,"maximum":6}}},"x2_by_card_points":{"description":"Only under x2_scope=card: the x2 decisions by the card's own points (index = points / point_unit).","oneOf":[{"type":"null"},{"type":"array","minItems":1,"items":{"type":"object","required":["keep","bank"],"additionalProperties":false,"properties":{"keep":{"$ref":"#/$defs/keepRows"},"bank":{"$ref":"#/$defs/bankByDice"}}}}]},"summary":{"description":"The compact policy: per-card EV and bank thresholds, draw_below, probabilities. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_tutto","p_street","draw_below","cards"],"properties":{"turn_ev":{"type":"number"},"p_tutto":{"type":"number","minimum":0,"maximum":1},"p_street":{"type":"number","minimum":0,"maximum":1},"draw_below":{"$ref":"#/$defs/threshold"},"cards":{"type":"object"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, turn_total_rows, throws, keeps, keep, tutto_keep, bank, draw, street_take, x2_by_card_points.","$ref":"#/$defs/sha256"}}},
   "macke": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-policy.schema.json","title":"tutto-sim policy table, version 1 (Berliner Macke / Volle Lotte)","description":"The optimal decisions of a Berliner Macke or Volle Lotte turn for one set of rules. See docs/macke-solver.md. Locked totals (points of earlier series of the turn) are in rows of point_unit points: row i is a locked total of i * point_unit; larger totals use the last row. Decision characters are indices in the alphabet 0-9a-zA-Z; '-' marks a throw with no scoring unit (a Macke).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","objective","point_unit","dice","throws_per_series","units","states","throws","keeps","returns","locked_rows","keep","return","bank","clear","summary","content_sha256"],"additionalProperties":false,"$defs":{"indexRows":{"description":"One string per locked-total row; character i is a decision index (alphabet 0-9a-zA-Z), '-' for a Macke throw.","type":"array","minItems":1,"items":{"type":"string","pattern":"^[-0-9a-zA-Z]+$"}},"bits":{"type":"string","pattern":"^[01]+$"},"bitRows":{"description":"One string per locked-total row; character s is 1 (bank) or 0 (go on) with set-aside state s.","type":"array","minItems":1,"items":{"$ref":"#/$defs/bits"}},"byThrow":{"description":"Throw of the series (1-6) -> rows.","type":"object","propertyNames":{"pattern":"^[1-6]$"}},"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"threshold":{"type":["integer","null"],"minimum":0}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","variant","min_score","throws","bust","target","six_of_kind","win_value"],"additionalProperties":false,"properties":{"game":{"const":"macke"},"variant":{"enum":["standard","instant-win","jackpot","ones-and-fives","volle-lotte"]},"min_score":{"type":"integer","minimum":0,"multipleOf":50},"throws":{"type":"integer","minimum":1,"maximum":6},"bust":{"enum":["subtract","zero"]},"target":{"type":"integer","minimum":50,"multipleOf":50},"six_of_kind":{"enum":["two-triples","one-triple"]},"win_value":{"type":"integer","minimum":0,"multipleOf":50}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"objective":{"type":"string"},"point_unit":{"const":50},"dice":{"enum":[5,6]},"throws_per_series":{"type":"integer","minimum":1,"maximum":6},"units":{"description":"The unit types: [name, dice, points]. A set-aside state counts units of each type.","type":"array","minItems":2,"items":{"type":"array","minItems":3,"maxItems":3,"prefixItems":[{"type":"string"},{"type":"integer","minimum":1,"maximum":6},{"type":"integer","minimum":50,"multipleOf":50}]}},"states":{"description":"Every set-aside state (a multiset of units with at most `dice` dice) as its count of each unit type; a state's id is its index here.","type":"array","minItems":2,"items":{"type":"array","items":{"type":"integer","minimum":0,"maximum":6}}},"throws":{"description":"Every throw of 1..dice dice as its sorted faces; a throw's id is its index here (dice count ascending).","type":"array","minItems":1,"items":{"type":"string","pattern":"^[1-6]{1,6}$"}},"keeps":{"description":"Per throw id: the legal keeps (state ids of the units set aside), in order; a keep decision is an index into this list; an empty list is a Macke.","type":"array","minItems":1,"items":{"type":"array","items":{"type":"integer","minimum":0}}},"returns":{"description":"Per state id: the states that can stay set aside when units are returned (the state itself first); a return decision is an index into this list.","type":"array","minItems":2,"items":{"type":"array","minItems":1,"items":{"type":"integer","minimum":0}}},"locked_rows":{"type":"integer","minimum":1},"keep":{"description":"Throw j of a series -> rows. For j = 1 nothing is set aside and character i is the keep for throw i of `dice` dice (the throws of that many dice in id order); for j >= 2 the characters run over the states s with fewer than `dice` dice, in id order, and within each over the throws of dice - dice(s) dice in id order.","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"return":{"description":"Throw j >= 2 of a series -> rows: before that throw, character s is the index into returns[s] of the units kept set aside (0: return nothing).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/indexRows"}},"bank":{"description":"Throw j < throws_per_series of a series -> rows: after setting aside, with state s set aside (not all dice), bank (1) or go on (0).","allOf":[{"$ref":"#/$defs/byThrow"}],"additionalProperties":{"$ref":"#/$defs/bitRows"}},"clear":{"description":"After a clear, by turn total (character i: total i * point_unit; larger totals use the last character): bank (1) or start a new series (0).","$ref":"#/$defs/bits"},"summary":{"description":"The compact policy: EV, outcome probabilities, bank thresholds. Informative; the decisions above are binding.","type":"object","required":["turn_ev","p_positive","p_negative","p_zero","bank_thresholds","clear_bank_at"],"properties":{"turn_ev":{"type":"number"},"p_positive":{"type":"number","minimum":0,"maximum":1},"p_negative":{"type":"number","minimum":0,"maximum":1},"p_zero":{"type":"number","minimum":0,"maximum":1},"bank_thresholds":{"type":"object"},"clear_bank_at":{"$ref":"#/$defs/threshold"}}},"content_sha256":{"description":"SHA-256 of the canonical JSON (sorted keys, no spaces, ASCII) of the decision fields: format, version, game, rules, rules_sha256, point_unit, dice, throws_per_series, units, states, throws, keeps, returns, locked_rows, keep, return, bank, clear.","$ref":"#/$defs/sha256"}}},
-  "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md.","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"]}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights; every feature exactly once.","type":"array","minItems":7,"maxItems":7,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"description":"Feature -> weight (finite numbers).","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
+  "rutsmieter": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/rutsmieter-policy.schema.json","title":"tutto-sim policy file, version 1 (Rutsmieter linear move evaluator)","description":"The weights of Rutsmieter's linear move evaluator (bot weights:FILE) for one set of house rules: one weight set, and optionally one per table size (weights_by_players), which the bot picks by the table. A move's score is the sum over the features of weight times feature value; the bot makes the legal move with the highest score, ties going to the piece furthest along. The features are documented in docs/rutsmieter.md; a file may give the first seven only (the others then weigh 0).","type":"object","required":["format","version","game","created_by","rules","rules_sha256","evaluator","features","weights","content_sha256"],"additionalProperties":false,"$defs":{"sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"feature":{"enum":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start","capture_progress","capture_leader","risk_progress","start_danger","next_danger","goal_loose","own_progress","own_goal","own_house","own_threatened","opp_progress","lead_progress","lead_goal","opp_house","opp_risk"]},"weights":{"description":"Feature -> weight (finite numbers), one for each of the file's features. The first seven are required in every file.","type":"object","required":["progress","capture","danger_behind","danger_ahead","leave_house","enter_goal","block_start"],"propertyNames":{"$ref":"#/$defs/feature"},"additionalProperties":{"type":"number","minimum":-1000000,"maximum":1000000}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"rutsmieter"},"created_by":{"type":"string"},"rules":{"type":"object","required":["game","players","must_leave_house","must_capture","goal_no_jump","play_to_third"],"additionalProperties":false,"properties":{"game":{"const":"rutsmieter"},"players":{"enum":[2,3,4]},"must_leave_house":{"type":"boolean"},"must_capture":{"type":"boolean"},"goal_no_jump":{"type":"boolean"},"play_to_third":{"type":"boolean"}}},"rules_sha256":{"$ref":"#/$defs/sha256"},"evaluator":{"const":"linear-move-evaluator"},"features":{"description":"The features in the order of the weights: all of them, or the first seven.","type":"array","minItems":7,"maxItems":22,"uniqueItems":true,"items":{"$ref":"#/$defs/feature"}},"weights":{"$ref":"#/$defs/weights"},"weights_by_players":{"description":"A weight set per table size (\"2\", \"3\", \"4\"); the bot plays the one of its table, else weights.","type":"object","propertyNames":{"enum":["2","3","4"]},"additionalProperties":{"$ref":"#/$defs/weights"}},"summary":{"type":"object"},"content_sha256":{"$ref":"#/$defs/sha256"}}},
   "tutto-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy.schema.json","title":"tutto-sim win table, version 1 (Tutto, two players)","description":"The chance to win at the start of every turn of a two-player Tutto game when both players play to win (docs/win.md). Scores are in units of point_unit points. W[seat][own][other]: the chance of the player to move in seat 0 (moves first in every round) or 1, with own and other points below the target. last_turn[row][m + 1]: seat 1's chance in its last turn m units behind (row 0: seat 1 has 0 points, row 1: more); the last entry counts for every larger margin. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","margin_cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"type":"array","minItems":2,"maxItems":2,"items":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}}},"last_turn":{"type":"array","minItems":2,"maxItems":2,"items":{"$ref":"#/$defs/row"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
   "macke-win": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/macke-win-policy.schema.json","title":"tutto-sim win table, version 1 (Berliner Macke and Volle Lotte, two players)","description":"The chance to win at the start of every turn of a two-player Berliner Macke or Volle Lotte game when both players play to win (docs/macke-win.md). Scores are in units of point_unit points; scores below the floor (floor_units) are held at it. W[own - floor][other - floor]: the chance of the player to move with own points against the opponent's other points, both from the floor to below the target; the seat does not matter. last_turn[d]: the best chance in the last turn (nachwerfen) when the player needs more than d units to pass the opponent (equal: one half); the last entry counts for every larger d. A clear at cap_units or more is banked. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","point_unit","target_units","floor_units","cap_units","W","last_turn","summary","content_sha256"],"additionalProperties":false,"$defs":{"chance":{"type":"number","minimum":0,"maximum":1},"row":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/chance"}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"macke"},"kind":{"const":"win-table"},"win_table_version":{"const":1},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"floor_units":{"type":"integer","maximum":-1},"cap_units":{"type":"integer","minimum":1},"W":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/row"}},"last_turn":{"$ref":"#/$defs/row"},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},
   "tutto-win-n": {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://tutto-sim.invalid/win-policy-n.schema.json","title":"tutto-sim win table, version 2 (Tutto, N players)","description":"Each player's chance to win at the start of every turn of a Tutto game of N players when everyone plays to win (docs/win.md). Scores in units of point_unit points. W: float64 little-endian, base64, shape [N, n, ..., n, N] (n = target_units): W[s, x_0, ..., x_{N-1}, p] is the chance of seat p at the start of seat s's turn with scores x (all below the target; seat 0 moves first in every round). E (game end round): for seat m = 1 .. N-1, the end phase (the round being finished) at the start of seat m's turn, one row of N chances per scores x with x_m .. x_{N-1} below the target and every score below target_units + margin_cap_units + 1, in increasing order of the index of x in base target_units + margin_cap_units + 1. Decisions inside a turn follow from one turn's dynamic programme with these values at its leaves.","type":"object","required":["format","version","game","kind","win_table_version","created_by","rules","rules_sha256","objective","players","point_unit","target_units","margin_cap_units","W","E","summary","content_sha256"],"additionalProperties":false,"$defs":{"packed":{"type":"object","required":["shape","dtype","base64"],"additionalProperties":false,"properties":{"shape":{"type":"array","items":{"type":"integer","minimum":0}},"dtype":{"const":"float64-le"},"base64":{"type":"string"}}}},"properties":{"format":{"const":"tutto-sim-policy"},"version":{"const":1},"game":{"const":"tutto"},"kind":{"const":"win-table"},"win_table_version":{"const":2},"created_by":{"type":"string"},"rules":{"type":"object"},"rules_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"},"objective":{"type":"string"},"players":{"type":"integer","minimum":2,"maximum":4},"point_unit":{"const":50},"target_units":{"type":"integer","minimum":1},"margin_cap_units":{"type":"integer","minimum":0},"W":{"$ref":"#/$defs/packed"},"E":{"type":"array","items":{"$ref":"#/$defs/packed"}},"summary":{"type":"object"},"content_sha256":{"type":"string","pattern":"^[0-9a-f]{64}$"}}}

@@ -5,7 +5,7 @@
 // as the cheat sheets do. This entry chooses the game and the table and asks
 // on submit; page.mjs holds the shared helpers, and each game's form has a module.
 
-import { BANKABLE, FIRST_GOAL, HOUSE, legalMoves, loadPolicy, ownPosition, PolicyError, RING, ringSquare } from "./policy.mjs";
+import { BANKABLE, FIRST_GOAL, HOUSE, legalMoves, loadPolicy, ownPosition, PolicyError, RING, ringSquare, RUTSMIETER_FEATURES, rutsmieterValueWords } from "./policy.mjs";
 
 // The advisor's shared helpers: the manifest and its tables, the fields, the words.
 
@@ -267,6 +267,20 @@ function describeMove(m, seats, player, viewer) {
   return text;
 }
 
+const signed = (x) => (x >= 0 ? "+" : "−") + Math.abs(x).toFixed(2);
+
+/** Why the weights prefer move `best` to the next best move `other`: the features that tell them apart,
+ * biggest share of the difference first (at most three for it, two against), in the players' words. */
+function whyWords(weights, features, best, other) {
+  const parts = RUTSMIETER_FEATURES.map((f, k) => ({ f, k, d: weights[k] * (features[best][k] - features[other][k]) }))
+    .filter((x) => x.d !== 0).sort((a, b) => Math.abs(b.d) - Math.abs(a.d) || a.k - b.k);
+  const say = (x) => `${rutsmieterValueWords(x.f, features[best][x.k])} (${signed(x.d)})`;
+  const pro = parts.filter((x) => x.d > 0).slice(0, 3).map(say);
+  const con = parts.filter((x) => x.d < 0).slice(0, 2).map(say);
+  if (!pro.length && !con.length) return "";
+  return pro.join("; ") + (con.length ? `${pro.length ? "; " : ""}against it: ${con.join("; ")}` : "");
+}
+
 async function adviseRutsmieter(p) {
   const n = Number($("ruts-players").value);
   const seats = SEATS[n];
@@ -291,15 +305,30 @@ async function adviseRutsmieter(p) {
   const best = p.choose(obs);
   data.choice = best;
   data.move = `${moves[best].piece}:${moves[best].start}:${moves[best].end}`;
-  const rows = moves.map((m, i) => {
-    const score = p.score(p.features(obs, m));
-    return el("tr", i === best ? { class: "best" } : {},
-      el("td", { textContent: (i === best ? "★ " : "") + describeMove(m, seats, me, me) }),
-      el("td", { class: "num", textContent: score.toFixed(2) }));
-  });
+  // the weight set of this table's size (the file's own for it, else its one set)
+  const weights = p.weightsFor(n);
+  const own = Object.hasOwn(p.weightsByPlayers, n);
+  data.weights = own ? String(n) : "all";
+  const features = moves.map((m) => p.features(obs, m));
+  const scores = features.map((f) => p.score(f, n));
+  data.scores = scores.map((x) => x.toFixed(2)).join(" ");
+  let why = "";
+  if (moves.length > 1) {
+    const other = scores.map((x, i) => [x, moves[i].start, i]).filter((x) => x[2] !== best)
+      .sort((a, b) => b[0] - a[0] || b[1] - a[1] || a[2] - b[2])[0][2];
+    const words = whyWords(weights, features, best, other);
+    why = words ? `Why, rather than ${describeMove(moves[other], seats, me, me)} (the points it is ahead by): ${words}.`
+      : `Why: as good as ${describeMove(moves[other], seats, me, me)}; the piece furthest along moves.`;
+  }
+  data.why = why;
+  const rows = moves.map((m, i) => el("tr", i === best ? { class: "best" } : {},
+    el("td", { textContent: (i === best ? "★ " : "") + describeMove(m, seats, me, me) }),
+    el("td", { class: "num", textContent: scores[i].toFixed(2) })));
+  const which = own ? `the tuned weights for ${n} players` : "the tuned weights (one set for every table size)";
   return [[
     el("p", { class: "verdict on", textContent: `Move ${describeMove(moves[best], seats, me, me)}.` }),
-    el("table", {}, el("caption", { class: "small", textContent: "Every legal move and its score (the tuned weights times the move's features; the highest is played, ties to the piece furthest along)" }),
+    ...(why ? [el("p", { class: "why", textContent: why })] : []),
+    el("table", {}, el("caption", { class: "small", textContent: `Every legal move and its score (${which} times the move's features and those of the position it leaves; the highest is played, ties to the piece furthest along)` }),
       el("tr", {}, el("th", { textContent: "move" }), el("th", { class: "num", textContent: "score" })), ...rows),
   ], data];
 }
