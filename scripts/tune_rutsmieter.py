@@ -51,6 +51,7 @@ sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 from tutto_sim.rutsmieter.bots import WeightsBot, parse_bot  # noqa: E402
 from tutto_sim.rutsmieter.cli import result_json  # noqa: E402
 from tutto_sim.core.analysis import FRESH_START  # noqa: E402
+from tutto_sim.core.cli import progress_phases  # noqa: E402
 from tutto_sim.rutsmieter.optimize import (  # noqa: E402
     Games,
     MixedTable,
@@ -63,11 +64,6 @@ from tutto_sim.rutsmieter.rules import RutsmieterRules  # noqa: E402
 
 
 
-def phase(label: str, total: int):
-    print(f"  {label} ({total:,} games)", file=sys.stderr, flush=True)
-    return lambda n: None
-
-
 def field_entry(spec: str, rules):
     """A bot, or a mixed table ``a+b+c`` (``optimize.MixedTable``)."""
     parts = spec.split("+")
@@ -76,7 +72,7 @@ def field_entry(spec: str, rules):
 
 
 def tune(first_file: Path, start_file: Path | None, rounds: int, candidates: int,
-         search_games: int, games: int, final_games: int, seed: int, extra: list[str]):
+         search_games: int, games: int, final_games: int, seed: int, extra: list[str], phase):
     """The rounds at the table size of ``first_file``, then the contenders on
     the same fresh games: ``(players, best weights, summary)``."""
     first = load_weights_policy(first_file)
@@ -181,11 +177,12 @@ def main() -> None:
                f"--games {a.games} --final-games {a.final_games} --seed {a.seed}")
     t0 = time.perf_counter()
     sets, logs = {}, {}
-    for f in a.files:
-        n = load_weights_policy(f).rules.players
-        extra = [x.partition(":")[2] for x in a.add_field if x.partition(":")[0] == str(n)]
-        n, sets[n], logs[str(n)] = tune(f, a.start, a.rounds, a.candidates, a.search_games,
-                                        a.games, a.final_games, a.seed, extra)
+    with progress_phases(True) as phase:  # a bar on a terminal, else lines when a phase is long
+        for f in a.files:
+            n = load_weights_policy(f).rules.players
+            extra = [x.partition(":")[2] for x in a.add_field if x.partition(":")[0] == str(n)]
+            n, sets[n], logs[str(n)] = tune(f, a.start, a.rounds, a.candidates, a.search_games,
+                                            a.games, a.final_games, a.seed, extra, phase)
     main_set = sets.get(4, sets[max(sets)])
     policy = WeightsPolicy(main_set, RutsmieterRules(), by_players=tuple(sorted(sets.items())))
     summary = {"command": command, "seed": a.seed, "seconds": round(time.perf_counter() - t0, 1),

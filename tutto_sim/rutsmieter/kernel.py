@@ -308,23 +308,8 @@ def _threats(pos, n, offs, p, square, victim):
     ``victim`` (or -1) gone home, without touching the board."""
     total = 0
     for o in range(n):
-        if o == p:
-            continue
-        target = square - offs[o]
-        if target < 0:
-            target += _RING
-        home = False
-        for kk in range(4):
-            jj = 4 * o + kk
-            q = _HOUSE if jj == victim else pos[jj]
-            if q == _HOUSE:
-                home = True
-            elif q < _RING:
-                dq = target - q
-                if 1 <= dq <= 6:
-                    total += 1
-        if target == 0 and home:
-            total += 1
+        if o != p:
+            total += _threats_by(pos, offs, o, square, victim)
     return total
 
 
@@ -343,17 +328,18 @@ def _exposure(pos, n, offs, p, moved, new_x, victim):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _threats_by(pos, offs, o, square):
-    """``policy.threats_by``: pieces of player o 1-6 squares behind ring
+def _threats_by(pos, offs, o, square, victim):
+    """``reference.threats_by``: pieces of player o 1-6 squares behind ring
     ``square`` along o's walk, plus 1 if it is o's start square while o has a
-    piece in the house."""
+    piece in the house; ``victim`` (or -1) counts as gone home."""
     target = square - offs[o]
     if target < 0:
         target += _RING
     total = 0
     home = False
     for kk in range(4):
-        q = pos[4 * o + kk]
+        jj = 4 * o + kk
+        q = _HOUSE if jj == victim else pos[jj]
         if q == _HOUSE:
             home = True
         elif q < _RING:
@@ -386,6 +372,11 @@ def _position_features(pos, n, offs, p, need_risk, need_opp_risk):
     next_danger = 0
     threatened = 0
     if need_risk:
+        waiting = 0  # a bit per opponent with a piece in its house
+        for o in range(n):
+            for kk in range(4):
+                if pos[4 * o + kk] == _HOUSE:
+                    waiting |= 1 << o
         q = p
         for step in range(1, n):
             c = p + step
@@ -403,15 +394,11 @@ def _position_features(pos, n, offs, p, need_risk, need_opp_risk):
             for o in range(n):
                 if o == p:
                     continue
-                t = _threats_by(pos, offs, o, sq)
+                t = _threats_by(pos, offs, o, sq, -1)
                 r += t
                 if o == q:
                     next_danger += t
-                has_house = False
-                for kk in range(4):
-                    if pos[4 * o + kk] == _HOUSE:
-                        has_house = True
-                if has_house:
+                if (waiting >> o) & 1:
                     target = sq - offs[o]
                     if target < 0:
                         target += _RING
@@ -457,7 +444,7 @@ def _position_features(pos, n, offs, p, need_risk, need_opp_risk):
             elif y >= _FIRST_GOAL:
                 go += 1
             elif need_opp_risk:
-                opp_risk += _threats_by(pos, offs, p, _square(y, offs[o])) * (y + 1)
+                opp_risk += _threats_by(pos, offs, p, _square(y, offs[o]), -1) * (y + 1)
         opp_prog += po
         if po > lead_prog:
             lead_prog = po

@@ -53,7 +53,7 @@ from pathlib import Path
 
 from tutto_sim.core.policyfile import FORMAT, VERSION, PolicyFileError, fields_sha256, read_policy_file, schema_of
 
-from .reference import Board, Bot, Move, Observation, apply_move, threats
+from .reference import Board, Bot, Move, Observation, apply_move, threats, threats_by
 from .rules import FIRST_GOAL, HOUSE, LAST_POSITION, RING, RutsmieterRules
 
 GAME = "rutsmieter"
@@ -84,15 +84,6 @@ def _goal_count(pieces) -> int:
 def _rank(pieces) -> int:
     """How far a player is (as the places at the end): pieces in the goal lane, then progress."""
     return 1000 * _goal_count(pieces) + sum(pieces)
-
-
-def threats_by(board: Board, o: int, square: int) -> int:
-    """Pieces of player ``o`` that could land on ring ``square`` with one throw
-    (1-6 squares behind it along o's walk), plus 1 if it is o's start square
-    while o has a piece in the house."""
-    target = board.own_position(o, square)
-    total = sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
-    return total + int(target == 0 and HOUSE in board.pieces[o])
 
 
 def next_player(board: Board, player: int) -> int:

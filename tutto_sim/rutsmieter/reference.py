@@ -241,15 +241,16 @@ def exposure(board: Board, player: int) -> int:
 def threats(board: Board, player: int, square: int) -> int:
     """Opponent pieces that could land on ring ``square`` with one throw (and
     opponents whose start square it is, with a piece in the house)."""
-    total = 0
-    for o in range(len(board.seats)):
-        if o == player:
-            continue
-        target = board.own_position(o, square)
-        total += sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
-        if target == 0 and HOUSE in board.pieces[o]:
-            total += 1
-    return total
+    return sum(threats_by(board, o, square) for o in range(len(board.seats)) if o != player)
+
+
+def threats_by(board: Board, o: int, square: int) -> int:
+    """Pieces of player ``o`` that could land on ring ``square`` with one throw
+    (1-6 squares behind it along o's walk), plus 1 if it is o's start square
+    while o has a piece in the house."""
+    target = board.own_position(o, square)
+    total = sum(1 for q in board.pieces[o] if 0 <= q < RING and 1 <= target - q <= 6)
+    return total + int(target == 0 and HOUSE in board.pieces[o])
 
 
 def _random(obs: Observation) -> int:

@@ -1188,7 +1188,7 @@ const rank = (own) => 1000 * goalCount(own) + sum(own);
 const finished = (own) => own.every((x) => x >= FIRST_GOAL);
 
 /** Pieces of player `o` that could land on ring square `sq` with one throw, plus 1 if it is o's start
- * square while o has a piece in the house (rutsmieter/policy.py threats_by). */
+ * square while o has a piece in the house (rutsmieter/reference.py threats_by). */
 function threatsBy(seats, pieces, o, sq) {
   const target = ownPosition(seats, o, sq);
   let total = 0;
