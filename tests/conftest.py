@@ -21,6 +21,17 @@ def run_cli(capsys, *args):
     return exc.value.code, cap.out, cap.err
 
 
+def one_line(code, out, err):
+    """A refusal: exit code 2, nothing on stdout, one line ``tutto-sim: error: ...``
+    on stderr and no traceback; returns the line."""
+    assert code == 2, err
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("tutto-sim: error: ") and "Traceback" not in err
+    return lines[0]
+
+
 def result_file(folder, stem, suffix=".csv"):
     """The one file ``stem-<run digest>suffix`` in ``folder`` (the run digest
     of ``core.runs``: 10 hex digits); fails unless there is exactly one."""

@@ -6,22 +6,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
+from conftest import one_line, run_cli
 
 from tutto_sim.core import registry
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "tutto_bot.py"
 TUTTO_WIN = ROOT / "tests" / "web" / "data" / "tutto-win-300.json"
-
-
-def one_line(code, out, err):
-    assert code == 2, err
-    assert out == ""
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    assert lines[0].startswith("tutto-sim: error: ") and "Traceback" not in err
-    return lines[0]
 
 
 # -- a bot that is a command line ---------------------------------------------------------------

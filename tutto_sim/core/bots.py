@@ -2,7 +2,8 @@
 
 Game-independent. Each game parses its own specs (``GameEntry`` hook
 ``parse_bot``); here live what all games share: the error type
-(:class:`BotSpecError`, one line naming the valid bots), ``random``, Python
+(:class:`BotSpecError`, one line naming the valid bots; :func:`file_error`
+when a policy file is unusable), ``random``, Python
 bots from a module or file (``py:MODULE:NAME``), points arguments, and
 :func:`parse_bots`, which gives repeated specs distinct names.
 """
@@ -38,6 +39,13 @@ class BotSpecError(ValueError):
     """A bot spec that cannot be used; the message is one line and names the valid bots."""
 
 
+def file_error(spec: str, e: Exception) -> BotSpecError:
+    """A bot whose policy file cannot be used (``e``, a ``PolicyFileError``):
+    one line saying what is wrong with the file. The spec was valid, so the
+    valid bots are not listed."""
+    return BotSpecError(f"bot {spec!r}: {e}")
+
+
 class RandomBot:
     """A uniformly random legal action at every decision (its seat's own generator)."""
 
@@ -71,7 +79,7 @@ def table_bot(spec: str, valid: str, optimal, load, make):
                 raise BotSpecError(f"bot {spec!r}: table needs a policy file, table:FILE; {valid}")
             return make(load(arg), text, endgame=False), text, kind, arg
     except PolicyFileError as e:
-        raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
+        raise file_error(spec, e) from None
     if kind == "random" and not arg:
         return RandomBot(text), text, kind, arg
     if kind == "py":

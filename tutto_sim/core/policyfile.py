@@ -160,8 +160,9 @@ def read_policy_file(path: Path | str, game: str, schema_doc: dict, rules_cls, h
     try:
         d = json.loads(text)
     except json.JSONDecodeError as e:
+        at = e.msg if e.msg.endswith(" at") else f"{e.msg} at"  # "Invalid control character at"
         raise PolicyFileError(
-            f"policy file {path} is damaged or truncated (not valid JSON: {e.msg} at line {e.lineno}, column {e.colno})"
+            f"policy file {path} is damaged or truncated (not valid JSON: {at} line {e.lineno}, column {e.colno})"
         ) from None
     except (ValueError, RecursionError):  # absurd numbers or nesting: damage, not a policy
         raise PolicyFileError(f"policy file {path} is damaged (JSON nested or sized beyond any policy)") from None

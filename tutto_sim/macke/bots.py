@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import functools
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, parse_points, table_bot, threshold_parts
+from tutto_sim.core.bots import (POLICY_DIR, BotSpecError, file_error, parse_points, table_bot,
+                                  threshold_parts)
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.api import BANK, BANK_OR_THROW, KEEP, THROW
 from tutto_sim.macke.flags import VALID_BOTS
@@ -197,7 +198,9 @@ def parse_bot(spec: str, rules: MackeRules = MackeRules()):
     if kind == "winopt":
         try:
             return MackeWinOptBot(win_table(rules, arg or None), text)
-        except ValueError as e:  # PolicyFileError too
+        except PolicyFileError as e:
+            raise file_error(spec, e) from None
+        except ValueError as e:
             raise BotSpecError(f"bot {spec!r}: {e}; {valid}") from None
     if kind == "cautious" and not arg:
         return KernelBot(MackeThresholdPolicy.first_chance(rules), text)

@@ -34,7 +34,7 @@ import re
 from typing import Callable
 
 from tutto_sim.core.api import checked_act
-from tutto_sim.core.bots import BotSpecError, python_bot
+from tutto_sim.core.bots import BotSpecError, file_error, python_bot
 
 from .flags import BOT_SPECS, VALID_BOTS
 from .reference import BOT_NAMES, BOTS, Bot, Observation
@@ -127,7 +127,7 @@ def _expert(spec: str, arg: str | None, rules):
         try:
             return TimedExpertBot(rules, ms)
         except PolicyFileError as e:
-            raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+            raise file_error(spec, e) from None
     rollouts, name = DEFAULT_ROLLOUTS, "expert"
     if arg is not None:
         if not (re.fullmatch(r"[0-9]{1,9}", arg.strip()) and 1 <= int(arg) <= MAX_ROLLOUTS):
@@ -138,7 +138,7 @@ def _expert(spec: str, arg: str | None, rules):
     try:
         return ExpertBot(name, rules, rollouts)
     except PolicyFileError as e:
-        raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+        raise file_error(spec, e) from None
 
 
 def parse_bot(spec: str, rules):
@@ -155,7 +155,7 @@ def parse_bot(spec: str, rules):
         try:
             return WeightsBot("tuned", default_policy(rules))
         except PolicyFileError as e:
-            raise BotSpecError(f"bot 'tuned': {e}; {VALID_BOTS}") from None
+            raise file_error("tuned", e) from None
     if key == "td":
         from tutto_sim.core.bots import POLICY_DIR
         from tutto_sim.core.policyfile import PolicyFileError
@@ -166,7 +166,7 @@ def parse_bot(spec: str, rules):
             # features mean the same under every option)
             return WeightsBot("td", load_weights_policy(POLICY_DIR / TD_FILE).at(rules))
         except PolicyFileError as e:
-            raise BotSpecError(f"bot 'td': {e}; {VALID_BOTS}") from None
+            raise file_error("td", e) from None
     kind, sep, arg = spec.strip().partition(":")
     if kind.lower().partition("@")[0] == "expert":
         return _expert(spec.strip().lower(), arg if sep else None, rules)
@@ -183,7 +183,7 @@ def parse_bot(spec: str, rules):
         try:
             policy = load_weights_policy(arg, rules)
         except PolicyFileError as e:
-            raise BotSpecError(f"bot {spec.strip()!r}: {e}; {VALID_BOTS}") from None
+            raise file_error(spec.strip(), e) from None
         name = spec.strip()
         return WeightsBot(name, policy)
     raise BotSpecError(f"unknown Rutsmieter bot {spec.strip()!r}; {VALID_BOTS}")

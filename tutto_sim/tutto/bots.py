@@ -48,7 +48,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, parse_points, table_bot, threshold_parts  # noqa: F401
+from tutto_sim.core.bots import POLICY_DIR, BotSpecError, RandomBot, file_error, parse_points, table_bot, threshold_parts  # noqa: F401
 from tutto_sim.core.policyfile import PolicyFileError, saved_table
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import KEEP_RULES, MAX_DICE, build_tables
@@ -407,7 +407,7 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
                                  f"not {rules.target:,}")
             return WinOptBot(None, text, source=lambda phase: win_table(rules, None, phase))
         except PolicyFileError as e:
-            raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
+            raise file_error(spec, e) from None
         except ValueError as e:
             raise BotSpecError(f"bot {spec!r}: {e}; {VALID_BOTS}") from None
     if kind == "threshold":
