@@ -5,8 +5,8 @@ A game is a ``GameEntry`` (its ``entry.py``: names, rules class, rule flags;
 ``core.registry``) and a subclass of :class:`GameHooks` (its ``hooks.py``, one
 module-level instance ``HOOKS``). A *required* hook is one core cannot do
 without where it is used: the base raises :class:`MissingHook`, one line
-"<Title> has no <what> (yet)" (exit 2), so a game may leave out what it does
-not have (a game without policy files has no export-policy). An *optional* hook has its default
+"<Title> has no <what> (yet)" (exit 2; the game's ``MISSING`` may say why
+instead of "(yet)"), so a game may leave out what it does not have (a game without policy files has no export-policy). An *optional* hook has its default
 here; a game overrides it only to differ. Core calls the hooks object and keeps
 no defaults of its own.
 
@@ -26,7 +26,9 @@ DEFAULT_TABLE_SIZES = range(2, 9)
 
 
 def _missing(hooks: GameHooks, what: str) -> MissingHook:
-    return MissingHook(f"{hooks.entry.title} has no {what.replace('_', ' ')} (yet)")
+    why = hooks.MISSING.get(what)
+    return MissingHook(f"{hooks.entry.title} has no {what.replace('_', ' ')}"
+                       + (f": {why}" if why else " (yet)"))
 
 
 def required(hook):
@@ -56,6 +58,9 @@ class GameHooks:
     OPTIMIZE_METHODS: tuple[str, ...] = ("monte-carlo", "exact")
     #: Options of the shared ``solve`` command this game takes (``--solo``, ``--duel``).
     SOLVE_OPTIONS: tuple[str, ...] = ()
+    #: Why the game has no required hook, by the hook's name, said instead of "(yet)"
+    #: (e.g. where its policy file comes from instead of ``export-policy``).
+    MISSING: dict[str, str] = {}
 
     def __init__(self, entry):
         self.entry = entry

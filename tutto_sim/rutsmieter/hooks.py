@@ -29,6 +29,8 @@ class RutsmieterHooks(GameHooks):
     }
 
     SOLVE_OPTIONS = ("solo", "duel")
+    MISSING = {"export_policy": "its policy file, the move weights, comes from tutto-sim optimize "
+                                "--game rutsmieter (--method td: learned by self-play)"}
     OPTIMIZE_OPTIONS = ("method", "games", "search_games", "candidates", "players", "field", "out_path")
     OPTIMIZE_METHODS = ("cross-entropy", "td")
 

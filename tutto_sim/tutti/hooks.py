@@ -17,6 +17,8 @@ class TuttiHooks(GameHooks):
         "tournament --games": ", pimc 1,500, ismcts 1,000, cheat 12,000, openspiel-ismcts 40, openspiel-mcts 80",
         "report --games": ", 21,600 matches for Tutti",
     }
+    MISSING = {"export_policy": "no Tutti bot reads a policy file (they play by rule or search "
+                                "at the table)"}
 
     def label(self, rules) -> str:
         """The game's name in file names: ``tutti``, ``tutti-pairs``."""
