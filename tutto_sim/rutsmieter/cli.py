@@ -366,16 +366,17 @@ def _pm(e) -> str:
 
 def _print(res, d: dict, ran_words: str) -> None:
     from .policy import FEATURES
+    from .words import FEATURE_WORDS
 
     s = d["search"]
     out.print(f"[bold]Rutsmieter[/bold]: the move weights searched against "
               f"{', '.join(res.field)} at {res.rules.players} players ({s['method']}; "
               f"the start weights and {plural(s['candidates'] - 1, 'candidate')}, each on the same "
               f"{s['games_per_bot']:,} games against each field bot)")
-    t = Table("feature", "start", "found", "", title="weights (a move's score is the sum of "
-              "weight × feature; the highest is played)", title_justify="left")
+    t = Table("what the weight counts", "start", "found", "", title="weights (a move's score is the "
+              "sum of weight × count; the highest is played)", title_justify="left")
     for f, a, b in zip(FEATURES, res.start, res.weights):
-        t.add_row(f, f"{a:g}", f"{b:g}", "searched" if f in res.free else
+        t.add_row(FEATURE_WORDS[f][0], f"{a:g}", f"{b:g}", "searched" if f in res.free else
                   "fixed: changed no search game")
     out.print(t)
     if res.evaluated:
@@ -527,6 +528,7 @@ def td_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int, 
 def _td_print(res, d: dict, ran_words: str) -> None:
     from .policy import FEATURES
     from .td import N_POSITION
+    from .words import FEATURE_WORDS
 
     out.print("win rate against the field (the learner in one seat, " + ", ".join(res.field) +
               " in the others; 95% CI)", soft_wrap=True)
@@ -544,12 +546,12 @@ def _td_print(res, d: dict, ran_words: str) -> None:
         for bot in bots:
             t.add_row(bot, *(_pm(f[bot]) for f in res.final.values()))
         out.print(t)
-    out.print("weights learned (a move's score: the sum of weight × feature of the position "
+    out.print("weights learned (a move's score: the sum of weight × count of the position "
               "after it)", soft_wrap=True)
-    t = Table("position feature", *(f"{n} players" for n in res.thetas))
+    t = Table("what the weight counts", *(f"{n} players" for n in res.thetas))
     for i, f in enumerate(FEATURES[-N_POSITION:]):
-        t.add_row(f, *(f"{res.weights(n)[-N_POSITION + i]:+.4f}" for n in res.thetas))
-    t.add_row("(bias b)", *(f"{th[0]:+.4f}" for th in res.thetas.values()))
+        t.add_row(FEATURE_WORDS[f][0], *(f"{res.weights(n)[-N_POSITION + i]:+.4f}" for n in res.thetas))
+    t.add_row("(a constant, the same for every move)", *(f"{th[0]:+.4f}" for th in res.thetas.values()))
     out.print(t)
     out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; self-play "
               f"{res.train_seconds:.1f} s, {res.seconds:.1f} s in all", soft_wrap=True)
