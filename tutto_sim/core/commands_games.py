@@ -291,13 +291,23 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False,
                      for c in kind.counts)
     out.print(f"mean game length: {turns.mean:.2f} ± {turns.ci95:.2f} turns{counts} "
               f"({res.mean_rounds():.2f} rounds); {_ends_line(res)}")
-    out.print(f"seats rotate: game i plays lineup i mod {len(res.lineups)}, seat j gets its bot "
-              f"(j + i div {len(res.lineups)}) mod {n}")
+    out.print(rotation_words(len(res.lineups), n))
     for line in (res.summary.lines() if res.summary is not None else ()):
         out.print(line)
     out.print(f"CSV: {csv_path}", soft_wrap=True)
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished games[/yellow]")
+
+
+def rotation_words(lineups: int, players: int) -> str:
+    """How the tournament seats its bots (``core.tournament.seat_bots``), in words:
+    the lineups take turns, each rotated one seat further every round of them."""
+    every = plural(lineups * players, "game")
+    if lineups == 1:
+        return (f"the seats rotate from game to game: in every {every} each bot holds every "
+                "seat equally often")
+    return (f"the {lineups:,} lineups take turns and their seats rotate: in every {every} each "
+            "bot holds every seat equally often")
 
 
 @with_rules()
@@ -314,6 +324,8 @@ def play(
     """Play a game against bots in the terminal (? at any choice: the table's advice)."""
     from tutto_sim.core.play import QuitGame
 
+    if not name.strip():
+        raise UserError(f"--name needs a name the table can show, not {name!r}; e.g. --name Ana")
     game_hooks = _hooks(rules)
     if players is not None:
         rules = _table_rules(rules, players)
