@@ -1,6 +1,7 @@
 """`solve`, `optimize --method exact`, `export-policy` and `validate` on the command line."""
 
 import json
+import re
 
 import pytest
 from conftest import run_cli
@@ -90,3 +91,28 @@ def test_policy_for_other_rules_exit_2(capsys, tmp_path):
 def test_export_bad_format_exit_2(capsys, tmp_path):
     code, _, err = run(capsys, "export-policy", "--out", str(tmp_path / "x"), "--format", "xml")
     assert code == 2 and "json, csv, parquet" in err
+
+
+def test_optimize_exact_says_the_dice_to_set_aside_in_words(capsys, tmp_path):
+    """The notable throws name the dice as players do ("a 1 and a 5 (150)"),
+    not as the table's key ("15 (150)")."""
+    code, out, err = run(capsys, "optimize", "--card", "bonus300", "--method", "exact",
+                         "--turns", "2000", "--search-turns", "400", "--out-dir", str(tmp_path))
+    assert code == 0, err
+    rows = {cells[0]: cells[1:] for line in out.splitlines()
+            if len(cells := [c.strip() for c in line.strip("│ ").split("│")]) == 6}
+    # 1-2-3-4-5-6 from six dice: the 1 alone (100) rather than the 1 and the 5 (150)
+    assert rows["1-2-3-4-5-6"][1] == "a 1 (100)" and rows["1-2-3-4-5-6"][3] == "a 1 and a 5 (150)"
+    assert rows["1-1-2-3-4-5"][3] == "two 1s and a 5 (250)"
+    assert not re.search(r"│ \d+ \(\d+\)", out), out
+
+
+@pytest.mark.parametrize("faces,words", [
+    ("1", "a 1"), ("5", "a 5"), ("15", "a 1 and a 5"), ("115", "two 1s and a 5"),
+    ("222", "three 2s"), ("1155", "two 1s and two 5s"), ("155", "a 1 and two 5s"),
+    ("111111", "six 1s"), ("123", "a 1, a 2 and a 3"),
+])
+def test_faces_in_words(faces, words):
+    from tutto_sim.tutto.advice import faces_words
+
+    assert faces_words(faces) == words

@@ -1,6 +1,8 @@
 """The Monte Carlo search: reproducible, honest about fresh samples, and it
 finds policies no worse than the baselines it reports."""
 
+import re
+
 import numba
 import numpy as np
 import pytest
@@ -83,3 +85,27 @@ def test_bad_arguments():
         run_policies(DEFAULT_POLICY.to_array(), None, 1, -5)
     with pytest.raises(ValueError):
         optimize_card(Card.X2, turns=0)
+
+
+@pytest.mark.parametrize("card,first_sweep", [
+    (Card.BONUS300, ["which scoring dice to set aside", "bank threshold, 1 die left",
+                     "bank threshold, 2 dice left", "bank threshold, 3 dice left",
+                     "bank threshold, 4 dice left", "bank threshold, 5 dice left",
+                     "after a Tutto: bank or draw a card"]),
+    (Card.STREET, ["how many new numbers to set aside", "after a Tutto: bank or draw a card"]),
+])
+def test_progress_labels_say_what_is_searched_in_players_words(card, first_sweep):
+    """The bars of ``optimize`` name what they search as a player would ("bank
+    threshold, 3 dice left (sweep 1 of at most 4)"), not ``bank3``."""
+    labels = []
+
+    def phase(label, total):
+        labels.append(label)
+        return lambda done: None
+
+    optimize_card(card, turns=200, seed=1, search_turns=200, phase=phase)
+    assert labels[:len(first_sweep)] == [f"{w} (sweep 1 of at most 4)" for w in first_sweep]
+    assert labels[-1] == "evaluate on fresh turns"
+    assert {lb.rsplit(" (sweep ", 1)[0] for lb in labels[:-1]} == set(first_sweep)
+    for label in labels:
+        assert not re.search(r"\b(bank\d|[a-z]+_[a-z]+)\b", label), label

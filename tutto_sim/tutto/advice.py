@@ -17,6 +17,21 @@ from tutto_sim.tutto.cards import Card
 from tutto_sim.tutto.solver import TuttoSolution
 
 
+_HOW_MANY = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def faces_words(faces: str) -> str:
+    """Dice set aside as players say them: "15" -> "a 1 and a 5", "115" ->
+    "two 1s and a 5", "5" -> "a 5", "222" -> "three 2s".
+
+    >>> faces_words("15"), faces_words("115"), faces_words("222"), faces_words("1155")
+    ('a 1 and a 5', 'two 1s and a 5', 'three 2s', 'two 1s and two 5s')
+    """
+    groups = [f"{_HOW_MANY[faces.count(f)]} {f}{'s' if faces.count(f) > 1 else ''}"
+              for f in sorted(set(faces))]
+    return groups[0] if len(groups) == 1 else ", ".join(groups[:-1]) + " and " + groups[-1]
+
+
 @dataclass(frozen=True)
 class KeepAdvice:
     throw: str  # sorted faces, e.g. "123456"

@@ -112,7 +112,7 @@ NOTABLE_TOTALS = {6: 0, 5: 300, 4: 400, 3: 500}
 
 def _exact_report(sol, card: Card, res, exact: dict, as_json: bool) -> None:
     """``optimize --method exact``: the optimal policy of one card, readable."""
-    from tutto_sim.tutto.advice import keep_advice
+    from tutto_sim.tutto.advice import faces_words, keep_advice
 
     advice = {}
     if card.can_bank_before_tutto or card in (Card.PLUSMINUS, Card.CLOVERLEAF):
@@ -167,8 +167,9 @@ def _exact_report(sol, card: Card, res, exact: dict, as_json: bool) -> None:
                   title_justify="left")
         for a in lst:
             fmt = (lambda v: f"{v:.4f}") if card in (Card.PLUSMINUS, Card.CLOVERLEAF) else (lambda v: f"{v:.1f}")
-            t.add_row("-".join(a.throw), f"{a.probability:.4f}", f"{a.best[1]} ({a.best[2]})",
-                      fmt(a.value_best), f"{a.all_scoring[1]} ({a.all_scoring[2]})", fmt(a.value_all))
+            t.add_row("-".join(a.throw), f"{a.probability:.4f}",
+                      f"{faces_words(a.best[1])} ({a.best[2]})", fmt(a.value_best),
+                      f"{faces_words(a.all_scoring[1])} ({a.all_scoring[2]})", fmt(a.value_all))
         out.print(t)
     out.print(f"best threshold policy from the Monte Carlo search (keep rule {res.policy.keep}, "
               f"seed {res.seed}; later cards by the rule of thumb): exact EV {exact['policy_found_exact_ev']:.2f}, simulated "

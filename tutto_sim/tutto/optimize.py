@@ -30,6 +30,7 @@ from typing import Callable
 
 import numpy as np
 
+from tutto_sim.core.cli import plural
 from tutto_sim.core.stats import Estimate
 from tutto_sim.dice.throws import KEEP_RULES
 from tutto_sim.tutto.cards import BANKABLE_CARDS, Card
@@ -77,6 +78,16 @@ def _params(card: Card, rules: TuttoRules) -> list[str]:
     if card is Card.CLOVERLEAF:
         return ["keep"]
     return []
+
+
+def param_words(name: str) -> str:
+    """A searched parameter in the players' words (the progress bar's label):
+    ``bank3`` -> "bank threshold, 3 dice left"."""
+    if name.startswith("bank"):
+        return f"bank threshold, {plural(int(name[4:]), 'die', 'dice')} left"
+    return {"keep": "which scoring dice to set aside",
+            "draw": "after a Tutto: bank or draw a card",
+            "street_take": "how many new numbers to set aside"}[name]
 
 
 def _get(cp: CardPolicy, name: str):
@@ -162,7 +173,7 @@ def optimize_card(card: Card, rules: TuttoRules = TuttoRules(), turns: int = 2_0
                 if current not in values:
                     values.append(current)
                 rows = [_set(best, name, v) for v in values]
-                batch = evaluate(rows, search_turns, 0, f"search {name} (sweep {sweep + 1})")
+                batch = evaluate(rows, search_turns, 0, f"{param_words(name)} (sweep {sweep + 1} of at most {MAX_SWEEPS})")
                 tried += len(rows)
                 if batch.interrupted:
                     interrupted = True
