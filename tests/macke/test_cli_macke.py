@@ -95,3 +95,29 @@ def test_export_and_refuse(capsys, tmp_path):
 def test_bad_input(capsys, args, needle):
     code, out, err = run_cli(capsys, *args)
     assert code == 2 and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_solve_text_prints_every_exception_in_words(capsys):
+    """All 13 exceptions to the bank thresholds (docs/macke-solver.md), each under
+    its throws and dice left, units as players write them; "1 die left"."""
+    code, out, err = run_cli(capsys, "solve", "--game", "macke", "--json")
+    exceptions = json.loads(out)["bank_exceptions"]
+    assert len(exceptions) == 13
+    code, out, err = run_cli(capsys, "solve", "--game", "macke")
+    assert code == 0, err
+    assert "…" not in out and "13 exceptions (bank below the threshold)" in out
+    assert "1 die left" in out and "1 dice" not in out
+    lines = {}
+    for line in out.splitlines():
+        head, sep, items = line.strip().partition(" left: ")
+        if sep:
+            lines[head] = items.split("; ")
+    assert sum(map(len, lines.values())) == 13
+    for tl, d, u, lo, hi in exceptions:
+        head = f"{tl} throw{'s' if tl > 1 else ''} and {d} {'die' if d == 1 else 'dice'}"
+        units = " + ".join("-".join(x) if len(x) == 3 and len(set(x)) == 1 else x
+                           for x in u.split(" + "))
+        span = f"{lo:,}" if lo == hi else f"{lo:,}–{hi:,}"
+        assert f"{units} at {span}" in lines[head], (head, u, lo, hi)
+    # the first throw's 6-6-6 with 2 dice left banks from 600: the threshold there is 1,050
+    assert "6-6-6 at 600–1,000" in lines["2 throws and 2 dice"]

@@ -107,3 +107,38 @@ def test_human_bot_asks_again_on_bad_input():
 
     play_macke_game([Spy()], GameConfig(rules, max_rounds=1), 1, 0)
     assert seen and any("please answer 1-2 or b, t" in s for s in out)
+
+
+def _bank_or_throw(units, total, throws_left, dice, locked=0):
+    from tutto_sim.dice.api import BANK, THROW
+    from tutto_sim.macke.api import TurnView
+    from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep
+    from tutto_sim.macke.reference import state_codec
+
+    rules = MackeRules()
+    view = MackeGameView("macke", rules, ("you", "b"), (0, 0), 0, 0, 0, None)
+    aside = MackeKeep(tuple(units), total - locked, sum(map(len, units)))
+    return MackeDecision("bank-or-throw", (BANK, THROW), view, total, locked, aside, throws_left,
+                         dice, False, 1 if not locked else 2, None,
+                         TurnView(locked, state_codec(rules).state(tuple(units)), throws_left, False))
+
+
+def test_advice_that_departs_from_the_threshold_says_why():
+    """6-6-6 set aside after the first throw (600, two dice and two throws left):
+    the advice banks though solve's threshold there is 1,050; the line under the
+    advice names the exception. Where advice and threshold agree, no such line."""
+    advisor = MackeAdvisor(MackeRules())
+    assert int(advisor.sol.bank_threshold[2, 2]) == 1050
+    out = []
+    answers = iter(["?", "1"])
+    human = MackeHumanBot("you", lambda prompt: next(answers), out.append, advisor=advisor)
+    d = _bank_or_throw(["666"], 600, 2, 2)
+    assert human.act(d) == d.legal[0]  # "1": bank
+    text = "\n".join(out)
+    assert "  1) bank" in text and "<- best" in text.split("  1) bank", 2)[2].splitlines()[0]
+    assert ("  why: with 2 throws and 2 dice left the threshold is bank at ≥ 1,050, but the "
+            "optimal table banks 6-6-6 at 600–1,000 (an exception: which units lie aside "
+            "matters, not only the total)") in out
+    # above the threshold the advice banks too, and says nothing more
+    d = _bank_or_throw(["1", "5", "5"], 1200, 2, 2, locked=1000)
+    assert advisor.best(d) == 0 and advisor.explain(d, advisor.values(d), 0) == []

@@ -191,7 +191,10 @@ def test_solve_three_players_text(capsys, small_n, tmp_path):
                              "100", "--players", "3", "--out", str(path))
     assert code == 0, err
     sol = n_solved(TINY, 3, -100, 10)
-    assert f"all play to win: seat 1 {sol.p_wins[0]:.2%}" in out and path.exists()
+    # seats numbered as everywhere else (play, tournament, --seat): seat 0 starts
+    assert (f"all play to win (seat 0 starts): seat 0 {sol.p_wins[0]:.2%}, seat 1 "
+            f"{sol.p_wins[1]:.2%}, seat 2 {sol.p_wins[2]:.2%}\n") in out and path.exists()
+    assert f"he wins {sol.win_vs_ev[0]:.2%} in seat 0, " in out and "seat 3" not in out
 
 
 def test_two_player_volle_lotte_says_the_rules_ask_for_three(capsys, tmp_path, monkeypatch):

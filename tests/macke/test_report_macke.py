@@ -40,7 +40,8 @@ from tutto_sim.core.report import (
 )
 from tutto_sim.core.stats import Estimate
 from tutto_sim.macke.report_data import SimpleSweep
-from tutto_sim.macke.report_figures import free_return_words, policy_bars, simple_words, unit_words
+from tutto_sim.macke.report_figures import free_return_words, policy_bars, simple_words
+from tutto_sim.macke.words import unit_words
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.tutto.rules import TuttoRules
 

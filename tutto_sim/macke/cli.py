@@ -20,6 +20,7 @@ from tutto_sim.core.cli import (
     game_title,
     merge_rows,
     out,
+    plural,
     prepare_file,
     progress_phases,
 )
@@ -122,6 +123,7 @@ def solve(rules, as_json: bool, cap=None) -> None:
         raise UserError(f"--cap is for --game tutto; the {rules.game} solver needs no cap")
 
     from tutto_sim.macke.solver import solve_macke
+    from tutto_sim.macke.words import exceptions_lines, unit_words
 
     t0 = time.perf_counter()
     with progress_phases(not as_json) as phase:
@@ -153,7 +155,7 @@ def solve(rules, as_json: bool, cap=None) -> None:
     out.print(f"P(turn ends ≥ {rules.min_score}, added) = {percent(sol.p_positive)}; "
               f"P(negative) = {percent(sol.p_negative)}; P(zero) = {percent(sol.p_zero)}; "
               f"mean throws {sol.mean_throws:.2f}")
-    t = Table("throws left", *[f"{d} dice left" for d in range(1, n)],
+    t = Table("throws left", *[f"{plural(d, 'die', 'dice')} left" for d in range(1, n)],
               title="bank as soon as the turn total is ≥ (points) after setting aside", title_justify="left")
     for tl in range(1, L):
         t.add_row(str(tl), *[fmt_threshold(_th(sol.bank_threshold[tl, d])) for d in range(1, n)])
@@ -163,15 +165,17 @@ def solve(rules, as_json: bool, cap=None) -> None:
                   else f"bank at ≥ {clear:,}, else throw all {n} dice again with a fresh series")
     out.print(f"after a clear: {clear_rule}; with no throw left the turn ends by itself")
     if sol.bank_exceptions:
-        out.print(f"exceptions to the thresholds ({len(sol.bank_exceptions)}; throws left, dice left, "
-                  "set aside, totals): " + "; ".join(
-                      f"{tl}, {d}, {u}, {lo}–{hi}" for tl, d, u, lo, hi in sol.bank_exceptions[:6])
-                  + (" …" if len(sol.bank_exceptions) > 6 else ""))
+        first, *groups = exceptions_lines(sol)
+        out.print(f"{first.removesuffix(':')}, by what is set aside (which units lie aside matters, not only "
+                  "the total):")
+        for line in groups:
+            out.print(f"  {line}", soft_wrap=True)
     t = Table("before throw", "set aside", "return", "keep", "gain (points)", "P(reached)",
               title=f"when returning units pays (start of a turn; {ret.mean_returns:.2f} returns per turn)",
               title_justify="left")
     for e in ret.examples[:8]:
-        t.add_row(str(e.throw), e.aside, e.returned, e.kept, f"{e.gain:.1f}", f"{e.reach:.4f}")
+        t.add_row(str(e.throw), unit_words(e.aside), unit_words(e.returned), unit_words(e.kept),
+                  f"{e.gain:.1f}", f"{e.reach:.4f}")
     out.print(t)
     out.print("why returning pays: before the 2nd or 3rd throw you may put every set-aside unit "
               "back and throw all dice again; the turn total is then 0, so a Macke on that throw "

@@ -208,14 +208,14 @@ class MackeHooks(GameHooks):
                              indent=2))
             return
         err.print(f"win table written to {path}")
-        seats = ", ".join(f"seat {s + 1} {p:.2%}" for s, p in enumerate(sol.p_wins))
+        seats = ", ".join(f"seat {s} {p:.2%}" for s, p in enumerate(sol.p_wins))
         out.print(f"{self.title(rules)}, {players} players to {rules.target:,} (reaching it, every other "
                   "player throws once more), exact:")
-        out.print(f"  all play to win: {seats}")
+        out.print(f"  all play to win (seat 0 starts): {seats}")
         out.print("  all play for the most points per turn: "
-                  + ", ".join(f"seat {s + 1} {p:.2%}" for s, p in enumerate(sol.p_wins_ev)))
+                  + ", ".join(f"seat {s} {p:.2%}" for s, p in enumerate(sol.p_wins_ev)))
         out.print("  one plays to win, the others for points: he wins "
-                  + ", ".join(f"{p:.2%} in seat {s + 1}" for s, p in enumerate(sol.win_vs_ev))
+                  + ", ".join(f"{p:.2%} in seat {s}" for s, p in enumerate(sol.win_vs_ev))
                   + f" (a fair share is {1 / players:.2%})")
         out.print(f"  ({sol.states:,} turn-start states, scores held at {sol.floor:,} at the lowest; "
                   f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "

@@ -82,7 +82,33 @@ class MackeAdvisor:
                          f"before this throw; {free}")
         elif ties > 1:
             lines.append(f"{ties} choices are worth the same: either is optimal")
+        if d.kind == BANK_OR_THROW:
+            lines += self._departure(d, d.legal[best] == BANK)
         return lines
+
+    def _departure(self, d: MackeDecision, banks: bool) -> list[str]:
+        """A line of why, where the advice departs from the bank threshold
+        ``solve --game macke`` prints for these throws and dice left: the
+        exception of the optimal table that holds this spot, or that the
+        thresholds sum up only the spots optimal play reaches."""
+        from tutto_sim.macke.turn_kernel import NEVER
+        from tutto_sim.macke.words import exception_words, unit_words
+
+        tl, left = d.throws_left, d.dice
+        th = int(self.sol.bank_threshold[tl, left])
+        if banks == (d.turn_total >= th):
+            return []
+        where = f"{plural(tl, 'throw')} and {plural(left, 'die', 'dice')} left"
+        rule = f"bank at ≥ {th:,}" if th < NEVER else "never bank"
+        aside = self.tables.state_name(d.view.aside)
+        for e_tl, e_d, u, lo, hi in self.sol.bank_exceptions:
+            if (e_tl, e_d, u) == (tl, left, aside) and lo <= d.turn_total <= hi and banks:
+                return [f"why: with {where} the threshold is {rule}, but the optimal table banks "
+                        f"{exception_words(u, lo, hi)} (an exception: which units lie aside "
+                        "matters, not only the total)"]
+        return [f"why: with {where} the threshold is {rule}, which sums up the spots optimal "
+                f"play reaches; it does not reach {unit_words(aside)} aside at "
+                f"{d.turn_total:,}, where {'banking' if banks else 'throwing on'} is worth more"]
 
     def best(self, d: MackeDecision) -> int:
         """Index of the best action; ties as the solver: the first keep in table

@@ -23,7 +23,7 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.report_data import BUSTS, MackeReportData, th
 from tutto_sim.macke.rules import VARIANTS
 from tutto_sim.macke.tables import build_macke_tables
-from tutto_sim.macke.words import BUST_WORDS
+from tutto_sim.macke.words import BUST_WORDS, exceptions_lines, unit_words
 
 #: Line styles per bust rule (black and white readable).
 BUST_STYLE = {"subtract": dict(color=INK, ls="-", marker="o", mfc="white"),
@@ -44,12 +44,6 @@ def _lowest(rules, dice_left: int) -> int:
 def _th(points, lowest: int = 0) -> str:
     """A bank threshold in a table cell: "1,250", "never bank", "always bank"."""
     return R.threshold_cell(th(points), lowest)
-
-
-def unit_words(state: str) -> str:
-    """Units as players write them: "111 + 5" -> "1-1-1 + 5" (a triple of 1s and a 5)."""
-    return " + ".join("-".join(u) if len(u) == 3 and u.isdigit() and len(set(u)) == 1 else u
-                      for u in state.split(" + "))
 
 
 def simple_words(k, k_clear) -> str:
@@ -308,21 +302,6 @@ def clear_words(sol) -> str:
     return f"after a clear: bank at ≥ {R.pts(t)}, else throw all {n} dice again"
 
 
-def _exceptions_lines(sol) -> list[str]:
-    """The threshold exceptions grouped by throws and dice left, one line each."""
-    exc = sol.bank_exceptions
-    if not exc:
-        return ["no exceptions: the thresholds are the whole policy"]
-    groups: dict[tuple[int, int], list[str]] = {}
-    for tl, d, u, lo, hi in exc:
-        groups.setdefault((tl, d), []).append(
-            f"{unit_words(u)} at {R.pts(lo)}" + ("" if hi == lo else f"–{R.pts(hi)}"))
-    lines = [f"{R.count(len(exc), 'exception')} (bank below the threshold):"]
-    for (tl, d), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
-        lines.append(f"{R.count(tl, 'throw')} and {R.dice(d)} left: " + "; ".join(items))
-    return lines
-
-
 def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
     sol, other = data.sol, data.other_bust
     L = data.rules.throws
@@ -351,7 +330,7 @@ def bank_thresholds(data: MackeReportData, number: int) -> Sheet:
         if s.clear_exceptions:
             lines.append("  also bank a clear at "
                          + ", ".join(R.pts(x) for x in s.clear_exceptions[:6]))
-        lines += _exceptions_lines(s)
+        lines += exceptions_lines(s)
         text = "\n".join(textwrap.fill(x, 66, subsequent_indent="    ", break_on_hyphens=False)
                           for x in lines)
         tx.text(0, 1, text, va="top", ha="left", fontsize=8, transform=tx.transAxes,
@@ -669,7 +648,7 @@ def _cheat_sheet(data: MackeReportData, number: int, keep_rows: int) -> tuple[Sh
          f"added, less is subtracted. After a clear (all {n} dice aside): {clear} (a fresh "
          f"series of {R.count(L, 'throw')}; earlier points stay locked).", size=9)
     if sol.bank_exceptions:
-        lines = _exceptions_lines(sol)
+        lines = exceptions_lines(sol)
         text(lines[0].replace(":", ", by throws and dice left:"), size=8)
         for line in lines[1:]:
             text(line, size=8, x=0.02)

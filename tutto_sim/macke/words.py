@@ -3,7 +3,7 @@ and report covers (``core.report`` asks through the registry)."""
 
 from __future__ import annotations
 
-from tutto_sim.core.report import join_words, count, pts
+from tutto_sim.core.report import count, dice, join_words, pts
 
 RULES_DOC = "docs/macke.md"
 #: Six of a kind in the players' words (Volle Lotte has six dice).
@@ -21,6 +21,32 @@ VARIANT_WORDS = {
     "ones-and-fives": "only 1s and 5s score",
     "volle-lotte": "Volle Lotte (6 dice)",
 }
+
+
+def unit_words(state: str) -> str:
+    """Units as players write them: "111 + 5" -> "1-1-1 + 5" (a triple of 1s and a 5)."""
+    return " + ".join("-".join(u) if len(u) == 3 and u.isdigit() and len(set(u)) == 1 else u
+                      for u in state.split(" + "))
+
+
+def exception_words(u: str, lo: int, hi: int) -> str:
+    """One exception to the bank thresholds: "6-6-6 at 600–650"."""
+    return f"{unit_words(u)} at {pts(lo)}" + ("" if hi == lo else f"–{pts(hi)}")
+
+
+def exceptions_lines(sol) -> list[str]:
+    """The bank thresholds' exceptions of a ``MackeSolution`` (every one),
+    grouped by throws and dice left, one line each."""
+    exc = sol.bank_exceptions
+    if not exc:
+        return ["no exceptions: the thresholds are the whole policy"]
+    groups: dict[tuple[int, int], list[str]] = {}
+    for tl, d, u, lo, hi in exc:
+        groups.setdefault((tl, d), []).append(exception_words(u, lo, hi))
+    lines = [f"{count(len(exc), 'exception')} (bank below the threshold):"]
+    for (tl, d), items in sorted(groups.items(), key=lambda kv: (-kv[0][0], kv[0][1])):
+        lines.append(f"{count(tl, 'throw')} and {dice(d)} left: " + "; ".join(items))
+    return lines
 
 
 #: What a Macke costs under each bust rule, in the players' words.
