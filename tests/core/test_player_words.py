@@ -149,3 +149,30 @@ def test_rutsmieter_optimize_names_the_weights_in_players_words(capsys, tmp_path
         assert f not in re.findall(r"[a-z]+_[a-z_]+", out), f
         assert " ".join(FEATURE_WORDS[f][0].split()[:2]) in text, f
     assert "landing within reach of opponents" in text and "danger_behind" not in out
+
+
+# -- one choice: "press 1", not "choose 1-1" -------------------------------------------------------
+
+@pytest.mark.parametrize("game", ["tutto", "macke"])
+def test_a_single_choice_says_press_1(capsys, monkeypatch, game):
+    """A throw with one way to score (a lone 5, say) is one choice: the prompt
+    says so; with more the range is asked as before."""
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n" * 5000))
+    code, out, err = run_cli(capsys, "play", "--game", game, "--bots", "cautious", "--seed", "5")
+    assert code == 0, err
+    prompts = [line for line in out.splitlines() if "(? advice, q quit): " in line]
+    single = [p for p in prompts if p.startswith("press 1, the only choice (? advice, q quit): ")]
+    assert single and "1-1" not in out
+    # every single-choice prompt follows a list of exactly one numbered choice
+    lines = out.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("press 1, the only choice"):
+            listed = []
+            for prev in reversed(lines[:i]):
+                if not re.match(r"  \d+\) ", prev):
+                    break
+                listed.append(prev)
+            assert [x.split(")")[0].strip() for x in listed] == ["1"], lines[i - 3:i + 1]
+    assert any(p.startswith("choose 1-") for p in prompts)

@@ -41,6 +41,15 @@ class QuitGame(BaseException):
     game's check of bot answers does not count it as an illegal action."""
 
 
+def choose_words(n: int) -> tuple[str, str]:
+    """How to ask for one of ``n`` numbered choices, and how to ask again:
+    ``("choose 1-3", "please answer 1-3")``; with one choice ``("press 1, the
+    only choice", "please answer 1")``."""
+    if n == 1:
+        return "press 1, the only choice", "please answer 1"
+    return f"choose 1-{n}", f"please answer 1-{n}"
+
+
 def ask_choice(read: Callable[[str], str], write: Callable[[str], None], prompt: str,
                choices: tuple, letters: dict, advise: Callable[[], None], retry: str,
                advice_words: tuple[str, ...] = ADVICE_WORDS):

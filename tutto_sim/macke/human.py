@@ -193,7 +193,7 @@ class MackeHumanBot(TerminalPlayer):
             self.write("  " + line)
 
     def act(self, d: MackeDecision):
-        from tutto_sim.core.play import ask_choice
+        from tutto_sim.core.play import ask_choice, choose_words
 
         self._header(d)
         for i, a in enumerate(d.legal, start=1):
@@ -201,9 +201,8 @@ class MackeHumanBot(TerminalPlayer):
         if self.always_advise:
             self._advise(d)
         letters = {"b": BANK, "t": THROW} if d.kind in (BANK_OR_THROW, BANK_OR_SERIES) else {}
-        prompt = f"choose 1-{len(d.legal)}" + (", b=bank, t=throw" if letters else "")
-        prompt += " (? advice, q quit): "
-        retry = (f"please answer 1-{len(d.legal)}" + (" or b, t" if letters else "")
-                 + ", ? for advice, q to quit")
+        choose, again = choose_words(len(d.legal))
+        prompt = choose + (", b=bank, t=throw" if letters else "") + " (? advice, q quit): "
+        retry = again + (" or b, t" if letters else "") + ", ? for advice, q to quit"
         return ask_choice(self.read, self.write, prompt, d.legal, letters,
                           lambda: self._advise(d), retry)

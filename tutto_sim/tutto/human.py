@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame, TerminalPlayer, ask_choice  # noqa: F401  (shared)
+from tutto_sim.core.play import ADVICE_WORDS, QUIT_WORDS, QuitGame, TerminalPlayer, ask_choice, choose_words  # noqa: F401  (shared)
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.api import BANK, BANK_OR_DRAW, BANK_OR_THROW, DRAW, KEEP, STREET, THROW, Decision, Keep
 from tutto_sim.tutto.cards import Card
@@ -261,10 +261,10 @@ class HumanBot(TerminalPlayer):
             letters = {"b": BANK, "t": THROW}
         elif d.kind == BANK_OR_DRAW:
             letters = {"b": BANK, "d": DRAW}
-        prompt = f"choose 1-{len(choices)}" + "".join(f", {k}={_label(v)}" for k, v in letters.items())
-        prompt += " (? advice, q quit): "
-        retry = (f"please answer 1-{len(choices)}" + "".join(f" or {k}" for k in letters)
-                 + ", ? for advice, q to quit")
+        choose, again = choose_words(len(choices))
+        prompt = (choose + "".join(f", {k}={_label(v)}" for k, v in letters.items())
+                  + " (? advice, q quit): ")
+        retry = again + "".join(f" or {k}" for k in letters) + ", ? for advice, q to quit"
         choice = ask_choice(self.read, self.write, prompt, choices, letters,
                             lambda: self._advise(view), retry)
         if d.kind == KEEP and d.card is Card.CLOVERLEAF and len(choice.dice) == d.dice:
