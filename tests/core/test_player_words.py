@@ -176,3 +176,11 @@ def test_a_single_choice_says_press_1(capsys, monkeypatch, game):
                 listed.append(prev)
             assert [x.split(")")[0].strip() for x in listed] == ["1"], lines[i - 3:i + 1]
     assert any(p.startswith("choose 1-") for p in prompts)
+
+
+@pytest.mark.parametrize("throws,words", [(1, "1 throw per series"), (2, "2 throws per series")])
+def test_macke_rules_line_counts_throws_in_words(capsys, tmp_path, throws, words):
+    code, out, err = run_cli(capsys, "tournament", "--game", "macke", "--bots", "cautious,reckless",
+                             "--throws", str(throws), "--games", "4", "--out-dir", str(tmp_path))
+    assert code == 0, err
+    assert f"; {words}; " in out and "1 throws" not in out

@@ -67,8 +67,10 @@ class MackeHooks(GameHooks):
         return line
 
     def rules_line(self, rules) -> str | None:
-        return (f"target {rules.target:,}; minimum score {rules.min_score:,}; {rules.throws} throws "
-                f"per series; Macke after the first throw: {rules.bust}; the target reached, "
+        from tutto_sim.core.cli import plural
+
+        return (f"target {rules.target:,}; minimum score {rules.min_score:,}; "
+                f"{plural(rules.throws, 'throw')} per series; Macke after the first throw: {rules.bust}; the target reached, "
                 "every other player throws once more (nachwerfen)")
 
     def instant_column(self, rules) -> tuple[str, str, bool]:
