@@ -120,7 +120,9 @@ def test_winopt_on_the_command_line(capsys, tmp_path):
         code, out, err = run_cli(capsys, "tournament", "--game", "macke", "--target", "1000",
                                  "--bots", f"{spec},optimal", "--games", "10", "--seed", "1")
         assert code == 2 and words in err and len(err.strip().splitlines()) == 1, err
-    with pytest.raises(BotSpecError, match="valid bots: optimal, winopt"):
+    # a missing file: what is wrong with the file, not the list of valid bots (issue 35)
+    with pytest.raises(BotSpecError, match=r"cannot read policy file .*missing\.json: No such file"
+                                           r" or directory$"):
         parse_bot(f"winopt:{tmp_path / 'missing.json'}", RULES)
 
 
