@@ -184,3 +184,18 @@ def test_macke_rules_line_counts_throws_in_words(capsys, tmp_path, throws, words
                              "--throws", str(throws), "--games", "4", "--out-dir", str(tmp_path))
     assert code == 0, err
     assert f"; {words}; " in out and "1 throws" not in out
+
+
+def test_rutsmieter_td_names_the_learned_weights_in_players_words(capsys, tmp_path):
+    from tutto_sim.rutsmieter.policy import POSITION_FEATURES
+    from tutto_sim.rutsmieter.words import FEATURE_WORDS
+
+    code, out, err = run_cli(capsys, "optimize", "--game", "rutsmieter", "--method", "td",
+                             "--players", "2", "--games", "100", "--seed", "2",
+                             "--out", str(tmp_path / "td.json"), "--out-dir", str(tmp_path))
+    assert code == 0, err
+    text = " ".join(out.split())
+    assert re.findall(r"\b[a-z]+_[a-z_]+\b", out) == [], out
+    for f in POSITION_FEATURES:
+        assert " ".join(FEATURE_WORDS[f][0].split()[:2]) in text, f
+    assert "(a constant, the same for every move)" in text and "bias" not in out
