@@ -6,8 +6,9 @@ A game is a ``GameEntry`` (its ``entry.py``: names, rules class, rule flags;
 module-level instance ``HOOKS``). A *required* hook is one core cannot do
 without where it is used: the base raises :class:`MissingHook`, one line
 "<Title> has no <what> (yet)" (exit 2; the game's ``MISSING`` may say why
-instead of "(yet)"), so a game may leave out what it does not have (a game without policy files has no export-policy). An *optional* hook has its default
-here; a game overrides it only to differ. Core calls the hooks object and keeps
+instead of "(yet)"), so a game may leave out what it does not have (a game
+without policy files has no export-policy). An *optional* hook has its
+default here; a game overrides it only to differ. Core calls the hooks object and keeps
 no defaults of its own.
 
 Hooks modules stay light (``tutto-sim --help`` reads them): what a hook needs

@@ -166,8 +166,8 @@ def solve(rules, as_json: bool, cap=None) -> None:
     out.print(f"after a clear: {clear_rule}; with no throw left the turn ends by itself")
     if sol.bank_exceptions:
         first, *groups = exceptions_lines(sol)
-        out.print(f"{first.removesuffix(':')}, by what is set aside (which units lie aside matters, not only "
-                  "the total):")
+        out.print(f"{first.removesuffix(':')}, by what is set aside (which units lie aside "
+                  "matters, not only the total):")
         for line in groups:
             out.print(f"  {line}", soft_wrap=True)
     t = Table("before throw", "set aside", "return", "keep", "gain (points)", "P(reached)",

@@ -70,8 +70,9 @@ class MackeHooks(GameHooks):
         from tutto_sim.core.cli import plural
 
         return (f"target {rules.target:,}; minimum score {rules.min_score:,}; "
-                f"{plural(rules.throws, 'throw')} per series; Macke after the first throw: {rules.bust}; the target reached, "
-                "every other player throws once more (nachwerfen)")
+                f"{plural(rules.throws, 'throw')} per series; Macke after the first throw: "
+                f"{rules.bust}; the target reached, every other player throws once more "
+                "(nachwerfen)")
 
     def instant_column(self, rules) -> tuple[str, str, bool]:
         return "instant wins", "instant_win_share", rules.variant == "instant-win"

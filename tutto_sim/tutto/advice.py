@@ -27,9 +27,10 @@ def faces_words(faces: str) -> str:
     >>> faces_words("15"), faces_words("115"), faces_words("222"), faces_words("1155")
     ('a 1 and a 5', 'two 1s and a 5', 'three 2s', 'two 1s and two 5s')
     """
-    groups = [f"{_HOW_MANY[faces.count(f)]} {f}{'s' if faces.count(f) > 1 else ''}"
-              for f in sorted(set(faces))]
-    return groups[0] if len(groups) == 1 else ", ".join(groups[:-1]) + " and " + groups[-1]
+    from tutto_sim.core.report import join_words
+
+    return join_words([f"{_HOW_MANY[faces.count(f)]} {f}{'s' if faces.count(f) > 1 else ''}"
+                       for f in sorted(set(faces))])
 
 
 @dataclass(frozen=True)
