@@ -98,13 +98,24 @@ def test_text_output(capsys, tmp_path):
         assert needle in out
 
 
-@pytest.mark.parametrize("spec", ["threshold:abc", "table:missing.json", "wizard", "threshold:320",
+@pytest.mark.parametrize("spec", ["threshold:abc", "wizard", "threshold:320",
                                   "threshold:300:300:nope", "optimal,,cautious", "py:nomodule:Bot"])
 def test_bad_bot_spec_is_one_line_naming_the_valid_bots(capsys, tmp_path, spec):
     code, out, err = run(capsys, "tournament", "--bots", spec, "--games", "10", "--out-dir", str(tmp_path))
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert VALID_BOTS in err and "Traceback" not in err + out
+
+
+def test_a_missing_policy_file_is_one_line_about_the_file(capsys, tmp_path):
+    """The spec is right, the file is not there: the line says so, without the
+    list of valid bots (issue 35)."""
+    missing = tmp_path / "missing.json"
+    code, out, err = run(capsys, "tournament", "--bots", f"table:{missing}", "--games", "10",
+                         "--out-dir", str(tmp_path))
+    assert code == 2 and out == ""
+    assert err == (f"tutto-sim: error: bot 'table:{missing}': cannot read policy file {missing}: "
+                   "No such file or directory\n")
 
 
 @pytest.mark.parametrize("args, needle", [
