@@ -122,15 +122,28 @@ def test_bad_options(capsys, tmp_path, args, needle):
 
 
 @pytest.mark.parametrize("spec", ["threshold:abc", "threshold:300:300:all", "threshold:320",
-                                  "table:missing.json", f"table:{POLICIES / 'tutto-default.json'}",
-                                  f"table:{POLICIES / 'volle-lotte-default.json'}", "wizard",
-                                  "optimal,,cautious", "py:nomodule:Bot"])
+                                  "wizard", "optimal,,cautious", "py:nomodule:Bot"])
 def test_bad_bot_spec_is_one_line_naming_the_valid_macke_bots(capsys, tmp_path, spec):
     code, out, err = run(capsys, "tournament", "--game", "macke", "--bots", spec, "--games", "10",
                          "--out-dir", str(tmp_path))
     assert code == 2
     assert len(err.strip().splitlines()) == 1
     assert VALID_BOTS in err and "Traceback" not in err + out
+
+
+@pytest.mark.parametrize("file,words", [
+    ("missing.json", "cannot read policy file missing.json: No such file or directory"),
+    (POLICIES / "tutto-default.json", "is for game 'tutto'"),
+    (POLICIES / "volle-lotte-default.json", "was solved for other rules"),
+])
+def test_a_policy_file_that_cannot_serve_is_one_line_about_the_file(capsys, tmp_path, file, words):
+    """The spec is right, the file is not: the line says what is wrong with it,
+    without the list of valid bots (issue 35)."""
+    code, out, err = run(capsys, "tournament", "--game", "macke", "--bots", f"table:{file}",
+                         "--games", "10", "--out-dir", str(tmp_path))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert err.startswith(f"tutto-sim: error: bot 'table:{file}': ") and words in err
+    assert "valid bots" not in err and "Traceback" not in err
 
 
 def test_table_file_plays_like_optimal_whatever_the_target(capsys, tmp_path):
