@@ -249,3 +249,56 @@ def test_nowhere_to_write_is_one_line(capsys, tmp_path, monkeypatch):
                           "on device), nor in the temporary folder (No space left on device)"), err
     assert not (tmp_path / "q.csv").exists()
     assert [p.name for p in (tmp_path / "tmp").iterdir() if p.name.startswith("q-")] == []
+
+
+# -- a second run says it replaced the first (every kind of writer) ---------------------------
+
+def _replaced_cases():
+    """(the command's arguments given a folder, the line of the first run, of the second)."""
+    shown = " (replaced the earlier file)"
+    return {
+        "export-policy": (lambda d: ["export-policy", "--out", str(d / "p.json")],
+                          lambda d: f"wrote {d / 'p.json'} (", lambda d: f"replaced {d / 'p.json'} ("),
+        "solve win": (lambda d: ["solve", "--objective", "win", "--target", "200", "--out",
+                                 str(d / "w.json")],
+                      lambda d: f"win table written to {d / 'w.json'}\n",
+                      lambda d: f"win table written to {d / 'w.json'}{shown}\n"),
+        "tournament": (lambda d: ["tournament", "--game", "tutti", "--games", "6", "--out-dir", str(d)],
+                       lambda d: re.compile(r"CSV: \S+\.csv\n"),
+                       lambda d: re.compile(r"CSV: \S+\.csv" + re.escape(shown) + "\n")),
+        "analyze seats": (lambda d: ["analyze", "seats", "--game", "tutti", "--games", "6",
+                                     "--players", "2", "--out-dir", str(d)],
+                          lambda d: re.compile(r"in the CSV: \S+\.csv\n"),
+                          lambda d: re.compile(r"in the CSV: \S+\.csv" + re.escape(shown) + "\n")),
+        "ladder": (lambda d: [*LADDER, "--out", str(d)],
+                   lambda d: re.compile(r"chart: \S+\.png; JSON: \S+\.json\n"),
+                   lambda d: re.compile(r"chart: \S+\.png" + re.escape(shown) + r"; JSON: \S+\.json"
+                                        + re.escape(shown) + "\n")),
+        "advisor": (lambda d: ["advisor", "--out", str(d / "site")],
+                    lambda d: "wrote the advisor (", lambda d: "replaced the advisor ("),
+        "report": (lambda d: ["report", "--out", str(d / "r")],
+                   lambda d: f"wrote {d / 'r' / 'tutto-report.pdf'} (1 pages)",
+                   lambda d: f"replaced {d / 'r' / 'tutto-report.pdf'} (1 pages)"),
+        "optimize td": (lambda d: ["optimize", "--game", "rutsmieter", "--method", "td", "--players",
+                                   "2", "--games", "150", "--seed", "2", "--out", str(d / "td.json")],
+                        lambda d: f"policy file: {d / 'td.json'} (play it",
+                        lambda d: f"policy file: {d / 'td.json'}{shown} (play it"),
+    }
+
+
+@pytest.mark.parametrize("kind", sorted(_replaced_cases()))
+def test_a_second_run_says_it_replaced_the_first(capsys, tmp_path, monkeypatch, kind):
+    _tiny_report(monkeypatch)
+    args, first, second = _replaced_cases()[kind]
+
+    def said(expected, text):
+        return bool(expected.search(text)) if isinstance(expected, re.Pattern) else expected in text
+
+    outputs = []
+    for _ in range(2):
+        code, out, err = run_cli(capsys, *args(tmp_path))
+        assert code == 0, err
+        outputs.append(out + err)
+    assert said(first(tmp_path), outputs[0]) and "replaced" not in outputs[0], outputs[0]
+    assert said(second(tmp_path), outputs[1]), outputs[1]
+
