@@ -302,3 +302,48 @@ def test_a_second_run_says_it_replaced_the_first(capsys, tmp_path, monkeypatch, 
     assert said(first(tmp_path), outputs[0]) and "replaced" not in outputs[0], outputs[0]
     assert said(second(tmp_path), outputs[1]), outputs[1]
 
+
+# -- an empty --out / --out-dir is refused, by every command that has one -----------------------
+
+def _place_options():
+    """(the command's words, its flag, whether it asks for a folder) for every
+    ``--out`` and ``--out-dir`` of the app."""
+    import typer.main
+
+    from tutto_sim.cli import app
+
+    found = []
+
+    def walk(command, words):
+        for p in getattr(command, "params", ()):
+            for flag in ("--out", "--out-dir"):
+                if flag in getattr(p, "opts", ()):
+                    found.append((words, flag))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, (*words, name))
+
+    walk(typer.main.get_command(app), ())
+    return found
+
+
+PLACES = _place_options()
+
+
+def test_the_place_options_are_found():
+    """The walk sees the commands that write (else the test below tests nothing)."""
+    words = {w for w, _ in PLACES}
+    assert {("export-policy",), ("tournament",), ("report",), ("ladder",), ("advisor",),
+            ("optimize",), ("solve",), ("analyze", "seats")} <= words, sorted(words)
+
+
+@pytest.mark.parametrize("words, flag", PLACES, ids=[" ".join(w) + " " + f for w, f in PLACES])
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_place_is_refused(capsys, tmp_path, monkeypatch, words, flag, empty):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, *words, flag, empty)
+    assert code == 2, (out, err)
+    folder = flag == "--out-dir" or words in (("report",), ("advisor",))
+    asked = "a folder (. for this one)" if folder else "a file name"
+    assert err == f"tutto-sim: error: {flag} is empty; give {asked}\n", err
+    assert list(tmp_path.iterdir()) == []  # nothing written into the current folder
+

@@ -336,6 +336,30 @@ def polish_help(command) -> None:
         polish_help(sub)
 
 
+PLACE_FLAGS = ("--out", "--out-dir")
+
+
+def refuse_empty_places(command) -> None:
+    """``--out ""`` or ``--out-dir ""`` (a path of nothing, which would be this
+    folder unsaid): one line, exit 2, for every command that has the flag.
+    Walks the click command tree as :func:`polish_help` does (after it: the
+    placeholder says whether a folder is asked for)."""
+    for p in getattr(command, "params", ()):
+        flags = [o for o in getattr(p, "opts", ()) if o in PLACE_FLAGS]
+        if flags:
+            folder = getattr(p, "metavar", None) == "DIR" or flags[0] == "--out-dir"
+            asked = "a folder (. for this one)" if folder else "a file name"
+
+            def process_value(ctx, value, original=p.process_value, flag=flags[0], asked=asked):
+                if isinstance(value, str) and not value.strip():
+                    raise UserError(f"{flag} is empty; give {asked}")
+                return original(ctx, value)
+
+            p.process_value = process_value
+    for sub in getattr(command, "commands", {}).values():
+        refuse_empty_places(sub)
+
+
 class _Console(Console):
     """A console whose tables are at least as wide as their titles (up to its
     own width): a title is one line, not broken mid-phrase at the table's width."""
@@ -618,6 +642,7 @@ def main(app, argv: list[str] | None = None) -> None:
 
     command = typer.main.get_command(app)
     polish_help(command)
+    refuse_empty_places(command)
     args = sys.argv[1:] if argv is None else argv
     helping = any(a in ("--help", "-h") for a in args)  # a help compiles nothing, loads no numba
     jit.announce_compiles(err.is_terminal and not helping)  # one line if numba compiles (a first run)
