@@ -347,3 +347,19 @@ def test_an_empty_place_is_refused(capsys, tmp_path, monkeypatch, words, flag, e
     assert err == f"tutto-sim: error: {flag} is empty; give {asked}\n", err
     assert list(tmp_path.iterdir()) == []  # nothing written into the current folder
 
+
+# -- ladder --out: an existing folder is a folder, whatever its name ---------------------------
+
+@pytest.mark.parametrize("name", ["run.1", "run.png"])
+def test_ladder_takes_an_existing_folder_with_a_dot(capsys, tmp_path, name):
+    folder = tmp_path / "results" / name
+    folder.mkdir(parents=True)
+    code, out, err = run_cli(capsys, *LADDER, "--out", str(folder), "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    chart = Path(d["chart"])
+    assert chart.parent == folder and re.fullmatch(r"ladder-tutti-2p-seed1-[0-9a-f]{10}\.png",
+                                                   chart.name), chart
+    assert chart.read_bytes().startswith(b"\x89PNG") and Path(d["json"]) == chart.with_suffix(".json")
+    assert folder.is_dir() and sorted(p.name for p in folder.iterdir()) == sorted(
+        [chart.name, chart.with_suffix(".json").name])

@@ -136,6 +136,8 @@ def _chart_place(place: Optional[Path], stem: str, digest: str) -> Optional[Path
     own file name in that folder (created if missing); checked before any game."""
     if place is None:
         return None
+    if place.is_dir():  # an existing folder is a folder, whatever its name
+        return run_file(prepare_dir(place, "--out"), stem, digest, ".png")
     if place.suffix.lower() == ".png":
         return prepare_file(place, "--out")
     if place.suffix:
