@@ -10,12 +10,16 @@ Commands write what they produce (CSV files, policy tables, reports) under
 ``results/`` in the current directory unless ``--out-dir`` / ``--out`` says
 otherwise; ``data/`` of the repository holds only the shipped policy tables.
 The place is checked **before** any computing starts (:func:`prepare_dir`,
-:func:`prepare_file`), so a typing error costs nothing. A file is written to
-a temporary name beside its target and renamed when complete
-(:func:`atomic_write`), so a reader never sees half a file. If the write
-fails all the same (the disk filled up during a long run), the result goes to
-the system's temporary directory instead and the command says where
-(:func:`save_csv`): a finished result is never lost.
+:func:`prepare_file`; an empty ``--out`` / ``--out-dir`` is refused,
+:func:`refuse_empty_places`), so a typing error costs nothing. Every result
+is written by :func:`save`: a file to a temporary name beside its target,
+renamed when complete (:func:`atomic_write`), a folder (a report, the
+advisor) built aside and its files moved in, so a reader never sees half a
+result. If the write fails all the same (the disk filled up during a long
+run), the result goes to the system's temporary directory instead and the
+command says where: a finished result is never lost. A file of the same
+name is replaced, and the command's line says so (:class:`Saved`: ``replaced
+FILE``, ``CSV: FILE (replaced the earlier file)``).
 
 Default names carry the run digest of ``core.runs`` (every setting that
 changes the figures), so two different runs never share a file and the same
