@@ -248,22 +248,23 @@ def save(path: Path, write: Callable[[Path], None], folder: bool = False,
         return Saved.of(path, replaced)
     except OSError as e:
         why = _why(e)
-    if folder:
-        rescue = Path(tempfile.mkdtemp(prefix=f"{path.name}-"))
-        os.chmod(rescue, file_mode() | 0o111)
-        warn(f"warning: cannot write {path} ({why}); writing it again in {rescue}")
-    else:
-        fd, name = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
-        os.close(fd)
-        rescue = Path(name)
+    rescue = None
     try:
+        if folder:
+            rescue = Path(tempfile.mkdtemp(prefix=f"{path.name}-"))
+            os.chmod(rescue, file_mode() | 0o111)
+            warn(f"warning: cannot write {path} ({why}); writing it again in {rescue}")
+        else:
+            fd, name = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
+            os.close(fd)
+            rescue = Path(name)
         write(rescue)
         if not folder:
             os.chmod(rescue, file_mode())
     except BaseException as e2:
-        if folder:
+        if rescue is not None and folder:
             shutil.rmtree(rescue, ignore_errors=True)
-        else:
+        elif rescue is not None:
             rescue.unlink(missing_ok=True)
         if isinstance(e2, OSError):
             raise UserError(f"cannot write {path} ({why}), nor in the temporary folder "
