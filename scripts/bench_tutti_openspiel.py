@@ -23,6 +23,7 @@ import json
 import os
 import time
 from collections import defaultdict
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -103,8 +104,9 @@ def main() -> None:
               f"{b['points_per_hand']:.1f} ± {b['points_per_hand_ci95']:.1f} points per hand; "
               f"{speed}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+        from tutto_sim.core.cli import save  # a full disk: saved in the temporary folder, said
+
+        save(Path(args.json), lambda tmp: tmp.write_text(json.dumps(out, indent=1)))
 
 
 if __name__ == "__main__":

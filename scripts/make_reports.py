@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 
+from tutto_sim.core.cli import save  # noqa: E402
 from tutto_sim.core.report import report_games, report_module, sample_games  # noqa: E402
 
 
@@ -72,10 +73,17 @@ def main() -> None:
             rules["win_target"] = module.sample_win_target(rules.get("rules"))
         t0 = time.perf_counter()
         out_dir = args.out_root / game  # reports/tutto, reports/macke: the committed samples
-        files = module.build(out_dir, seed=args.seed, **{module.SIZE.keyword: turns}, **rules)
-        extras = module.sample_extras(out_dir, args.seed, turns) if hasattr(module, "sample_extras") else []
-        size = sum(p.stat().st_size for p in [files.pdf, *files.pngs, *extras])
-        print(f"{game}: {files.pdf} ({len(files.pages)} pages) and {len(files.pngs) + len(extras)} PNGs, "
+        built = []
+
+        def write(folder, module=module, turns=turns, rules=rules, built=built):  # moved in whole
+            files = module.build(folder, seed=args.seed, **{module.SIZE.keyword: turns}, **rules)
+            extras = module.sample_extras(folder, args.seed, turns) if hasattr(module, "sample_extras") else []
+            built.append((files, extras, sum(p.stat().st_size for p in [files.pdf, *files.pngs, *extras])))
+
+        saved = save(out_dir, write, folder=True)  # a full disk: in the temporary folder, said
+        files, extras, size = built[-1]
+        print(f"{game}: {saved.verb} {saved / files.pdf.name} ({len(files.pages)} pages) and "
+              f"{len(files.pngs) + len(extras)} PNGs, "
               f"{size / 1e6:.1f} MB, seed {args.seed}, {turns:,} {module.SIZE.words}, "
               f"{time.perf_counter() - t0:.1f} s")
 

@@ -459,8 +459,10 @@ def main() -> int:
     os.environ.update(_env())  # before tutto_sim is imported: rich reads COLUMNS once
     os.environ.pop("FORCE_COLOR", None)
     results = run_all(args.only, args.timeout, args.fresh)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False, sort_keys=False) + "\n")
+    from tutto_sim.core.cli import save  # a full disk: saved in the temporary folder, said
+
+    save(args.out, lambda tmp: tmp.write_text(
+        json.dumps(results, indent=1, ensure_ascii=False, sort_keys=False) + "\n"))
     failed = [c for c, r in results.items() if r["rc"] not in (0,)]
     if failed:
         print("commands with a nonzero exit code (recorded as they are):", *failed, sep="\n  ", file=sys.stderr)

@@ -55,7 +55,7 @@ def main() -> None:
                           against=against, rules=rules, unit="game", n=games,
                           wins=round(wins), ties=0, seed=d["seed"], command=command,
                           how="every seating equally often (each bot begins half of the games)")
-    print(f"{path}: {bot} won {round(wins):,} of {games:,} games against {against}")
+    print(f"{path.verb} {path}: {bot} won {round(wins):,} of {games:,} games against {against}")
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ sys.path.insert(0, str(ROOT))  # runnable from a checkout without installing
 from tutto_sim.rutsmieter.bots import WeightsBot, parse_bot  # noqa: E402
 from tutto_sim.rutsmieter.cli import result_json  # noqa: E402
 from tutto_sim.core.analysis import FRESH_START  # noqa: E402
-from tutto_sim.core.cli import progress_phases  # noqa: E402
+from tutto_sim.core.cli import progress_phases, save  # noqa: E402
 from tutto_sim.rutsmieter.optimize import (  # noqa: E402
     Games,
     MixedTable,
@@ -146,9 +146,7 @@ def merge(files: list[Path], out: Path) -> None:
                "by_players": {str(n): b[2] for n, b in sorted(best.items())}}
     policy = WeightsPolicy(sets.get(4, sets[max(sets)]), RutsmieterRules(),
                            by_players=tuple(sorted(sets.items())))
-    tmp = out.with_suffix(".tmp")
-    policy.write(tmp, created_by=command, summary=summary)
-    tmp.replace(out)
+    out = save(out, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
     print(json.dumps({"out": str(out), "from": summary["from"]}))
 
 
@@ -187,10 +185,8 @@ def main() -> None:
     policy = WeightsPolicy(main_set, RutsmieterRules(), by_players=tuple(sorted(sets.items())))
     summary = {"command": command, "seed": a.seed, "seconds": round(time.perf_counter() - t0, 1),
                "by_players": logs}
-    tmp = a.out.with_suffix(".tmp")
-    policy.write(tmp, created_by=command, summary=summary)
-    tmp.replace(a.out)
-    print(json.dumps({"out": str(a.out), "seconds": summary["seconds"]}))
+    saved = save(a.out, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
+    print(json.dumps({"out": str(saved), "seconds": summary["seconds"]}))
 
 
 if __name__ == "__main__":

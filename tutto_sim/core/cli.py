@@ -10,12 +10,16 @@ Commands write what they produce (CSV files, policy tables, reports) under
 ``results/`` in the current directory unless ``--out-dir`` / ``--out`` says
 otherwise; ``data/`` of the repository holds only the shipped policy tables.
 The place is checked **before** any computing starts (:func:`prepare_dir`,
-:func:`prepare_file`), so a typing error costs nothing. A file is written to
-a temporary name beside its target and renamed when complete
-(:func:`atomic_write`), so a reader never sees half a file. If the write
-fails all the same (the disk filled up during a long run), the result goes to
-the system's temporary directory instead and the command says where
-(:func:`save_csv`): a finished result is never lost.
+:func:`prepare_file`; an empty ``--out`` / ``--out-dir`` is refused,
+:func:`refuse_empty_places`), so a typing error costs nothing. Every result
+is written by :func:`save`: a file to a temporary name beside its target,
+renamed when complete (:func:`atomic_write`), a folder (a report, the
+advisor) built aside and its files moved in, so a reader never sees half a
+result. If the write fails all the same (the disk filled up during a long
+run), the result goes to the system's temporary directory instead and the
+command says where: a finished result is never lost. A file of the same
+name is replaced, and the command's line says so (:class:`Saved`: ``replaced
+FILE``, ``CSV: FILE (replaced the earlier file)``).
 
 Default names carry the run digest of ``core.runs`` (every setting that
 changes the figures), so two different runs never share a file and the same
@@ -157,9 +161,122 @@ def interrupted_name(path: Path) -> Path:
     return path.with_name(f"{path.stem}-interrupted{path.suffix}")
 
 
+class Saved(type(Path())):
+    """Where :func:`save` put a result: a path, and what happened there.
+
+    ``replaced``: an earlier file of that name (in a folder: of one of its
+    names) was replaced; ``rescued``: the place failed and the result is in the
+    system's temporary folder. The words for players come from here, the same
+    for every command: ``verb`` (``wrote`` / ``replaced``) where a line starts
+    with it, ``shown`` (the path, then `` (replaced the earlier file)``) where a
+    line names the file after a label (``CSV: …``).
+    """
+
+    replaced = False
+    rescued = False
+
+    @classmethod
+    def of(cls, path: Path, replaced: bool = False, rescued: bool = False) -> "Saved":
+        saved = cls(path)
+        saved.replaced, saved.rescued = replaced, rescued
+        return saved
+
+    @property
+    def verb(self) -> str:
+        return "replaced" if self.replaced else "wrote"
+
+    @property
+    def shown(self) -> str:
+        return f"{self}{' (replaced the earlier file)' if self.replaced else ''}"
+
+
+def _say(message: str) -> None:
+    err.print(message, markup=False, highlight=False, soft_wrap=True)
+
+
+def _into_folder(staging: Path, target: Path) -> bool:
+    """Move every finished file of ``staging`` (sub-folders too; not the hidden
+    ``.NAME`` ones) to the same place under ``target``; whether one replaced a file."""
+    replaced = False
+    for f in sorted(staging.rglob("*")):
+        rel = f.relative_to(staging)
+        if f.is_file() and not any(part.startswith(".") for part in rel.parts):
+            dest = target / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            replaced |= dest.exists()
+            os.replace(f, dest)
+    return replaced
+
+
+def _folder_write(target: Path, write: Callable[[Path], None]) -> bool:
+    """``write(staging)`` in a hidden folder inside ``target``, then its files moved in."""
+    import shutil
+
+    target.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target, prefix=".partial-"))
+    try:
+        write(staging)
+        return _into_folder(staging, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def save(path: Path, write: Callable[[Path], None], folder: bool = False,
+         warn: Callable[[str], None] | None = None) -> Saved:
+    """Write a result to ``path`` and return where it went (:class:`Saved`): the
+    one way every command writes what it produces.
+
+    A file: ``write(tmp)`` writes a temporary file beside ``path``, renamed
+    when complete (:func:`atomic_write`). A folder (``folder``: a report, the
+    advisor): ``write(staging)`` fills a hidden folder inside ``path`` and its
+    files are moved in when all are written; files of other names stay. If
+    the place fails all the same (a full disk), ``write`` is called again for
+    a fresh file or folder in the system's temporary folder and ``warn`` (a
+    line on stderr) says where: a finished result is never lost. Only when
+    that fails too, one line (:class:`UserError`).
+    """
+    import shutil
+
+    path = Path(path)
+    warn = warn or _say
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if folder:
+            return Saved.of(path, _folder_write(path, write))
+        replaced = path.exists()
+        atomic_write(path, write)
+        return Saved.of(path, replaced)
+    except OSError as e:
+        why = _why(e)
+    rescue = None
+    try:
+        if folder:
+            rescue = Path(tempfile.mkdtemp(prefix=f"{path.name}-"))
+            os.chmod(rescue, file_mode() | 0o111)
+            warn(f"warning: cannot write {path} ({why}); writing it again in {rescue}")
+        else:
+            fd, name = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
+            os.close(fd)
+            rescue = Path(name)
+        write(rescue)
+        if not folder:
+            os.chmod(rescue, file_mode())
+    except BaseException as e2:
+        if rescue is not None and folder:
+            shutil.rmtree(rescue, ignore_errors=True)
+        elif rescue is not None:
+            rescue.unlink(missing_ok=True)
+        if isinstance(e2, OSError):
+            raise UserError(f"cannot write {path} ({why}), nor in the temporary folder "
+                            f"({_why(e2)})") from None
+        raise
+    warn(f"warning: cannot write {path} ({why}); the results are saved in {rescue}")
+    return Saved.of(rescue, rescued=True)
+
+
 def save_csv(path: Path, rows: list[dict], interrupted: bool = False,
-             warn: Callable[[str], None] | None = None, digest: str | None = None) -> Path:
-    """Write ``rows`` as CSV to ``path`` (atomically) and return where they went.
+             warn: Callable[[str], None] | None = None, digest: str | None = None) -> Saved:
+    """Write ``rows`` as CSV to ``path`` (:func:`save`) and return where they went.
 
     Every row gets the column ``interrupted`` (and ``run_digest`` when
     ``digest`` is given: the run digest of the file's name); an interrupted run writes to
@@ -174,17 +291,7 @@ def save_csv(path: Path, rows: list[dict], interrupted: bool = False,
         path = interrupted_name(path)
     mark = {"interrupted": interrupted, **({"run_digest": digest} if digest else {})}
     frame = pd.DataFrame([{**r, **mark} for r in rows])
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return atomic_write(path, lambda tmp: frame.to_csv(tmp, index=False))
-    except OSError as e:
-        fd, rescue = tempfile.mkstemp(prefix=f"{path.stem}-", suffix=path.suffix)
-        os.close(fd)
-        os.chmod(rescue, file_mode())
-        frame.to_csv(rescue, index=False)
-        (warn or (lambda m: print(m, file=sys.stderr)))(
-            f"warning: cannot write {path} ({_why(e)}); the results are saved in {rescue}")
-        return Path(rescue)
+    return save(path, lambda tmp: frame.to_csv(tmp, index=False), warn=warn)
 
 
 def polish_help(command) -> None:
@@ -232,6 +339,30 @@ def polish_help(command) -> None:
         command.format_help = format_help
     for sub in getattr(command, "commands", {}).values():
         polish_help(sub)
+
+
+PLACE_FLAGS = ("--out", "--out-dir")
+
+
+def refuse_empty_places(command) -> None:
+    """``--out ""`` or ``--out-dir ""`` (a path of nothing, which would be this
+    folder unsaid): one line, exit 2, for every command that has the flag.
+    Walks the click command tree as :func:`polish_help` does (after it: the
+    placeholder says whether a folder is asked for)."""
+    for p in getattr(command, "params", ()):
+        flags = [o for o in getattr(p, "opts", ()) if o in PLACE_FLAGS]
+        if flags:
+            folder = getattr(p, "metavar", None) == "DIR" or flags[0] == "--out-dir"
+            asked = "a folder (. for this one)" if folder else "a file name"
+
+            def process_value(ctx, value, original=p.process_value, flag=flags[0], asked=asked):
+                if isinstance(value, str) and not value.strip():
+                    raise UserError(f"{flag} is empty; give {asked}")
+                return original(ctx, value)
+
+            p.process_value = process_value
+    for sub in getattr(command, "commands", {}).values():
+        refuse_empty_places(sub)
 
 
 class _Console(Console):
@@ -468,10 +599,9 @@ def fmt_threshold(t: Optional[int]) -> str:
 
 
 def write_csv(path: Path, rows: list[dict], interrupted: bool = False,
-               digest: str | None = None) -> Path:
+               digest: str | None = None) -> Saved:
     """Write a result CSV atomically (:func:`save_csv`); never loses it."""
-    return save_csv(path, rows, interrupted,
-                    warn=lambda m: err.print(m, markup=False, highlight=False), digest=digest)
+    return save_csv(path, rows, interrupted, digest=digest)
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -517,6 +647,7 @@ def main(app, argv: list[str] | None = None) -> None:
 
     command = typer.main.get_command(app)
     polish_help(command)
+    refuse_empty_places(command)
     args = sys.argv[1:] if argv is None else argv
     helping = any(a in ("--help", "-h") for a in args)  # a help compiles nothing, loads no numba
     jit.announce_compiles(err.is_terminal and not helping)  # one line if numba compiles (a first run)

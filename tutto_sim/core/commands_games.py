@@ -294,7 +294,7 @@ def _print_tournament(res, csv_path: Path, search_default: bool = False,
     out.print(rotation_words(len(res.lineups), n))
     for line in (res.summary.lines() if res.summary is not None else ()):
         out.print(line)
-    out.print(f"CSV: {csv_path}", soft_wrap=True)
+    out.print(f"CSV: {csv_path.shown}", soft_wrap=True)
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished games[/yellow]")
 
@@ -494,7 +494,7 @@ def analyze_seats(
     out.print(t)
     note_no_difference([e.shift(-r.fair_share) for r in rows for e in (r.seats[0], r.seats[-1])])
     out.print(f"seed {seed}; {ran.words()}; {seconds:.1f} s")
-    out.print(f"every seat of every size in the CSV: {csv_path}", soft_wrap=True)
+    out.print(f"every seat of every size in the CSV: {csv_path.shown}", soft_wrap=True)
     if interrupted:
         raise typer.Exit(130)
 

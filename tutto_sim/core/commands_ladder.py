@@ -22,7 +22,6 @@ from tutto_sim.core import registry
 from tutto_sim.core.cli import (
     MAX_GAMES,
     UserError,
-    atomic_write,
     game_label,
     game_title,
     interrupted_name,
@@ -32,6 +31,7 @@ from tutto_sim.core.cli import (
     prepare_dir,
     prepare_file,
     progress_phases,
+    save,
     use_threads,
     with_rules,
 )
@@ -116,16 +116,17 @@ def ladder(
          "pair_meetings_per_cycle": meets, "engine": res.engine, "reproducible": reproducible,
          "ran_on": {**ran.json(), "processes": res.processes}, "seconds": round(res.seconds, 2),
          "rules": rules.to_dict(), "run_digest": digest, "interrupted": res.interrupted}
+    shown = None
     if png is not None:
         if res.interrupted:  # never in place of a finished run's chart
             png = interrupted_name(png)
-        d["chart"], d["json"] = str(png), str(png.with_suffix(".json"))
-        _write_chart(result, d, png, game_title(rules))
+        shown = _write_chart(result, d, png, game_title(rules))
     if as_json:
         print(json.dumps(d, indent=2))
     else:
         _print_ladder(result, d, game_title(rules), hooks.rules_line(rules), ran.words()
-                      if res.processes <= 1 else plural(res.processes, "process", "processes"))
+                      if res.processes <= 1 else plural(res.processes, "process", "processes"),
+                      shown)
     if res.interrupted:
         raise typer.Exit(130)
 
@@ -135,6 +136,8 @@ def _chart_place(place: Optional[Path], stem: str, digest: str) -> Optional[Path
     own file name in that folder (created if missing); checked before any game."""
     if place is None:
         return None
+    if place.is_dir():  # an existing folder is a folder, whatever its name
+        return run_file(prepare_dir(place, "--out"), stem, digest, ".png")
     if place.suffix.lower() == ".png":
         return prepare_file(place, "--out")
     if place.suffix:
@@ -160,8 +163,10 @@ def _ms(x: float) -> float:
     return float(f"{x:.3g}")
 
 
-def _print_ladder(result, d: dict, title: str, rules_line: Optional[str], where: str) -> None:
-    """The tables: ratings best first, the head-to-head matrix, the notes."""
+def _print_ladder(result, d: dict, title: str, rules_line: Optional[str], where: str,
+                  shown: Optional[str] = None) -> None:
+    """The tables: ratings best first, the head-to-head matrix, the notes
+    (``shown``: where the chart went)."""
     n = result.players
     out.print(f"[bold]{title} ladder[/bold]: {n} players, {plural(len(result.names), 'bot')}, "
               f"{result.games:,} games (each pair at one table "
@@ -201,8 +206,8 @@ def _print_ladder(result, d: dict, title: str, rules_line: Optional[str], where:
     out.print("results with a bot that decides by the clock (a time budget) are not reproducible"
               if not d["reproducible"] else "the same seed gives the same games and ratings "
               "(the times per decision are measured, not reproducible)")
-    if "chart" in d:
-        out.print(f"chart: {d['chart']}; JSON: {d['json']}", soft_wrap=True)
+    if shown:
+        out.print(shown, soft_wrap=True)
     if d["interrupted"]:
         out.print("[yellow]interrupted: the ratings cover only the finished games[/yellow]")
 
@@ -211,10 +216,11 @@ def _ms_text(x: Optional[float]) -> str:
     return "not measured" if x is None else f"{x:.3g}"
 
 
-def _write_chart(result, d: dict, png: Path, title: str) -> None:
+def _write_chart(result, d: dict, png: Path, title: str) -> str:
     """The chart (house style, ``core.report``): the ratings with their 95% CIs,
     best on top, and the head-to-head matrix as a heat map with the numbers
-    in the cells; the JSON beside it."""
+    in the cells; the JSON beside it (``d["chart"]``, ``d["json"]``: where
+    they went, ``core.cli.save``). Returns the line that says where."""
     from tutto_sim import __version__
     from tutto_sim.core.report import ladder_panels, landscape_page, save_png, style
 
@@ -232,10 +238,13 @@ def _write_chart(result, d: dict, png: Path, title: str) -> None:
     with style():
         fig = landscape_page("Ladder: ratings and head-to-head win rates", caption)
         ladder_panels(fig, d)
-        atomic_write(png, lambda tmp: save_png(fig, tmp, {
+        chart = save(png, lambda tmp: save_png(fig, tmp, {
             "Software": f"tutto-sim {__version__}", "Title": "Ladder", "Description": caption}))
-    atomic_write(png.with_suffix(".json"),
-                 lambda tmp: tmp.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8"))
+    d["chart"], d["json"] = str(chart), str(chart.with_suffix(".json"))  # beside the chart
+    beside = save(chart.with_suffix(".json"),
+                  lambda tmp: tmp.write_text(json.dumps(d, indent=2) + "\n", encoding="utf-8"))
+    d["json"] = str(beside)
+    return f"chart: {chart.shown}; JSON: {beside.shown}"
 
 
 ladder.help_tail = bots_by_game("tournament_bots")

@@ -7,9 +7,6 @@ its own.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Annotated, Optional
@@ -27,6 +24,7 @@ from tutto_sim.core.cli import (
     plural,
     prepare_dir,
     progress_phases,
+    save,
     with_rules,
 )
 from tutto_sim.core.cli import seed as _seed
@@ -50,8 +48,9 @@ def report(
 ) -> None:
     """Write a report: one multi-page PDF and one PNG per figure (docs/reports.md).
 
-    The report is built in a temporary folder beside the target and moved in
-    when complete, so an interrupted or failed run leaves the folder as it was.
+    The report is built in a temporary folder inside the target and moved in
+    when complete (``core.cli.save``), so an interrupted run leaves the folder
+    as it was; a full disk saves it in the temporary folder and says where.
     """
     from tutto_sim.core.report import TournamentFileError, read_tournament, report_module
 
@@ -103,33 +102,22 @@ def report(
         raise UserError(f"--out {target_dir}: is a file, not a folder")
     prepare_dir(target_dir, "--out")
     t0 = time.perf_counter()
-    staging = Path(tempfile.mkdtemp(dir=target_dir, prefix=".report-partial-"))
-    try:
+    built = []
+
+    def build(folder: Path) -> None:  # the report into a folder; save moves it in when complete
         with progress_phases(True) as phase:
-            files = module.build(staging, rules, seed=seed, phase=phase, **{size.keyword: n},
-                                 **extra)
-        moved = _move_into(staging, target_dir)
+            built.append(module.build(folder, rules, seed=seed, phase=phase, **{size.keyword: n},
+                                      **extra))
+
+    try:
+        saved = save(target_dir, build, folder=True)
     except KeyboardInterrupt:
         raise UserInterrupt(f"report not written; {target_dir} is unchanged") from None
-    except OSError as e:
-        raise UserError(f"cannot write the report to {target_dir}: {e.strerror or e}") from None
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    files = built[-1]
     seconds = time.perf_counter() - t0
-    out.print(f"wrote {moved[files.pdf.name]} ({len(files.pages)} pages), {len(files.pngs)} PNGs and "
-              f"{moved[files.index.name]} in {target_dir}", soft_wrap=True)
+    out.print(f"{saved.verb} {saved / files.pdf.name} ({len(files.pages)} pages), "
+              f"{len(files.pngs)} PNGs and {saved / files.index.name} in {saved}", soft_wrap=True)
     out.print(f"seed {seed}; {n:,} {size.words}; {plural(n_threads, 'thread')}; {seconds:.1f} s")
-
-
-def _move_into(staging: Path, target: Path) -> dict[str, Path]:
-    """Move every finished file from ``staging`` into ``target`` (rename, same disk)."""
-    moved = {}
-    for f in sorted(staging.iterdir()):
-        if f.is_file() and not f.name.startswith("."):
-            dest = target / f.name
-            os.replace(f, dest)
-            moved[f.name] = dest
-    return moved
 
 
 def mount(app) -> None:

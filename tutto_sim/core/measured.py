@@ -98,9 +98,9 @@ def write_measured(path: Path | str, *, game: str, bot: str, budget: int | None,
             "rules_sha256": rules.digest(), "unit": unit, "n": int(n), "wins": int(wins),
             "ties": int(ties), "how": how, "seed": seed, "command": command,
             "machine": _machine()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
-    return path
+    from tutto_sim.core.cli import save  # a full disk: saved in the temporary folder, said
+
+    return save(path, lambda tmp: tmp.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8"))
 
 
 def read_measured(path: Path | str) -> Measured:

@@ -51,16 +51,15 @@ def load_for_cli(load, *args, prefix: str = ""):
 
 
 def write_for_cli(policy, path, fmt: str):
-    """``policy.write(path, fmt)``; a refusal or a failed write becomes one
-    line for the command line (``UserError``: exit 2)."""
-    from tutto_sim.core.cli import UserError
+    """``policy.write(path, fmt)`` through ``core.cli.save`` (a full disk saves
+    it in the temporary folder and says where); a refusal becomes one line for
+    the command line (``UserError``: exit 2). Returns the ``core.cli.Saved`` path."""
+    from tutto_sim.core.cli import UserError, save
 
     try:
-        return policy.write(path, fmt)
+        return save(Path(path), lambda tmp: policy.write(tmp, fmt))
     except PolicyFileError as e:
         raise UserError(str(e)) from None
-    except OSError as e:
-        raise UserError(f"cannot write {path}: {e.strerror}") from None
 
 
 def check_win_kind(path: Path | str, kind: str, write_with: str) -> None:
@@ -114,8 +113,12 @@ def write_policy(path: Path | str, fmt: str, doc, frame, formats=("json", "csv")
     path.parent.mkdir(parents=True, exist_ok=True)
     if fmt == "json":
         tmp = path.with_suffix(path.suffix + ".partial")
-        write_compact(tmp, doc())
-        tmp.replace(path)
+        try:
+            write_compact(tmp, doc())
+            tmp.replace(path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)  # a full disk leaves no half file behind
+            raise
         return path
     if fmt == "csv":
         frame().to_csv(path, index=False)

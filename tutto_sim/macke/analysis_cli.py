@@ -96,4 +96,4 @@ def explore(
         t2.add_row(str(r.min_score), r.bust, *[th(r[c]) for c in thr_cols])
     out.print(t)
     out.print(t2)
-    out.print(f"exact; CSV: {path}")
+    out.print(f"exact; CSV: {path.shown}")

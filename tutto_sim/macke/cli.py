@@ -95,7 +95,7 @@ def optimize(rules, card, method: str, turns: int, search_turns: int, seed: int,
     if res.exact_ev is not None:
         out.print(f"the policy found is worth exactly {res.exact_ev:.2f}")
     out.print(f"seed {seed}; search {search_turns:,} turns per candidate (common random numbers), "
-              f"evaluated on fresh turns; {ran.words()}; {res.seconds:.1f} s; CSV: {csv}")
+              f"evaluated on fresh turns; {ran.words()}; {res.seconds:.1f} s; CSV: {csv.shown}")
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
                   "marked interrupted[/yellow]")
@@ -197,7 +197,7 @@ def export_policy(rules, out_path: Path, fmt: str) -> None:
         phase("solving exactly", 1)
         policy = MackeTablePolicy.from_solution(solve_macke(rules))
     path = write_for_cli(policy, out_path, fmt)
-    out.print(f"wrote {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…")
+    out.print(f"{path.verb} {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…")
 
 
 def validate(rules, turns: int, seed: int, policy_file, as_json: bool) -> None:

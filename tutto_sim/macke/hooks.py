@@ -146,7 +146,7 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.core.cli import err, out, prepare_file, progress_phases, save
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
         from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
 
@@ -159,14 +159,14 @@ class MackeHooks(GameHooks):
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
             sol = solve_macke_win(rules, phase=phase)
-        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        path = save(path, lambda tmp: write_win_table(sol, tmp))
         note = rules.variant == "volle-lotte"
         if as_json:
             extra = {"note": VOLLE_LOTTE_NOTE} if note else {}
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest, **extra},
                              indent=2))
             return
-        err.print(f"win table written to {path}")
+        err.print(f"win table written to {path.shown}")
         first, second = sol.win_vs_ev_seats
         out.print(f"{self.title(rules)}, two players to {rules.target:,} (reaching it, the other throws "
                   "once more), exact:")
@@ -192,7 +192,7 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
         from tutto_sim.macke import winprob_n as wn
 
         try:
@@ -205,12 +205,12 @@ class MackeHooks(GameHooks):
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
             sol = wn.solve_macke_win_n(rules, players, phase=phase)
-        atomic_write(path, lambda tmp: wn.write_win_table_n(sol, tmp))
+        path = save(path, lambda tmp: wn.write_win_table_n(sol, tmp))
         if as_json:
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
                              indent=2))
             return
-        err.print(f"win table written to {path}")
+        err.print(f"win table written to {path.shown}")
         seats = ", ".join(f"seat {s} {p:.2%}" for s, p in enumerate(sol.p_wins))
         out.print(f"{self.title(rules)}, {players} players to {rules.target:,} (reaching it, every other "
                   "player throws once more), exact:")

@@ -133,7 +133,7 @@ def _print_rules(res, rules, ran, csv_path: Path) -> None:
                   "the first winner ends the game either way")
     out.print(f"first row: {words('defaults', rules)}; seed {res.seed}; "
               f"{ran.words()}; {res.seconds:.1f} s")
-    out.print(f"CSV: {csv_path}", soft_wrap=True)
+    out.print(f"CSV: {csv_path.shown}", soft_wrap=True)
 
 
 # -- analyze pieces ---------------------------------------------------------------------------
@@ -205,4 +205,4 @@ def _print_pieces(res, ran, csv_path: Path) -> None:
     out.print(t)
     note_no_difference([b.loss for b in res.bands])
     out.print(f"{ran.words()}; {res.seconds:.1f} s")
-    out.print(f"CSV: {csv_path}", soft_wrap=True)
+    out.print(f"CSV: {csv_path.shown}", soft_wrap=True)

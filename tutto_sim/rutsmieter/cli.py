@@ -32,7 +32,7 @@ from rich.table import Table
 from tutto_sim.core.cli import (
     UserError,
     write_csv,
-    atomic_write,
+    save,
     err,
     interrupted_name,
     out,
@@ -332,14 +332,14 @@ def optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int,
         policy_path = interrupted_name(policy_path)
     policy = WeightsPolicy(res.weights, table)
     summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights")}
-    atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
+    policy_path = save(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
     ran = ran_on(n_threads)
     d.update({**ran.json(), "policy_file": str(policy_path), "csv": str(csv_path),
               "run_digest": digest})
     if as_json:
         print(json.dumps(d, indent=2))
     else:
-        _print(res, d, ran.words())
+        _print(res, d, ran.words(), policy_path, csv_path)
     if res.interrupted:
         err.print("interrupted: the best weights found so far are saved, marked interrupted, in "
                   f"{policy_path}", markup=False, highlight=False)
@@ -364,7 +364,7 @@ def _pm(e) -> str:
     return e.text(4)
 
 
-def _print(res, d: dict, ran_words: str) -> None:
+def _print(res, d: dict, ran_words: str, policy_path, csv_path) -> None:
     from .policy import FEATURES
     from .words import FEATURE_WORDS
 
@@ -397,9 +397,9 @@ def _print(res, d: dict, ran_words: str) -> None:
                   "games tell)")
     out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; "
               f"{res.seconds:.1f} s", soft_wrap=True)
-    out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
+    out.print(f"policy file: {policy_path.shown} (play it: --bots weights:{policy_path})",
               soft_wrap=True)
-    out.print(f"CSV: {d['csv']}", soft_wrap=True)
+    out.print(f"CSV: {csv_path.shown}", soft_wrap=True)
 
 
 # -- optimize --method td: a position's value learned by self-play (rutsmieter.td) -------------
@@ -510,14 +510,14 @@ def td_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int, 
     policy = WeightsPolicy(res.weights(main), replace(rules, players=main),
                            by_players=tuple((n, res.weights(n)) for n in tables))
     summary = {k: v for k, v in d.items() if k not in ("game", "rules", "weights_by_players")}
-    atomic_write(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
-    atomic_write(chart_path, lambda tmp: chart(res, tmp))
+    policy_path = save(policy_path, lambda tmp: policy.write(tmp, created_by=command, summary=summary))
+    chart_path = save(chart_path, lambda tmp: chart(res, tmp))
     ran = ran_on(n_threads)
     d.update({**ran.json(), "policy_file": str(policy_path), "chart": str(chart_path)})
     if as_json:
         print(json.dumps(d, indent=2))
     else:
-        _td_print(res, d, ran.words())
+        _td_print(res, d, ran.words(), policy_path, chart_path)
     if res.interrupted:
         err.print(f"interrupted after {res.games_done:,} games of self-play at each table size: "
                   f"the weights so far are saved, marked interrupted, in {policy_path}",
@@ -525,7 +525,7 @@ def td_optimize(rules, seed: int, as_json: bool, out_dir: Path, n_threads: int, 
         raise typer.Exit(130)
 
 
-def _td_print(res, d: dict, ran_words: str) -> None:
+def _td_print(res, d: dict, ran_words: str, policy_path, chart_path) -> None:
     from .policy import FEATURES
     from .td import N_POSITION
     from .words import FEATURE_WORDS
@@ -555,6 +555,6 @@ def _td_print(res, d: dict, ran_words: str) -> None:
     out.print(t)
     out.print(f"seed {res.seed} (replay: {d['command']}); {ran_words}; self-play "
               f"{res.train_seconds:.1f} s, {res.seconds:.1f} s in all", soft_wrap=True)
-    out.print(f"policy file: {d['policy_file']} (play it: --bots weights:{d['policy_file']})",
+    out.print(f"policy file: {policy_path.shown} (play it: --bots weights:{policy_path})",
               soft_wrap=True)
-    out.print(f"chart: {d['chart']}", soft_wrap=True)
+    out.print(f"chart: {chart_path.shown}", soft_wrap=True)

@@ -75,7 +75,7 @@ def _base(rules, res) -> dict:
 
 def _footer(res, ran, csv_path: Path) -> None:
     out.print(f"seed {res.seed}; {ran.words()}; {res.seconds:.1f} s")
-    out.print(f"CSV: {csv_path}", soft_wrap=True)
+    out.print(f"CSV: {csv_path.shown}", soft_wrap=True)
 
 
 # -- analyze lead ------------------------------------------------------------------------------

@@ -293,7 +293,7 @@ def _print_optimize(res, ran, csv_path: Path) -> None:
     else:
         search = "nothing to search"
     out.print(f"seed {res.seed}; {search}; {ran.words()}; {res.seconds:.1f} s")
-    out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path}",
+    out.print(f"other cards drawn after a Tutto follow the default rule-of-thumb policy; CSV: {csv_path.shown}",
               soft_wrap=True)
     if res.interrupted:
         out.print("[yellow]interrupted: the figures cover only the finished part; the CSV is "
@@ -371,7 +371,7 @@ def export_policy(rules, out_path, fmt: str) -> None:
         phase("solving exactly", 1)
         policy = ExactPolicy.from_solution(solve_tutto(rules))
     path = write_for_cli(policy, out_path, fmt)
-    out.print(f"wrote {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…; "
+    out.print(f"{path.verb} {path} ({path.stat().st_size:,} bytes, {fmt}); rules sha256 {rules.digest()[:16]}…; "
               f"turn EV {policy.summary['turn_ev']:.2f}")
 
 

@@ -121,7 +121,7 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
         from tutto_sim.dice.scoring import POINT_UNIT
         from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
         from tutto_sim.tutto.winprob import solve_win as solve
@@ -138,12 +138,12 @@ class TuttoHooks(GameHooks):
         with progress_phases(not as_json) as phase:
             tick = phase("solving to win", work_units(rules))
             sol = solve(rules, progress=tick)
-        atomic_write(path, lambda tmp: write_win_table(sol, tmp))
+        path = save(path, lambda tmp: write_win_table(sol, tmp))
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
             print(json.dumps(summary, indent=2))
             return
-        err.print(f"win table written to {path}")
+        err.print(f"win table written to {path.shown}")
         u = POINT_UNIT
         out.print(f"Tutto, two players to {rules.target:,} ({'the round is finished' if rules.game_end == 'round' else 'the first to reach it wins'}), exact:")
         out.print(f"  both play to win: the first player wins {sol.p_first_wins:.4%}")
@@ -169,7 +169,7 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, atomic_write, err, out, prepare_file, progress_phases
+        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
         from tutto_sim.tutto.winprob import default_win_file
         from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, work_units, write_win_table_n
 
@@ -184,12 +184,12 @@ class TuttoHooks(GameHooks):
         with progress_phases(not as_json) as phase:
             tick = phase(f"solving to win at a table of {players}", work_units(rules, players))
             sol = solve_win_n(rules, players, progress=tick)
-        atomic_write(path, lambda tmp: write_win_table_n(sol, tmp))
+        path = save(path, lambda tmp: write_win_table_n(sol, tmp))
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
             print(json.dumps(summary, indent=2))
             return
-        err.print(f"win table written to {path}")
+        err.print(f"win table written to {path.shown}")
         ends = "the round is finished" if rules.game_end == "round" else "the first to reach it wins"
         out.print(f"Tutto, {players} players to {rules.target:,} ({ends}), exact; seats in the "
                   f"order they move, fair share {1 / players:.2%}:")

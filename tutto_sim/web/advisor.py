@@ -42,7 +42,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tutto_sim.core.cli import RESULTS_DIR, UserError, atomic_write, prepare_dir
+from tutto_sim.core.cli import RESULTS_DIR, UserError, prepare_dir, save
 
 HERE = Path(__file__).resolve().parent
 SITE = HERE / "site"
@@ -143,7 +143,7 @@ def build_site(out: Path, tables: list[Table]) -> list[Path]:
     def put(name: str, text: str) -> None:
         path = out / name
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
+        path.write_text(text, encoding="utf-8")  # in save's staging folder: moved in when all are
         path.chmod(0o644)  # a static host serves it to everyone
         written.append(path)
 
@@ -195,8 +195,10 @@ def advisor(
             typer.echo(f"left out {p}: {e}", err=True)
     tables = [read_table(p, "shipped policy") for p in shipped_policies()] + given
     prepare_dir(out, "--out")
-    written = build_site(out, tables)
+    written = []
+    out = save(out, lambda folder: written.extend(build_site(folder, tables)), folder=True)
     counts = ", ".join(f"{sum(t.game == g for t in tables)} {name}" for g, name in GAME_NAMES.items())
     wins_n = sum(t.kind == "win" for t in tables)
-    typer.echo(f"wrote the advisor ({len(written)} files) to {out}: tables {counts}"
+    typer.echo(f"{out.verb} the advisor ({len(written)} files) {'in' if out.replaced else 'to'} "
+               f"{out}: tables {counts}"
                f" ({wins_n} of them win tables); open {out / 'index.html'}")

@@ -80,9 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     except (PolicyFileError, ValueError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    Path(args.out).write_text(json.dumps(doc, separators=(",", ":")) + "\n")
+    from tutto_sim.core.cli import save
+
+    saved = save(Path(args.out), lambda tmp: tmp.write_text(json.dumps(doc, separators=(",", ":")) + "\n"))
     print(f"{len(doc['cases']):,} {args.game} situations (seed {args.seed}) with the Python answers "
-          f"written to {args.out}")
+          f"written to {saved.shown}")
     return 0
 
 
