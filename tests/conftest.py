@@ -1,8 +1,19 @@
-"""Shared fixtures: the default rules and the exact Fraction tools tests use."""
+"""Shared fixtures: the default rules and the exact Fraction tools tests use; the guard
+that fails the run when the tests leave files in the checkout (``checkout_guard``)."""
 
+import checkout_guard
 import pytest
 
 from tutto_sim.tutto.rules import TuttoRules
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    checkout_guard.sessionstart(session)
+
+
+def pytest_sessionfinish(session):
+    checkout_guard.sessionfinish(session)
 
 
 @pytest.fixture(scope="session")
