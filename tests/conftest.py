@@ -21,6 +21,14 @@ def rules():
     return TuttoRules()
 
 
+@pytest.fixture
+def in_tmp_dir(tmp_path, monkeypatch):
+    """The test runs in ``tmp_path``: what the code saves under ``results/`` of the current
+    folder (the ``winopt`` bot's win table when none is saved) lands there, not in the checkout."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
 def run_cli(capsys, *args):
     """Run ``tutto-sim ARGS`` in-process: (exit code, stdout, stderr)."""
     from tutto_sim.cli import main
