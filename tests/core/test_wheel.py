@@ -102,3 +102,25 @@ def test_shipped_weights_play_by_their_name_from_the_wheel(installed):
     d = json.loads(got.stdout)
     assert d["games"] == 4 and Path(d["csv"]).parent == Path("out")
     assert (work / d["csv"]).is_file()
+
+
+def test_ci_runs_the_installed_wheel_through_every_command_of_the_issue():
+    """``.ci/run`` runs ``.ci/wheel`` after the README's test command (and stops before it when
+    that command fails), and ``.ci/wheel`` installs the wheel (not ``-e``) outside the checkout
+    and runs the README's first command, the advisor export and every game's report there."""
+    import re
+
+    from tutto_sim.core.report import report_games
+
+    run = (ROOT / ".ci" / "run").read_text().splitlines()
+    code = [line for line in run if line.strip() and not line.lstrip().startswith("#")]
+    readme = next(i for i, line in enumerate(code) if line.endswith("ruff check . && pytest"))
+    assert code[readme + 1:] == ['status=$?', '[ "$status" -eq 0 ] || exit "$status"', ".ci/wheel"]
+    wheel = (ROOT / ".ci" / "wheel").read_text()
+    assert os.access(ROOT / ".ci" / "wheel", os.X_OK)
+    assert 'tmp=$(mktemp -d)' in wheel and 'cd "$tmp/work"' in wheel and "pip install -e" not in wheel
+    assert re.search(r'pip install -q "\$tmp"/dist/tutto_sim-\*\.whl', wheel)
+    runs = re.findall(r"^run (.+)$", wheel, re.M)
+    assert runs[:2] == ["optimize --card bonus400", "advisor --out site"]
+    reported = [re.match(r"report --game (\S+)", r).group(1) for r in runs[2:]]
+    assert sorted(reported) == sorted(report_games()) and "volle-lotte" in reported
