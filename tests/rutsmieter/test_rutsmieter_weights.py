@@ -288,3 +288,15 @@ def test_weights_by_the_name_of_a_shipped_file_in_any_folder(tmp_path, monkeypat
     assert weights_file("rutsmieter-tuned-v1.json") == Path("rutsmieter-tuned-v1.json")
     with pytest.raises(BotSpecError, match=r"no-such-weights\.json"):
         parse("weights:no-such-weights.json", RutsmieterRules())
+
+
+def test_the_report_names_a_shipped_weights_file_where_it_is(tmp_path, monkeypatch):
+    """The saved ladders spell the first tuned weights by their path before the move into
+    the package; the report's caption names the file where it is now."""
+    from tutto_sim.rutsmieter.report_figures import bot_words
+
+    monkeypatch.chdir(tmp_path)
+    want = "the weights of tutto_sim/data/policies/rutsmieter-tuned-v1.json"
+    assert bot_words("weights:data/policies/rutsmieter-tuned-v1.json") == want
+    assert bot_words("weights:rutsmieter-tuned-v1.json") == want
+    assert bot_words("weights:runs/opt2.json") == "the weights of runs/opt2.json"

@@ -479,13 +479,17 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
 
 
 def _policy_file(policy) -> str:
+    return _named_file(policy.source)
+
+
+def _named_file(path) -> str:
     """A shipped policy file as a path in the package (tutto_sim/data/policies/...), another
     by its name."""
     from pathlib import Path
 
     from tutto_sim.core.bots import DATA_DIR
 
-    p = Path(policy.source).resolve()
+    p = Path(path).resolve()
     return (Path("tutto_sim") / p.relative_to(DATA_DIR.parent)).as_posix() if p.is_relative_to(DATA_DIR) else p.name
 
 
@@ -664,7 +668,10 @@ def bot_words(name: str) -> str:
     """A bot of a ladder in a few words, for the caption."""
     kind, sep, arg = name.partition(":")
     if sep and kind == "weights":
-        return f"the weights of {arg}"
+        from .policy import weights_file
+
+        named = _named_file(weights_file(arg))
+        return f"the weights of {named if named.startswith('tutto_sim/') else arg}"
     return BOT_WORDS.get(name.split(":")[0], name)
 
 
