@@ -59,9 +59,13 @@ def sessionfinish(session) -> None:
     if not left:
         return
     tr = config.pluginmanager.get_plugin("terminalreporter")
-    lines = ["the tests left files in the checkout (tests write only into tmp_path):",
-             *(f"  {e}" for e in left)]
-    for line in lines:
-        tr.write_line(line, red=True) if tr else print(line)
+    head = "the tests left files in the checkout (tests write only into tmp_path)"
+    if tr:
+        tr.line("")  # after the progress dots of -q
+        tr.write_sep("=", head, red=True)
+        for e in left:
+            tr.write_line(f"  {e}", red=True)
+    else:
+        print("\n".join([head + ":", *(f"  {e}" for e in left)]))
     if session.exitstatus == 0:
         session.exitstatus = 1
