@@ -25,7 +25,7 @@
 import { fileURLToPath } from "node:url";
 import { BANKABLE, loadPolicyFile, PolicyError, TUTTO_CARDS, TUTTO_DECK } from "../tutto_sim/web/policy.mjs";
 
-const DEFAULT_POLICY = fileURLToPath(new URL("../data/policies/tutto-default.json", import.meta.url));
+const DEFAULT_POLICY = fileURLToPath(new URL("../tutto_sim/data/policies/tutto-default.json", import.meta.url));
 const DECK = TUTTO_CARDS.flatMap((card, i) => Array(TUTTO_DECK[i]).fill(card));
 const BONUS = { bonus200: 200, bonus300: 300, bonus400: 400, bonus500: 500, bonus600: 600 };
 const SAY = { stop: "Stop", fireworks: "Feuerwerk", bonus200: "Bonus 200", bonus300: "Bonus 300",

@@ -5,7 +5,7 @@ Plain Python, standard library only: it does not import tutto_sim. It knows the
 deck and what each card does (docs/rules.md section 4); every decision and every
 point value comes from the policy file (format: docs/policy-format.md):
 
-    python examples/tutto_bot.py data/policies/tutto-default.json --turns 5 --verbose
+    python examples/tutto_bot.py tutto_sim/data/policies/tutto-default.json --turns 5 --verbose
     python examples/tutto_bot.py POLICY.json --turns 100000 --card bonus400 --seed 1
 
 Dice and cards come from random.Random(seed), so the same seed plays the same

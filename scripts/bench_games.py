@@ -2,7 +2,7 @@
 
 Two players play under the default rules of the game (Tutto to 6000, Berliner
 Macke to 5000, Volle Lotte to 6000), both following the optimal table
-(``optimal``, i.e. ``data/policies/<game>-default.json``). Rutsmieter: four
+(``optimal``, i.e. ``tutto_sim/data/policies/<game>-default.json``). Rutsmieter: four
 players with ``first`` bots under the default rules, every seating in turn
 (as ``tutto-sim tournament`` plays them). Tutti: four-player hands with
 ``random`` bots (``--bots`` picks the bots and so the table size), timed in

@@ -20,7 +20,7 @@ and the mean margin of A's side (points minus the other side's) with its
 
 ``--json FILE`` writes the match as a saved measurement (``core.measured``:
 the command, seed, rules, budget, hands won, tied and lost), as
-``data/measured/tutti-pimc-heuristic.json``, which the Tutti report cites.
+``tutto_sim/data/measured/tutti-pimc-heuristic.json``, which the Tutti report cites.
 Speed is measured here, never in the tests.
 """
 

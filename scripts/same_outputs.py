@@ -181,7 +181,7 @@ COMMANDS: list[tuple[str, list[str]]] = [
 COPIED = {
     "committed-tutto-win-300.json": "tests/web/data/tutto-win-300.json",
     "committed-macke-win-500.json": "tests/web/data/macke-win-500.json",
-    "committed-rutsmieter-default.json": "data/policies/rutsmieter-default.json",
+    "committed-rutsmieter-default.json": "tutto_sim/data/policies/rutsmieter-default.json",
 }
 
 #: Keys of JSON objects whose values are timings or machine facts, not results.

@@ -3,10 +3,10 @@
 Reads the JSON that ``tutto-sim tournament ... --json`` printed (a file) and
 writes the first bot's record against the second: games, wins, the seed,
 the rules and the command that reproduces it, for a report to cite
-(``data/measured/GAME-BOT-AGAINST.json``). Usage::
+(``tutto_sim/data/measured/GAME-BOT-AGAINST.json``). Usage::
 
     tutto-sim tournament --game rutsmieter --bots expert,tuned --games 2000 --seed 2025 --json > t.json
-    python scripts/save_measured.py t.json --budget 1000 --out data/measured/rutsmieter-expert-tuned.json
+    python scripts/save_measured.py t.json --budget 1000 --out tutto_sim/data/measured/rutsmieter-expert-tuned.json
 
 ``--budget`` is the first bot's budget (the expert's games played out per
 move; 1,000 is its default). Only tournaments of two bots at two players

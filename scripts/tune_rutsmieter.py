@@ -3,13 +3,13 @@
 Round 1 at each table size is the search of the command line, e.g. at 4 players::
 
     tutto-sim optimize --game rutsmieter --players 4 \
-        --field first,aggressive,defensive,random,weights:data/policies/rutsmieter-tuned-v1.json \
+        --field first,aggressive,defensive,random,weights:rutsmieter-tuned-v1.json \
         --candidates 320 --search-games 8000 --games 50000 --seed 1 --out opt4.json
 
 (the cross-entropy search of ``rutsmieter.optimize.optimize_weights``: common
 random numbers, fresh games at the end). This script runs further rounds
 from those files, or from ``--start FILE`` (a policy file with a weight set
-per table size, e.g. the self-play evaluator ``data/policies/rutsmieter-td.json``):
+per table size, e.g. the self-play evaluator ``tutto_sim/data/policies/rutsmieter-td.json``):
 each round starts from the previous weights, with the next seed, against the
 round-1 field, the ``--add-field`` entries (mixed tables such as
 ``4:first+aggressive+defensive``), the round-1 result and the start weights
@@ -25,9 +25,9 @@ with a weight set per table size (``weights_by_players``; ``weights`` is the
 its summary. Usage::
 
     python scripts/tune_rutsmieter.py opt2.json opt3.json opt4.json
-        [--start data/policies/rutsmieter-td.json] [--rounds 1] [--candidates 320]
+        [--start tutto_sim/data/policies/rutsmieter-td.json] [--rounds 1] [--candidates 320]
         [--search-games 8000] [--games 50000] [--final-games 20000] [--seed 2]
-        [--out data/policies/rutsmieter-default.json]
+        [--out tutto_sim/data/policies/rutsmieter-default.json]
 
 ``--merge A.json B.json ... --out FILE`` combines files this script wrote:
 for each table size the set whose contenders' fresh games (the same games:
@@ -163,7 +163,7 @@ def main() -> None:
     ap.add_argument("--search-games", type=int, default=8000)
     ap.add_argument("--games", type=int, default=50_000)
     ap.add_argument("--seed", type=int, default=2)
-    ap.add_argument("--out", type=Path, default=ROOT / "data" / "policies" / "rutsmieter-default.json")
+    ap.add_argument("--out", type=Path, default=ROOT / "tutto_sim" / "data" / "policies" / "rutsmieter-default.json")
     a = ap.parse_args()
     if a.merge:
         merge(a.files, a.out)

@@ -1,13 +1,32 @@
-"""Shared fixtures: the default rules and the exact Fraction tools tests use."""
+"""Shared fixtures: the default rules and the exact Fraction tools tests use; the guard
+that fails the run when the tests leave files in the checkout (``checkout_guard``)."""
 
+import checkout_guard
 import pytest
 
 from tutto_sim.tutto.rules import TuttoRules
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session):
+    checkout_guard.sessionstart(session)
+
+
+def pytest_sessionfinish(session):
+    checkout_guard.sessionfinish(session)
+
+
 @pytest.fixture(scope="session")
 def rules():
     return TuttoRules()
+
+
+@pytest.fixture
+def in_tmp_dir(tmp_path, monkeypatch):
+    """The test runs in ``tmp_path``: what the code saves under ``results/`` of the current
+    folder (the ``winopt`` bot's win table when none is saved) lands there, not in the checkout."""
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 def run_cli(capsys, *args):

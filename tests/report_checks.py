@@ -14,8 +14,9 @@ from tutto_sim.core import report as common
 #: code names, command-line flags where words belong.
 CODE_NAMES = re.compile(r"RULES\.md|keep_advice|digest|sha256|cli_name|returns_summary|"
                         r"MackeSolution|TuttoRules|MackeRules|K_clear|bust=|--[a-z]")
-#: snake_case identifiers (file names such as tournament_tutto_2p_seed3.csv excepted).
-SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b(?!\.(csv|py))")
+#: snake_case identifiers (file names such as tournament_tutto_2p_seed3.csv excepted, and the
+#: folders of a path, as the package's tutto_sim/data/ladders/tutti-2p.json).
+SNAKE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b(?!\.(csv|py)|/)")
 #: "1 dice", "1 turns", ...: a count of one with a plural noun.
 ONE_PLURAL = re.compile(r"(?<![\d,.])1 (dice|turns|throws|sweeps|exceptions|games|players|"
                         r"groups|points per)\b")

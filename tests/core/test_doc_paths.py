@@ -20,7 +20,7 @@ What counts as a path (each found is checked, else reported as
    that is a file suffix (``advisor.js``) makes it a file name, not a path;
 4. a file path: ``a/b.py`` or ``tutto_sim/a/b.py`` with ``a`` a package of
    ``tutto_sim`` (``tutto/game.py``), and ``docs/``, ``scripts/``,
-   ``tests/``, ``examples/``, ``data/`` paths ending in ``.md``, ``.py``,
+   ``tests/``, ``examples/``, ``tutto_sim/data/`` (and the former ``data/``) paths ending in ``.md``, ``.py``,
    ``.json``, ``.mjs`` or ``.js``; paths with a placeholder (``<``, ``*``,
    ``{``, an upper-case word as ``GAME``) are skipped;
 5. a code span that is a dotted name whose first part is a module of the
@@ -50,7 +50,7 @@ ANYWHERE = re.compile(r"(?<![\w/.])tutto_sim(?:\.[A-Za-z_]\w*)+")
 SPAN_MD = re.compile(r"``?([^`\n]+?)``?")
 SPAN_RST = re.compile(r"(?::\w+:)?``?~?([^`\n]+?)``?")
 FILE = re.compile(r"(?<![\w/.-])((?:tutto_sim/)?(?:core|dice|tutto|macke|rutsmieter|tutti|web)/[\w/.-]+\.py"
-                  r"|(?:docs|scripts|tests|examples|data)/[\w/.-]+\.(?:md|py|json|mjs|js))(?![\w/])")
+                  r"|(?:docs|scripts|tests|examples|tutto_sim/data|data)/[\w/.-]+\.(?:md|py|json|mjs|js))(?![\w/])")
 SUFFIXES = {"py", "md", "js", "mjs", "css", "html", "json", "csv", "parquet", "txt"}
 PLACEHOLDER = re.compile(r"[<*{]|(?:^|[/_.-])[A-Z]{2,}(?:[/_.-]|$)")
 

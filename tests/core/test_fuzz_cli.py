@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[2]
-POLICIES = ROOT / "data" / "policies"
+POLICIES = ROOT / "tutto_sim" / "data" / "policies"
 EXIT_CODES = {0, 1, 2, 130}
 PARTIAL_MARKS = (".partial", ".tutto-sim-check-", ".report-partial-")
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import result_file, run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-POLICIES = ROOT / "data" / "policies"
+POLICIES = ROOT / "tutto_sim" / "data" / "policies"
 SMALL = ("--turns", "20000", "--search-turns", "4000")
 
 

@@ -78,7 +78,7 @@ def test_explore_help_offers_the_games_it_explores(capsys):
     ("play", "--game", "volle-lotte", "--win-table", str(TUTTO_WIN)),
     ("tournament", "--game", "volle-lotte", "--bots", f"winopt:{TUTTO_WIN},random", "--games", "2"),
     ("tournament", "--game", "volle-lotte", "--bots",
-     f"table:{ROOT / 'data' / 'policies' / 'tutto-default.json'},random", "--games", "2"),
+     f"table:{ROOT / 'tutto_sim' / 'data' / 'policies' / 'tutto-default.json'},random", "--games", "2"),
 ], ids=["play --win-table", "winopt:FILE", "table:FILE"])
 def test_a_tutto_file_for_volle_lotte_names_volle_lotte(capsys, tmp_path, args):
     code, out, err = run_cli(capsys, *args, "--out-dir", str(tmp_path)) if args[0] == "tournament" \

@@ -67,8 +67,8 @@ def test_explore_table_and_csv(capsys, tmp_path):
 def test_shipped_macke_tables_load():
     from tutto_sim.macke.policy import load_macke_policy
 
-    load_macke_policy(ROOT / "data" / "policies" / "macke-default.json", MackeRules())
-    load_macke_policy(ROOT / "data" / "policies" / "volle-lotte-default.json",
+    load_macke_policy(ROOT / "tutto_sim" / "data" / "policies" / "macke-default.json", MackeRules())
+    load_macke_policy(ROOT / "tutto_sim" / "data" / "policies" / "volle-lotte-default.json",
                       MackeRules.preset("volle-lotte"))
 
 

@@ -16,7 +16,7 @@ from tutto_sim.macke.policy import MackeTablePolicy
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import solve_macke
 
-POLICIES = Path(__file__).resolve().parents[2] / "data" / "policies"
+POLICIES = Path(__file__).resolve().parents[2] / "tutto_sim" / "data" / "policies"
 
 
 def test_identical_bots_share_the_wins_evenly():

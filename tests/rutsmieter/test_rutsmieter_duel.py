@@ -146,7 +146,7 @@ def test_with_one_piece_every_bot_plays_the_games_of_first():
 
     rules = RutsmieterRules(players=2)
     board = Board.start(rules.seats, n_pieces=1)
-    v1 = Path(__file__).resolve().parents[2] / "data" / "policies" / "rutsmieter-tuned-v1.json"
+    v1 = Path(__file__).resolve().parents[2] / "tutto_sim" / "data" / "policies" / "rutsmieter-tuned-v1.json"
     specs = ("tuned", "td", f"weights:{v1}", "expert:50")
     bots = [engine_of(parse_bot(s, rules)) for s in specs]
     for i in range(40):

@@ -285,7 +285,7 @@ def test_tuned_plays_the_shipped_search_result():
     """The shipped file holds a weight set per table size, each the winner of
     its table's comparison on fresh games (scripts/tune_rutsmieter.py), and
     ``tuned`` plays the set of its table's size."""
-    raw = json.loads((ROOT / "data" / "policies" / "rutsmieter-default.json").read_text())
+    raw = json.loads((ROOT / "tutto_sim" / "data" / "policies" / "rutsmieter-default.json").read_text())
     assert raw["created_by"].startswith("python scripts/tune_rutsmieter.py ")
     table = raw["weights_by_players"]
     assert sorted(table) == ["2", "3", "4"] and raw["weights"] == table["4"]

@@ -111,7 +111,7 @@ def test_files_pages_and_index(report_dir):
         assert label in caption, name
         assert f"seed {SEED}" in caption or name == "07-bot-ladder", name  # saved: their own seeds
         size = {"01-how-to-move": "among 1 game of tuned",
-                "07-bot-ladder": "data/ladders/rutsmieter-2p.json"}.get(name, f"{GAMES:,} games")
+                "07-bot-ladder": "tutto_sim/data/ladders/rutsmieter-2p.json"}.get(name, f"{GAMES:,} games")
         assert size in caption, name
 
 
@@ -193,7 +193,7 @@ def test_bot_win_rates_are_those_of_a_direct_tournament(texts):
         assert estimate_text(wilson_of(won, d["n"]), True) in page, name
     assert (f"expert, {d['budget']:,} games per move (its own)\nvs tuned, "
             f"2 players, {d['n']:,} games, saved") in page
-    assert "data/measured/rutsmieter-expert-tuned.json" in joined and "small budget" not in joined
+    assert "tutto_sim/data/measured/rutsmieter-expert-tuned.json" in joined and "small budget" not in joined
     assert expert_spec() is not None  # the small-budget match exists, but is not played here
 
 

@@ -2,6 +2,7 @@
 (one line each, exit 2 on the command line), and its games."""
 
 import json
+from pathlib import Path
 
 import pytest
 from conftest import run_cli as run
@@ -264,3 +265,38 @@ def test_weights_spec_without_file(capsys, tmp_path):
     code, out, err = run(capsys, "tournament", "--game", "rutsmieter", "--players", "2",
                          "--bots", "weights,first", "--games", "3", "--out-dir", str(tmp_path))
     assert code == 2 and "weights needs a policy file, weights:FILE" in err
+
+
+def test_weights_by_the_name_of_a_shipped_file_in_any_folder(tmp_path, monkeypatch):
+    """``weights:rutsmieter-tuned-v1.json`` plays the shipped file from any folder (an
+    installed package has no repository path); the path the saved ladders spell, from
+    before the files moved into the package, finds it too; a file of that name in the
+    folder comes first; a name that is neither is refused in one line."""
+    from tutto_sim.core.bots import POLICY_DIR, BotSpecError
+    from tutto_sim.rutsmieter.bots import parse_bot as parse
+    from tutto_sim.rutsmieter.policy import weights_file
+
+    monkeypatch.chdir(tmp_path)
+    shipped = POLICY_DIR / "rutsmieter-tuned-v1.json"
+    assert weights_file("rutsmieter-tuned-v1.json") == shipped
+    saved_ladder = json.loads((POLICY_DIR.parent / "ladders" / "rutsmieter-2p.json").read_text())
+    legacy = next(b for b in saved_ladder["ranking"] if b.startswith("weights:"))
+    assert weights_file(legacy.removeprefix("weights:")) == shipped
+    bot = parse("weights:rutsmieter-tuned-v1.json", RutsmieterRules())
+    assert bot.policy.weights == load_weights_policy(shipped, RutsmieterRules()).weights
+    (tmp_path / "rutsmieter-tuned-v1.json").write_text("{}")
+    assert weights_file("rutsmieter-tuned-v1.json") == Path("rutsmieter-tuned-v1.json")
+    with pytest.raises(BotSpecError, match=r"no-such-weights\.json"):
+        parse("weights:no-such-weights.json", RutsmieterRules())
+
+
+def test_the_report_names_a_shipped_weights_file_where_it_is(tmp_path, monkeypatch):
+    """The saved ladders spell the first tuned weights by their path before the move into
+    the package; the report's caption names the file where it is now."""
+    from tutto_sim.rutsmieter.report_figures import bot_words
+
+    monkeypatch.chdir(tmp_path)
+    want = "the weights of tutto_sim/data/policies/rutsmieter-tuned-v1.json"
+    assert bot_words("weights:data/policies/rutsmieter-tuned-v1.json") == want
+    assert bot_words("weights:rutsmieter-tuned-v1.json") == want
+    assert bot_words("weights:runs/opt2.json") == "the weights of runs/opt2.json"

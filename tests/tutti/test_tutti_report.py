@@ -98,10 +98,10 @@ def test_files_pages_and_index(report_dir):
             title, caption = im.text["Title"], im.text["Description"]
         assert f"## {title}\n\n![{title}]({name}.png)\n\n{caption} (PDF page {page}.)" in index
         if name == "07-bot-ladder":  # a saved run: its own seed and command, said so
-            saved = json.loads((Path(tutti.__file__).parents[1] / "data" / "ladders"
+            saved = json.loads((Path(tutti.__file__).parent / "data" / "ladders"
                                 / "tutti-2p.json").read_text(encoding="utf-8"))
             assert label in caption and f"seed {saved['seed']}" in caption, name
-            assert "a saved run" in caption and "data/ladders/tutti-2p.json" in caption
+            assert "a saved run" in caption and "tutto_sim/data/ladders/tutti-2p.json" in caption
             assert f"{saved['games']:,} in all" in caption
         else:
             assert label in caption and f"seed {SEED}" in caption, name
@@ -180,7 +180,7 @@ def test_search_bots_are_the_saved_matches_at_their_own_budgets(texts):
             assert f"{name}\n{shown}" in page, name
         assert (f"{kind} at its own budget,\n{budget} {what} per decision,\n2 players,\n"
                 f"{d['n']} hands (saved)") in page
-        assert f"data/measured/tutti-{kind}-heuristic.json" in page
+        assert f"tutto_sim/data/measured/tutti-{kind}-heuristic.json" in page
     assert "small budget" not in page
 
 

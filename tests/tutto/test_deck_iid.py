@@ -111,7 +111,7 @@ def test_reference_and_kernel_play_the_same_iid_games(rules, specs, players, gam
 def test_default_rules_keep_their_fingerprint():
     """``deck`` is left out of the dict form at its default, so the shipped
     policy file (written before the option) still matches its rules hash."""
-    d = json.loads((ROOT / "data" / "policies" / "tutto-default.json").read_text())
+    d = json.loads((ROOT / "tutto_sim" / "data" / "policies" / "tutto-default.json").read_text())
     assert TuttoRules().digest() == d["rules_sha256"]
     assert TuttoRules.from_dict(d["rules"]) == TuttoRules()
     iid = TuttoRules(deck="iid")

@@ -11,7 +11,7 @@ from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import solve_tutto
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ROOT / "data" / "policies" / "tutto-default.json"
+SHIPPED = ROOT / "tutto_sim" / "data" / "policies" / "tutto-default.json"
 
 
 @pytest.fixture(scope="module")

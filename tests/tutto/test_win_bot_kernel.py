@@ -39,6 +39,9 @@ from tutto_sim.tutto.win_bot_kernel import FIRST_U, N_U, WinBotData, _build
 from tutto_sim.tutto.win_seat import two_player_state
 from tutto_sim.tutto.winprob import WinPlanner, WinTable, default_margin_cap, solve_win
 
+#: The winopt bots solve and save their win tables under results/ of the current folder.
+pytestmark = pytest.mark.usefixtures("in_tmp_dir")
+
 CASES = [
     # rule options, bots, games
     ({"target": 300}, "winopt,optimal", 80),

@@ -13,6 +13,9 @@ from tutto_sim.tutto.game import GameConfig, play_game
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.winprob import solve_win
 
+#: The winopt bots solve and save their win tables under results/ of the current folder.
+pytestmark = pytest.mark.usefixtures("in_tmp_dir")
+
 
 @pytest.mark.parametrize("options", [
     {}, {"game_end": "immediate"}, {"plusminus_deduction": "tutto", "plusminus_chain": "flat"},

@@ -10,7 +10,7 @@ Python loaders (``tutto.policy.load_policy``, ``macke.policy.load_macke_policy``
 and the Python reference's legal moves, on seeded random situations. A
 damaged policy file is refused in the page with the reason Python gives.
 
-The browser is ``/usr/bin/chromium`` (``.ci/run`` installs it when missing);
+The browser is ``/usr/bin/chromium`` (``scripts/test_deps.sh`` installs it when missing);
 ``playwright install`` is never run. Without it the tests fail, they do not skip.
 """
 
@@ -98,8 +98,8 @@ def site(tmp_path_factory, win_file, house_rules, x2_card, table_weights) -> Pat
 def browser():
     from playwright.sync_api import sync_playwright
 
-    assert CHROMIUM.exists(), ("Debian's chromium is missing: apt-get install -y chromium "
-                               "(.ci/run does this)")
+    assert CHROMIUM.exists(), ("Debian's chromium is missing: scripts/test_deps.sh installs it "
+                               "(apt-get install -y chromium)")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b

@@ -62,7 +62,7 @@ def test_check_mode_says_so():
 def test_sources_run_as_modules_with_the_bundles_exports():
     """The reader's sources, imported as they are, export the bundle's names and read a
     shipped table alike."""
-    table = ROOT / "data" / "policies" / "tutto-default.json"
+    table = ROOT / "tutto_sim" / "data" / "policies" / "tutto-default.json"
     got = _node(f"""
 import {{ readFileSync }} from "node:fs";
 const bundle = await import({json.dumps(policy_module_path().as_uri())});

@@ -19,8 +19,12 @@ from pathlib import Path
 
 from tutto_sim.core import registry
 
+#: What the package ships besides code, read at run time (``tutto_sim/data``, in the wheel too):
+#: ``policies`` (the tables ``optimal`` bots and the advisor load), ``measured`` (saved
+#: measurements, ``core.measured``), ``ladders`` (saved ladders the reports read).
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 #: The shipped policy tables (``optimal`` bots load them).
-POLICY_DIR = Path(__file__).resolve().parents[2] / "data" / "policies"
+POLICY_DIR = DATA_DIR / "policies"
 #: Thresholds above this are "never" in effect (no turn reaches them); larger ones are typos.
 MAX_THRESHOLD = 1_000_000
 #: Points are multiples of this in the dice games.

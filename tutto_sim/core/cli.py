@@ -8,7 +8,8 @@ Output places
 -------------
 Commands write what they produce (CSV files, policy tables, reports) under
 ``results/`` in the current directory unless ``--out-dir`` / ``--out`` says
-otherwise; ``data/`` of the repository holds only the shipped policy tables.
+otherwise; ``tutto_sim/data/`` holds only what ships with the package (policy tables,
+saved measurements and ladders).
 The place is checked **before** any computing starts (:func:`prepare_dir`,
 :func:`prepare_file`; an empty ``--out`` / ``--out-dir`` is refused,
 :func:`refuse_empty_places`), so a typing error costs nothing. Every result

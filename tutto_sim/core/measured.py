@@ -6,7 +6,7 @@ games played out per decision)
 takes minutes to hours for a match whose CI is narrow enough to say how
 strong it is; a report cannot play that in its time. So the match is played
 once by the command the README and the game's docs quote, its result kept
-in ``data/measured/GAME-BOT-AGAINST.json`` (this format), and the report
+in ``tutto_sim/data/measured/GAME-BOT-AGAINST.json`` (this format), and the report
 reads it and prints the figure with its budget and command. A file is used
 only for the rules it was measured under (``rules_sha256`` equals the
 report's rules' digest at that table size); under other rules the report
@@ -34,12 +34,13 @@ import platform
 from dataclasses import dataclass
 from pathlib import Path
 
+from .bots import DATA_DIR
 from .stats import Estimate
 
 FORMAT = "tutto-sim-measured"
 VERSION = 1
-#: Where the saved measurements live (beside data/policies).
-MEASURED_DIR = Path(__file__).resolve().parents[2] / "data" / "measured"
+#: Where the saved measurements live (``tutto_sim/data/measured``, beside the policies).
+MEASURED_DIR = DATA_DIR / "measured"
 
 
 class MeasuredFileError(ValueError):

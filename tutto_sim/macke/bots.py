@@ -6,7 +6,7 @@ bots also have ``table()``, their decisions as a
 game kernel too.
 
 =========================  ====================================================
-``optimal``                the optimal turn policy (``data/policies/macke-default.json``
+``optimal``                the optimal turn policy (``tutto_sim/data/policies/macke-default.json``
                            or ``volle-lotte-default.json`` for the default turn
                            rules, else solved for the rules in play)
 ``winopt[:FILE]``          plays to win: decisions from the exact two-player

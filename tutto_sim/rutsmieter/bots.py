@@ -7,9 +7,9 @@ play in the numba kernel: their ``table()`` is the kernel's bot id, so a
 tournament of built-in bots runs in the kernel (``core.tournament``).
 ``weights:FILE`` (the linear move evaluator of ``rutsmieter.policy``) and
 ``tuned`` (the same with the shipped tuned weights,
-``data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
+``tutto_sim/data/policies/rutsmieter-default.json``) play in both too: its ``table()`` is its weights, a row of the kernel's weights table.
 ``td`` is the same with the weights learned by self-play (``rutsmieter.td``,
-``data/policies/rutsmieter-td.json``), the weight set of the table's size.
+``tutto_sim/data/policies/rutsmieter-td.json``), the weight set of the table's size.
 ``expert`` / ``expert:ROLLOUTS`` (``rutsmieter.expert``) plays in both: its
 ``table()`` is an ``expert.ExpertTable`` (budget and rollout weights), a row
 of the kernel's experts table. ``expert@MS`` (e.g. ``expert@50ms``) rolls
@@ -175,13 +175,13 @@ def parse_bot(spec: str, rules):
     if kind.lower() == "weights":
         from tutto_sim.core.policyfile import PolicyFileError
 
-        from .policy import load_weights_policy
+        from .policy import load_weights_policy, weights_file
 
         if not arg:
             raise BotSpecError(f"bot {spec.strip()!r}: weights needs a policy file, weights:FILE; "
                                f"{VALID_BOTS}")
         try:
-            policy = load_weights_policy(arg, rules)
+            policy = load_weights_policy(weights_file(arg), rules)
         except PolicyFileError as e:
             raise file_error(spec.strip(), e) from None
         name = spec.strip()

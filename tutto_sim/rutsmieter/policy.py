@@ -258,10 +258,22 @@ TD_FILE = "rutsmieter-td.json"
 
 
 def default_policy_path() -> Path:
-    """Where the shipped tuned policy lives: ``data/policies/rutsmieter-default.json``."""
+    """Where the shipped tuned policy lives: ``tutto_sim/data/policies/rutsmieter-default.json``."""
     from tutto_sim.core.bots import POLICY_DIR
 
     return POLICY_DIR / DEFAULT_FILE
+
+
+def weights_file(arg: str) -> Path:
+    """The file of bot ``weights:FILE``: FILE as given when it exists, else the shipped file
+    of that name (``tutto_sim/data/policies``), so ``weights:rutsmieter-tuned-v1.json`` plays in
+    any folder, an installed package too; so does the path the saved ladders spell, written
+    before the shipped files moved into the package)."""
+    from tutto_sim.core.bots import POLICY_DIR
+
+    given = Path(arg)
+    shipped = POLICY_DIR / given.name
+    return shipped if not given.exists() and shipped.is_file() else given
 
 
 def _weights_of(d: dict, path) -> tuple[tuple[float, ...], tuple]:

@@ -16,7 +16,7 @@ The parts
   players, every seating (``core.tournament``), in the kernel; ``expert``
   (one move ahead by rollouts of the tuned policy) against ``tuned``: at its
   own budget from the saved measurement (``core.measured``:
-  ``data/measured/rutsmieter-expert-tuned.json``, the 2,000 games the README
+  ``tutto_sim/data/measured/rutsmieter-expert-tuned.json``, the 2,000 games the README
   and docs/rutsmieter.md quote) when one was made under the report's rules,
   else in a short match of its own with a small budget, which the page
   labels as such (:func:`expert_spec`).
@@ -38,7 +38,7 @@ The parts
   weights, counts how often each one decides, and draws worked examples
   from these choices.
 - **Ladders**: the saved ladders of every bot at 2, 3 and 4 players
-  (``data/ladders/rutsmieter-{2,3,4}p.json``, the JSON of ``tutto-sim ladder
+  (``tutto_sim/data/ladders/rutsmieter-{2,3,4}p.json``, the JSON of ``tutto-sim ladder
   --game rutsmieter --json`` with the ``command``, ``machine`` and
   ``measured_on`` that made it), read, not played (:func:`saved_ladders`).
 """
@@ -333,13 +333,13 @@ def examples(choices: Choices, order: list[str], limit: int = MAX_EXAMPLES) -> l
 
 
 def ladder_dir():
-    from tutto_sim.core.measured import MEASURED_DIR
+    from tutto_sim.core.bots import DATA_DIR
 
-    return MEASURED_DIR.parent / "ladders"
+    return DATA_DIR / "ladders"
 
 
 def saved_ladders(rules: RutsmieterRules, folder=None) -> dict:
-    """players -> the saved ladder (``data/ladders/rutsmieter-2p.json``, ``-3p``, ``-4p``) of 2, 3
+    """players -> the saved ladder (``tutto_sim/data/ladders/rutsmieter-2p.json``, ``-3p``, ``-4p``) of 2, 3
     and 4 players that was played under ``rules``' house rules at that table;
     a file that is missing, unreadable or of other rules is left out."""
     import json
@@ -409,9 +409,9 @@ def compute(rules: RutsmieterRules, seed: int, games: int,
             players: int = CHEAT_SHEET_PLAYERS, ladder_dir=None) -> RutsmieterReportData:
     """Every number of the report (module docstring). Ctrl-C raises
     KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
-    the saved measurements are (default ``data/measured``); ``players``: the
+    the saved measurements are (default ``tutto_sim/data/measured``); ``players``: the
     cheat sheet's table size; ``ladder_dir``: where the saved ladders are
-    (default ``data/ladders``)."""
+    (default ``tutto_sim/data/ladders``)."""
     from .analysis import rule_effects
 
     rules = table_rules(rules, 4)

@@ -479,12 +479,18 @@ def cheat_sheet(data: RutsmieterReportData, number: int) -> Sheet:
 
 
 def _policy_file(policy) -> str:
-    """The policy file as a path from the project root (data/policies/...)."""
+    return _named_file(policy.source)
+
+
+def _named_file(path) -> str:
+    """A shipped policy file as a path in the package (tutto_sim/data/policies/...), another
+    by its name."""
     from pathlib import Path
 
-    p = Path(policy.source)
-    parts = p.parts
-    return "/".join(parts[parts.index("data"):]) if "data" in parts else p.name
+    from tutto_sim.core.bots import DATA_DIR
+
+    p = Path(path).resolve()
+    return (Path("tutto_sim") / p.relative_to(DATA_DIR.parent)).as_posix() if p.is_relative_to(DATA_DIR) else p.name
 
 
 # --------------------------------------------------------------------------
@@ -544,7 +550,7 @@ def expert_rows(data: RutsmieterReportData) -> tuple[list, str, str] | None:
                  f"move against tuned, {_games(m.n)} at 2 players, each bot beginning half of "
                  f"them, seed {m.seed}: the match the README and docs/rutsmieter.md ('The "
                  "expert bot') quote, played once by the command in "
-                 f"data/measured/{m.path.name} and saved there (it takes far longer than "
+                 f"tutto_sim/data/measured/{m.path.name} and saved there (it takes far longer than "
                  "this report).")
         return rows, title, words
     if data.expert is None:
@@ -662,7 +668,10 @@ def bot_words(name: str) -> str:
     """A bot of a ladder in a few words, for the caption."""
     kind, sep, arg = name.partition(":")
     if sep and kind == "weights":
-        return f"the weights of {arg}"
+        from .policy import weights_file
+
+        named = _named_file(weights_file(arg))
+        return f"the weights of {named if named.startswith('tutto_sim/') else arg}"
     return BOT_WORDS.get(name.split(":")[0], name)
 
 
@@ -701,7 +710,7 @@ def bot_ladder(data: RutsmieterReportData, number: int) -> Sheet:
     ladders = data.ladders
     title = "Bot ladder: every bot at 2, 3 and 4 players"
     if not ladders:
-        caption = ("No saved ladder fits these house rules (data/ladders/rutsmieter-2p.json, "
+        caption = ("No saved ladder fits these house rules (tutto_sim/data/ladders/rutsmieter-2p.json, "
                    "-3p.json and -4p.json are played under the default rules); the ladder "
                    "command of docs/reports.md with the same house rules plays one. "
                    + R.source(data))
@@ -726,7 +735,7 @@ def bot_ladder(data: RutsmieterReportData, number: int) -> Sheet:
     words = "; ".join(f"{bot_label(n)}: {bot_words(n)}" for n in names)
     caption = (
         "Every bot against every other at each table size, every lineup of bots with the seats "
-        "rotated: saved runs (data/ladders/rutsmieter-2p.json, -3p.json, -4p.json; the "
+        "rotated: saved runs (tutto_sim/data/ladders/rutsmieter-2p.json, -3p.json, -4p.json; the "
         "command that made each is printed under its panel), read by the report, not played "
         f"again. Bots: {words}. Each bot's rating (Elo scale, the bots' mean at 0; 100 points "
         "apart is a 64% chance for the stronger of two) with its 95% CI, fitted to every game "

@@ -17,7 +17,7 @@ evaluator of ``rutsmieter.policy`` with weight 0 on the 9 move features and
 evaluator is written as a policy file (one weight set per table size) and
 plays wherever the weights bot plays: the kernel, the reference engine, the
 expert's rollouts, the JavaScript reader. Bot ``td`` plays the shipped file,
-``data/policies/rutsmieter-td.json``.
+``tutto_sim/data/policies/rutsmieter-td.json``.
 
 **Self-play.** Every seat plays the current weights greedily: the kernel's
 own game loop (``kernel.play_on``) with the row ``(0, …, 0, θ_raw)`` in every
@@ -288,20 +288,18 @@ class TDResult:
 
 def field_bots(rules: RutsmieterRules, specs=FIELD) -> list:
     """The curve's field at the table of ``rules``: parsed bots that play in the
-    kernel. ``weights:NAME`` is a shipped file of ``data/policies``, named
-    without ``rutsmieter-`` and played under the house rules of ``rules``
-    (as ``tuned``: the features mean the same under every option)."""
-    from tutto_sim.core.bots import POLICY_DIR
-
+    kernel. ``weights:NAME`` is a shipped file of ``tutto_sim/data/policies``
+    (``policy.weights_file``), named without ``rutsmieter-`` and played under the house
+    rules of ``rules`` (as ``tuned``: the features mean the same under every option)."""
     from .bots import WeightsBot, parse_bot
-    from .policy import load_weights_policy
+    from .policy import load_weights_policy, weights_file
 
     bots = []
     for s in specs:
         kind, _, arg = s.partition(":")
         if kind == "weights":
             bots.append(WeightsBot(Path(arg).stem.removeprefix("rutsmieter-"),
-                                   load_weights_policy(POLICY_DIR / arg).at(rules)))
+                                   load_weights_policy(weights_file(arg)).at(rules)))
         else:
             bots.append(parse_bot(s, rules))
     return bots

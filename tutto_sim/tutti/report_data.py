@@ -16,7 +16,7 @@ The parts
 - **Bots**: ``heuristic`` against ``random`` at every table (2, 3, 4 players
   and 4 in pairs), every seating, in the kernel; and the search bots against
   ``heuristic`` at 2 players: at their own budgets from the saved
-  measurement (``core.measured``: ``data/measured/tutti-pimc-heuristic.json``,
+  measurement (``core.measured``: ``tutto_sim/data/measured/tutti-pimc-heuristic.json``,
   the match docs/tutti.md and the README quote) when one was made under the
   report's rules, else with small budgets (``pimc:10``, ``ismcts:100``) in a
   short match of the report's own in the reference engine, which the page
@@ -115,7 +115,7 @@ LADDER_FILE = "tutti-2p.json"
 
 
 def saved_ladder(rules: TuttiRules, folder=None) -> dict | None:
-    """The saved 2-player ladder (``data/ladders/tutti-2p.json``, the
+    """The saved 2-player ladder (``tutto_sim/data/ladders/tutti-2p.json``, the
     JSON of ``tutto-sim ladder`` with its ``command`` and ``machine``) when it
     was played under the report's 2-player rules, else None."""
     import json
@@ -214,7 +214,7 @@ def compute(rules: TuttiRules, seed: int, matches: int,
             phase: PhaseHook = no_phase, measured_dir=None) -> TuttiReportData:
     """Every number of the report (module docstring). Ctrl-C raises
     KeyboardInterrupt (the report is all or nothing). ``measured_dir``: where
-    the saved measurements are (default ``data/measured``)."""
+    the saved measurements are (default ``tutto_sim/data/measured``)."""
     rules = report_rules(rules)
     saved = saved_search(rules, measured_dir)
     n = sizes(matches)

@@ -166,7 +166,7 @@ def search_groups(data: TuttiReportData) -> list[tuple[str, str, object, object,
                     + f",\n2 players,\n{R.count(m.n, m.unit)} (saved)")
             words = (f"{spec_words(spec)} (its own budget): {R.count(m.n, 'single ' + m.unit)}, "
                      f"the deals of seed {m.seed} each played in both seatings, a tied hand "
-                     f"counting one half, saved in data/measured/{m.path.name}")
+                     f"counting one half, saved in tutto_sim/data/measured/{m.path.name}")
             out.append((kind, tick, m.win, m.other, words))
         else:
             spec = small[kind]
@@ -561,7 +561,7 @@ def bot_ladder(data: TuttiReportData, number: int) -> Sheet:
     d = data.ladder
     title = "Bot ladder"
     if d is None:
-        caption = ("No saved ladder fits these rules (data/ladders/tutti-2p.json is "
+        caption = ("No saved ladder fits these rules (tutto_sim/data/ladders/tutti-2p.json is "
                    "played under the default rules); tutto-sim ladder --game tutti with the "
                    "same options plays one. " + table_prints(data) + R.source(data))
         fig = R.landscape_page(title, caption)
@@ -574,7 +574,7 @@ def bot_ladder(data: TuttiReportData, number: int) -> Sheet:
         f"Every bot against every other at 2 players, single hands, {d['games_per_pair']:,} "
         f"matches per pair with the seats rotated ({d['games']:,} in all, seed {d['seed']}), "
         "at each bot's default budget (counts, not time): a saved run "
-        f"(data/ladders/{LADDER_FILE}: the ladder docs/tutti.md quotes with its command, "
+        f"(tutto_sim/data/ladders/{LADDER_FILE}: the ladder docs/tutti.md quotes with its command, "
         f"'How strong can a bot get', played on {d['machine']}, {d['measured_on']}), since the search bots need more time than the report takes. "
         f"The best honest bot is {honest}" + ("; only cheat, which sees every card, is above "
                                               "it" if best == "cheat" else "") + ". "

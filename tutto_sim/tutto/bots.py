@@ -10,7 +10,7 @@ Bot specs (``parse_bot``):
 
 =========================  ====================================================
 ``optimal``                the optimal turn policy (``table`` of
-                           ``data/policies/tutto-default.json``, or solved for
+                           ``tutto_sim/data/policies/tutto-default.json``, or solved for
                            the rules in play)
 ``table:FILE``             a policy file from ``tutto-sim export-policy``
 ``winopt[:FILE]``          plays to win: decisions from the exact two-player

@@ -80,7 +80,7 @@ class Table:
 
 
 def shipped_policies() -> list[Path]:
-    """The shipped tables, ``data/policies/*.json``."""
+    """The shipped tables, ``tutto_sim/data/policies/*.json``."""
     from tutto_sim.core.bots import POLICY_DIR
 
     return sorted(POLICY_DIR.glob("*.json"))
@@ -169,7 +169,7 @@ def build_site(out: Path, tables: list[Table]) -> list[Path]:
 
 def advisor(
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder for the page (created; files of the same names are replaced).")],
-    policy: Annotated[Optional[list[Path]], typer.Option("--policy", metavar="FILE", help="A policy file to offer besides the shipped ones (data/policies/*.json), e.g. one solved for other rules; repeat for more.")] = None,
+    policy: Annotated[Optional[list[Path]], typer.Option("--policy", metavar="FILE", help="A policy file to offer besides the shipped ones (tutto_sim/data/policies/*.json), e.g. one solved for other rules; repeat for more.")] = None,
     win_table: Annotated[Optional[list[Path]], typer.Option("--win-table", metavar="FILE", help="A win table of Tutto, Berliner Macke or Volle Lotte (tutto-sim solve --objective win) for the chances to win by the scores; repeat for more. Default: those in results/ (tutto-win-*.json, macke-win-*.json, volle-lotte-win-*.json).")] = None,
 ) -> None:
     """Write the strategy advisor: a static web page (docs/advisor.md).

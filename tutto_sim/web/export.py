@@ -41,7 +41,7 @@ GAMES = ("tutto", "macke", "volle-lotte", "rutsmieter", "tutto-win", "macke-win"
 
 
 def default_policy(game: str) -> Path:
-    """The shipped policy file of ``game`` (``data/policies/GAME-default.json``)."""
+    """The shipped policy file of ``game`` (``tutto_sim/data/policies/GAME-default.json``)."""
     from tutto_sim.core.bots import POLICY_DIR
 
     if game.endswith("-win"):
