@@ -14,7 +14,7 @@ from conftest import one_line, run_cli
 from tutto_sim.core.tournament import make_lineups, seat_bots
 
 ROOT = Path(__file__).resolve().parents[2]
-POLICIES = ROOT / "data" / "policies"
+POLICIES = ROOT / "tutto_sim" / "data" / "policies"
 
 
 # -- a damaged policy file: what is wrong with the file, no list of bots -------------------------
