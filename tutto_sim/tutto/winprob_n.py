@@ -272,6 +272,8 @@ class _Solver:
         tmp = np.zeros(N)
         while sweeps < max_sweeps:
             sweeps += 1
+            if sweeps > 1 and hasattr(self.progress, "more"):  # another sweep: the total grows
+                self.progress.more(self.n ** N)
             before = V.copy()
             for lev, idx, seat in self.levels:
                 if sweeps == 1:
@@ -372,9 +374,15 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
 
 
 def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
-                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None
+                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None
                 ) -> WinSolutionN:
     """Every player maximises his chance of winning: ``W`` and the figures.
+
+    ``progress(n)`` hears the turn-start states of every world as they are
+    solved (:func:`work_units` per sweep); or, instead, ``phase(label, total,
+    unit) -> advance`` (``core.cli.progress_phases``) starts one phase for
+    the win table and one for the tables of the points players (cheaper per
+    state: their decisions are fixed), so each phase's rate is its own.
 
     Examples
     --------
@@ -385,6 +393,9 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     t0 = time.perf_counter()
     sv = _Solver(rules, players, margin_cap, tol, progress)
     N = players
+    one = sv.n ** N + sv.end_count  # one sweep of one world
+    if phase is not None:
+        sv.progress = phase("solving to win", one, "turn-start states")
     W, WE = sv.empty()
     res, sweeps = sv.world([0] * N, W, WE, W, WE)
     residual = res
@@ -392,6 +403,9 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     p_ev: tuple = ()
     vs_ev: tuple = ()
     if evaluate_ev:
+        if phase is not None:
+            sv.progress = phase(f"valuing the points players ({N + 1} tables)", (N + 1) * one,
+                                "turn-start states")
         V, VE = sv.empty()
         r2, _ = sv.world([1] * N, W, WE, V, VE)
         residual = max(residual, r2)
