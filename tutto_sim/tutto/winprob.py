@@ -135,6 +135,8 @@ DEFAULT_TOL = 1e-11
 PAIR_TOL = 1e-14
 #: Largest target (points) the solver takes: memory and time grow fast beyond.
 MAX_TARGET = 20000
+#: The first phase of a win solve (``phase``): the tables of a turn, the last turns.
+PREPARING = "preparing the tables of a turn"
 #: The time of a solve grows about as the target to this power (measured from target
 #: 2000 to 4000 with scripts/bench_solve.py; docs/win.md, *Speed*).
 TIME_POWER = 3.3
@@ -600,6 +602,7 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
         raise ValueError(f"target must be at most {MAX_TARGET:,} for the win solver, "
                          f"not {rules.target:,}")
     t0 = time.perf_counter()
+    ready = phase(PREPARING, 1, "steps") if phase is not None else None
     n = rules.target // POINT_UNIT
     immediate = rules.game_end == "immediate"
     mc = 0 if immediate else int(default_margin_cap(n) if margin_cap is None else margin_cap)
@@ -615,6 +618,7 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
     LW = _last_turn_table(k.MAX_MODE, mmax, rules, p, tsize)
     W = np.zeros((2, n, n))
     if phase is not None:
+        ready(1)
         progress = phase("solving to win", n * n, "score pairs")
     res, sweeps = _solve_world((0, 0), W, LW, W, LW, n, rules, mc, p, scratch, tol, progress)
     residual = res

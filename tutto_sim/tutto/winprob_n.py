@@ -76,7 +76,7 @@ import numpy as np
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import TurnPlanner, WinScratch, turn_params_for
+from tutto_sim.tutto.winprob import PREPARING, TurnPlanner, WinScratch, turn_params_for
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14
@@ -391,10 +391,12 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     1.0
     """
     t0 = time.perf_counter()
+    ready = phase(PREPARING, 1, "steps") if phase is not None else None
     sv = _Solver(rules, players, margin_cap, tol, progress)
     N = players
     one = sv.n ** N + sv.end_count  # one sweep of one world
     if phase is not None:
+        ready(1)
         sv.progress = phase("solving to win", one, "turn-start states")
     W, WE = sv.empty()
     res, sweeps = sv.world([0] * N, W, WE, W, WE)
