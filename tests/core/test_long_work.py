@@ -55,6 +55,8 @@ def _interrupt(proc: subprocess.Popen) -> tuple[int, str, str]:
     (["--game", "tutto", "--target", "1000"], "solving to win"),
     (["--game", "tutto", "--target", "400", "--players", "3"], "solving to win"),
     (["--game", "macke", "--target", "1000"], r"solving to win: sweep 1"),
+    (["--game", "macke", "--target", "500", "--players", "3"],
+     r"the last turns of points players \(nachwerfen\)"),
 ])
 def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(tmp_path, args,
                                                                              first):
@@ -70,12 +72,13 @@ def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(t
     assert len(line) == 1, err
     # the phase under way: how far it got, of how much, and its time
     done = re.findall(r"([a-z][^;:]*(?:: sweep \d+ \([^)]*\))?): ([\d,]+) of ([\d,]+) "
-                      r"(score pairs|turn-start states) \((\d+)%\), [\d.]+ (?:s|min)", line[0])
+                      r"(score pairs|turn-start states|positions) \((\d+)%\), [\d.]+ (?:s|min)",
+                      line[0])
     assert done, line[0]
     label, k, total, _, share = done[-1]
     k, total = int(k.replace(",", "")), int(total.replace(",", ""))
     assert 0 <= k <= total and share == f"{k / total:.0%}"[:-1], line[0]
-    assert label.startswith(("solving to win", "valuing the points player")), line[0]
+    assert label.startswith(("solving to win", "valuing the points player", "the last turns")), line[0]
     assert re.search(r"\(([\d.]+ s|\d+ min \d+ s) in all\); nothing written", line[0]), line[0]
     assert f"nothing written: the win table is written only when complete (to {out})" in line[0]
     assert "run the same command again" in line[0]
