@@ -71,10 +71,11 @@ def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(t
     line = [x for x in err.splitlines() if x.startswith("tutto-sim: interrupted: ")]
     assert len(line) == 1, err
     # the phase under way: how far it got, of how much, and its time
-    done = re.findall(r"([a-z][^;:]*(?:: sweep \d+ \([^)]*\))?): ([\d,]+) of ([\d,]+) "
-                      r"(score pairs|turn-start states|positions) \((\d+)%\), [\d.]+ (?:s|min)",
-                      line[0])
-    assert done, line[0]
+    parts = line[0].removeprefix("tutto-sim: interrupted: ").split("; ")
+    done = [m.groups() for m in (re.fullmatch(
+        r"([a-z][^;:]*(?:: [^;:]*)?): ([\d,]+) of ([\d,]+) (score pairs|turn-start states|positions) "
+        r"\((\d+)%\), [\d.]+ (?:s|min)(?: \d+ s)? \(.* in all\)", p) for p in parts) if m]
+    assert len(done) == 1, line[0]
     label, k, total, _, share = done[-1]
     k, total = int(k.replace(",", "")), int(total.replace(",", ""))
     assert 0 <= k <= total and share == f"{k / total:.0%}"[:-1], line[0]
@@ -213,15 +214,19 @@ def test_tutto_win_solves_advance_every_phase_exactly_to_its_total(players, rule
     r = TuttoRules(**rules)
     sol = solve_win(r, phase=rec) if players == 2 else solve_win_n(r, players, phase=rec)
     _check_rows(rec.rows)
-    assert [x[0] for x in rec.rows] == ["preparing the tables of a turn", "solving to win",
-                                        "valuing the points player (3 tables)"
-                                        if players == 2 else
-                                        f"valuing the points players ({players + 1} tables)"]
+    labels = [x[0] for x in rec.rows]
     n = r.target // 50
     if players == 2:  # score pairs: n * n a sweep of the win table
+        assert labels == ["preparing the tables of a turn", "solving to win",
+                          "valuing the points player (3 tables)"]
         assert rec.rows[1][1] == n * n * sol.sweeps
-    else:  # turn-start scores: n³ a sweep, and the end phase's once
-        assert rec.rows[1][1] == n ** 3 * sol.sweeps + sol.extra["end_states"]
+    else:  # the end phase (cheap turns) and the levels, each table a phase of each
+        tables = ["solving to win"] + [f"valuing the points players ({k} of 4)" for k in range(1, 5)]
+        assert labels == ["preparing the tables of a turn"] + [
+            f"{t}: {part}" for t in tables
+            for part in ("the last turns after the target", "levels of equal score sum")]
+        assert rec.rows[1][1] == sol.extra["end_states"]  # every end-phase state once
+        assert rec.rows[2][1] == n ** 3 * sol.sweeps  # turn-start scores: n³ a sweep
     assert sol.sweeps > 1 if rules != dict(target=300) else sol.sweeps == 1
 
 

@@ -169,6 +169,7 @@ class _Solver:
         self.M = n + self.C + 1
         self.tol = tol
         self.progress = progress
+        self.phase = None  # or phase(label, total, unit): a phase per part of each world
         tsize = 2 * (self.M + 1) + 90
         self.p, self.tsize = turn_params_for(rules, tsize)
         q = self.p.ev_out[0]
@@ -246,22 +247,35 @@ class _Solver:
                       out_lk, out_nl, self.tsize)
         return out_c, out_p, out_w, out_lk, out_nl
 
-    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40):
+    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win"):
         """Fill (V, E) for seats playing ``kinds`` (0 win-optimal, 1 EV table,
-        2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps)."""
+        2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps).
+        With :attr:`phase`, the end phase and the levels are phases of their
+        own named after ``label`` (an end-phase turn is far cheaper than a
+        level's: one rate for both would mislead)."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
         t0 = time.perf_counter()
+        if self.phase is not None and self.end_states:
+            self.progress = self.phase(f"{label}: the last turns after the target", self.end_count,
+                                       "turn-start states")
         for m, ids in self.end_states:
-            seat = np.full(len(ids), m, dtype=np.int64)
             if kinds[m] == 0:
                 Vd_, Ed_ = V, E
             else:
                 Vd_, Ed_ = Vd, Ed
-            c, *_ = self._run(seat, ids, True, kinds, -1, Vd_, Ed_, V, E)
-            E[m, ids] = c
-            if self.progress is not None:
-                self.progress(len(ids))
+            # in parts, to show how far it is: a turn here reads only later seats' end phase
+            step = max(1, -(-len(ids) // END_PARTS))
+            for a in range(0, len(ids), step):
+                part = ids[a:a + step]
+                seat = np.full(len(part), m, dtype=np.int64)
+                c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
+                E[m, part] = c
+                if self.progress is not None:
+                    self.progress(len(part))
+        if self.phase is not None:
+            self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
+                                       "turn-start states")
         deciding = bool((kinds == 0).any())
         t1 = time.perf_counter()
         self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
@@ -344,6 +358,8 @@ class _Solver:
         return guess
 
 
+#: The end phase of each seat is run in this many parts (a bar moves, Ctrl-C is heard).
+END_PARTS = 40
 #: States per Dask task on a cluster.
 CLUSTER_STATES = 4096
 
@@ -380,9 +396,9 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
 
     ``progress(n)`` hears the turn-start states of every world as they are
     solved (:func:`work_units` per sweep); or, instead, ``phase(label, total,
-    unit) -> advance`` (``core.cli.progress_phases``) starts one phase for
-    the win table and one for the tables of the points players (cheaper per
-    state: their decisions are fixed), so each phase's rate is its own.
+    unit) -> advance`` (``core.cli.progress_phases``) starts a phase for the
+    end phase and one for the levels of each table (the win table, then each
+    table of the points players), so each phase's rate is its own.
 
     Examples
     --------
@@ -394,10 +410,9 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     ready = phase(PREPARING, 1, "steps") if phase is not None else None
     sv = _Solver(rules, players, margin_cap, tol, progress)
     N = players
-    one = sv.n ** N + sv.end_count  # one sweep of one world
     if phase is not None:
         ready(1)
-        sv.progress = phase("solving to win", one, "turn-start states")
+        sv.phase = phase
     W, WE = sv.empty()
     res, sweeps = sv.world([0] * N, W, WE, W, WE)
     residual = res
@@ -405,11 +420,8 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     p_ev: tuple = ()
     vs_ev: tuple = ()
     if evaluate_ev:
-        if phase is not None:
-            sv.progress = phase(f"valuing the points players ({N + 1} tables)", (N + 1) * one,
-                                "turn-start states")
         V, VE = sv.empty()
-        r2, _ = sv.world([1] * N, W, WE, V, VE)
+        r2, _ = sv.world([1] * N, W, WE, V, VE, label=f"valuing the points players (1 of {N + 1})")
         residual = max(residual, r2)
         p_ev = tuple(float(v) for v in V[(0, np.ravel_multi_index(zero, (sv.n,) * N))])
         seats = []
@@ -417,7 +429,8 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
             V, VE = sv.empty()
             kinds = [1] * N
             kinds[s] = 2
-            r3, _ = sv.world(kinds, W, WE, V, VE)
+            r3, _ = sv.world(kinds, W, WE, V, VE,
+                             label=f"valuing the points players ({s + 2} of {N + 1})")
             residual = max(residual, r3)
             seats.append(float(V[0, 0, s]))
         vs_ev = tuple(seats)
