@@ -142,15 +142,18 @@ def test_hints_show_the_advice_at_every_choice(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "a\nq\n", "--bots", "first", "--seed", "7", "--hints")
     assert code == 0
     assert out.count("choose a-") == 2 and out.count("advice: ") == 2
-    assert out.rstrip().endswith("you left the game: game abandoned")
+    # left in the first turns: nobody has a piece in the goal lane yet
+    assert out.rstrip().endswith("you left the game: game abandoned; in the goal lane: "
+                                 "you 0 of 4, Green (first) 0 of 4")
 
 
 def test_quit_and_end_of_input(capsys, monkeypatch):
     code, out, _ = play(capsys, monkeypatch, "q\n", "--bots", "first", "--seed", "7")
-    assert code == 0 and out.rstrip().endswith("you left the game: game abandoned")
+    score = "in the goal lane: you 0 of 4, Green (first) 0 of 4"  # the first turn: none there
+    assert code == 0 and out.rstrip().endswith(f"you left the game: game abandoned; {score}")
     assert "game over" not in out
     code, out, _ = play(capsys, monkeypatch, "", "--bots", "first", "--seed", "7")
-    assert code == 0 and out.rstrip().endswith("input ended: game abandoned")
+    assert code == 0 and out.rstrip().endswith(f"input ended: game abandoned; {score}")
 
 
 def test_two_players_sit_opposite_and_house_rules_apply(capsys, monkeypatch):

@@ -160,9 +160,13 @@ def test_default_bots_fill_the_table_and_quit(capsys, monkeypatch):
     code_, out, _ = play(capsys, monkeypatch, "q\n", "--players", "3", "--seed", "4")
     assert code_ == 0
     assert out.startswith("Tutti, 3 players: seat 0 you, seat 1 pimc, seat 2 pimc#2; seed 4")
-    assert out.rstrip().endswith("you left the game: game abandoned")
+    # left at the first choice of the first hand: no hand won, no trick taken
+    assert ("you left the game: game abandoned; hands won: you 0, player 1 (pimc) 0, player 2 "
+            "(pimc#2) 0; hand 1 so far: you 0 points, player 1 (pimc) 0 points, player 2 "
+            "(pimc#2) 0 points (the first to win 1 hand wins the match)") == out.rstrip().splitlines()[-1]
     code_, out, _ = play(capsys, monkeypatch, "", "--bots", "random", "--seed", "4")
-    assert code_ == 0 and out.rstrip().endswith("input ended: game abandoned")
+    assert code_ == 0 and out.rstrip().splitlines()[-1].startswith(
+        "input ended: game abandoned; hands won: you 0, player 1 (random) 0; hand 1 so far: ")
     assert "match over" not in out
 
 

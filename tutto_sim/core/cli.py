@@ -47,7 +47,6 @@ from rich.progress import (
     Progress,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 
 from tutto_sim.core import registry
@@ -495,8 +494,22 @@ LONG_RUN = 120
 #: phases keep "what finished" (the commands keep finished work), but for
 #: solves (labels starting with "solving"), which Ctrl-C only stops.
 KEEPS = {"games": "the games finished"}
-#: A first block this long (seconds) sets the rate without waiting for a second one.
-FIRST_BLOCK = 60
+#: The rate of a phase is measured over its last this many seconds (or all of it, if shorter).
+RATE_WINDOW = 60.0
+#: Without a bar (stderr not a terminal, or ``--json``): a phase that ends at least this
+#: many seconds after the last line says so in a line with its time, and a phase
+#: running longer says how far it is every three times this. The environment
+#: variable ``TUTTO_SIM_PROGRESS_EVERY`` (seconds) sets it for a log that wants more or less.
+PROGRESS_EVERY = 10.0
+
+
+def progress_every() -> float:
+    """:data:`PROGRESS_EVERY`, or ``TUTTO_SIM_PROGRESS_EVERY`` when it is a number >= 0."""
+    try:
+        value = float(os.environ.get("TUTTO_SIM_PROGRESS_EVERY", ""))
+    except ValueError:
+        return PROGRESS_EVERY
+    return value if value >= 0 else PROGRESS_EVERY
 
 
 def use_threads(threads: Optional[int]) -> int:
@@ -521,75 +534,248 @@ def duration_words(seconds: float) -> str:
     return f"about {s} s"
 
 
-def paced(label: str, total: int, advance: Callable[[int], None] | None = None,
+def elapsed_words(seconds: float) -> str:
+    """A time that passed: ``0.4 s``, ``12 s``, ``3 min 10 s``, ``1 h 5 min``."""
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    s = round(seconds)
+    if s >= 3600:
+        h, m = divmod(round(s / 60), 60)
+        return f"{h} h {m} min" if m else f"{h} h"
+    m, s = divmod(s, 60)
+    return f"{m} min {s} s" if m else f"{s} s"
+
+
+class _Rate:
+    """The rate of one phase: the work from its first finished block on (the
+    first block also pays for compiling and starting workers), over the last
+    :data:`RATE_WINDOW` seconds; none until the blocks span half a second
+    (blocks that finish side by side on several workers are not a rate)."""
+
+    def __init__(self, clock):
+        self.clock = clock
+        self.samples: list[tuple[float, int]] = []  # (time, work done), from the first block on
+
+    def add(self, done: int) -> None:
+        now = self.clock()
+        self.samples.append((now, done))
+        while len(self.samples) > 2 and self.samples[1][0] < now - RATE_WINDOW:
+            self.samples.pop(0)
+
+    def per_second(self) -> tuple[float, float] | None:
+        """(work per second, the seconds it was measured over), or None."""
+        if len(self.samples) < 2:
+            return None
+        (t0, d0), (t1, d1) = self.samples[0], self.samples[-1]
+        if t1 - t0 <= 0.5:
+            return None
+        return (d1 - d0) / (t1 - t0), t1 - t0
+
+    def rest(self, left: int, unit: str | None) -> tuple[float, str] | None:
+        """(seconds left, the estimate in words naming its basis), or None."""
+        got = self.per_second()
+        if got is None or got[0] <= 0:
+            return None
+        rate, span = got
+        per = f"{rate:,.0f}" if rate >= 10 else f"{rate:,.2g}"
+        basis = f"at the rate of the last {elapsed_words(span)}" + (f" ({per} {unit}/s)" if unit else "")
+        return left / rate, f"{duration_words(left / rate)} more, {basis}"
+
+    def rest_short(self, left: int) -> str:
+        """The estimate for a bar's narrow column: ``about 2 min more (rate of the last 40 s)``."""
+        got = self.per_second()
+        if got is None or got[0] <= 0:
+            return ""
+        return f"{duration_words(left / got[0])} more (rate of the last {elapsed_words(got[1])})"
+
+
+def paced(label: str, total: int | None, advance: Callable[[int], None] | None = None,
           unit: str | None = None, keeps: str | None = None,
           say: Callable[[str], None] | None = None) -> Callable[[int], None]:
-    """``advance(n)`` that also measures the rate: once the rate is known, a
-    phase whose rest takes longer than :data:`LONG_RUN` at that rate says so
-    in one line on stderr (``say``), with how to stop it.
-
-    The rate comes from the run itself: the work done from the first finished
-    block to a later one at least half a second after it (the first block
-    also pays for compiling and starting workers; blocks that finish side by
-    side on several workers are not a rate), or the first block alone when
-    it took longer than :data:`FIRST_BLOCK` seconds. ``unit`` names what
-    ``total`` counts (default: a one-word ``label``, e.g. "games"); ``keeps``:
-    what Ctrl-C keeps (e.g. "the games finished"; default :data:`KEEPS`)."""
+    """``advance(n)`` that also measures the rate (:class:`_Rate`): once the
+    rate is known, a phase whose rest takes longer than :data:`LONG_RUN` at
+    that rate says so in one line on stderr (``say``), naming what the
+    estimate is based on and how to stop it. ``unit`` names what ``total``
+    counts (default: a one-word ``label``, e.g. "games"); ``keeps``: what
+    Ctrl-C keeps (e.g. "the games finished"; default :data:`KEEPS`). A phase
+    of unknown length (``total`` None) makes no estimate."""
     import time
 
     unit = unit or (label if label.isalpha() else None)
     keeps = keeps or KEEPS.get(label) or (None if label.startswith("solving") else "what finished")
     say = say or (lambda line: err.print(line, markup=False, highlight=False))
-    t0 = time.perf_counter()
-    done, first, decided = 0, None, False
+    rate = _Rate(time.perf_counter)
+    done, decided = 0, False
 
     def tick(n: int) -> None:
-        nonlocal done, first, decided
+        nonlocal done, decided
         if advance is not None:
             advance(n)
         done += n
-        if decided or done >= total:
+        rate.add(done)
+        if decided or total is None or done >= total:
             return
-        now = time.perf_counter()
-        if first is None:
-            first = (now, done)
-            if now - t0 < FIRST_BLOCK:
-                return
-            rate = done / (now - t0)
-        elif now - first[0] > 0.5:
-            rate = (done - first[1]) / (now - first[0])
-        else:  # blocks that finished side by side: wait for a later one
+        rest = rate.rest(total - done, unit)
+        if rest is None:
             return
         decided = True
-        if rate <= 0 or (total - done) / rate <= LONG_RUN:
-            return
-        per = f"{rate:,.0f}" if rate >= 10 else f"{rate:,.2g}"
-        say(f"{label}: {duration_words((total - done) / rate)} more at the measured rate"
-            + (f" ({per} {unit}/s)" if unit else "") + "; Ctrl-C stops "
-            + (f"and keeps {keeps}" if keeps else "it"))
+        if rest[0] > LONG_RUN:
+            say(f"{label}: {rest[1]}; Ctrl-C stops "
+                + (f"and keeps {keeps}" if keeps else "it and says how far it got"))
 
+    tick.rate = rate
     return tick
+
+
+class _Step:
+    """``advance(n)`` of one phase (:class:`Phases`); ``more(k)`` grows its
+    total honestly when the work turns out longer (another sweep). The count
+    shown never passes the total: work past it grows the total."""
+
+    def __init__(self, owner: "Phases", label: str, total: int | None, unit, keeps):
+        import time
+
+        self.owner, self.label, self.total = owner, label, total
+        self.unit = unit or (label if label.isalpha() else None)
+        self.done = 0
+        self.t0 = time.perf_counter()
+        self.tick = paced(label, total, None, unit, keeps, say=owner.say)
+        self.rate = self.tick.rate
+
+    def more(self, k: int) -> None:
+        if self.total is not None:
+            self.total += k
+            self.owner.shown(self)
+
+    def __call__(self, n: int) -> None:
+        self.done += n
+        if self.total is not None and self.done > self.total:
+            self.total = self.done
+        self.tick(n)  # and the long-run line
+        self.owner.shown(self)
+
+    def eta(self) -> str:
+        """The estimate of the rest in words, naming its basis ("" when unknown)."""
+        if self.total is None or self.done >= self.total:
+            return ""
+        rest = self.rate.rest(self.total - self.done, self.unit)
+        return rest[1] if rest else ""
+
+    def where(self) -> str:
+        """How far the phase got: ``label: 412 of 800 (52%), 3 min 10 s``."""
+        import time
+
+        took = elapsed_words(time.perf_counter() - self.t0)
+        if self.total is None:
+            return f"{self.label}: {self.done:,} done, {took}"
+        share = f" ({self.done / self.total:.0%})" if self.total else ""
+        what = f" {self.unit}" if self.unit else ""
+        return f"{self.label}: {self.done:,} of {self.total:,}{what}{share}, {took}"
+
+
+class Phases:
+    """The phases of one command (:func:`progress_phases`): ``phases(label,
+    total, unit=None, keeps=None) -> advance`` starts a phase; ``total`` None:
+    a phase of unknown length (a count and the time, no estimate).
+    :meth:`so_far` says what was done, for a command that Ctrl-C stops.
+
+    With a bar (``prog``) the phase shows its count, the elapsed time and an
+    estimate of the rest that names its basis. Without one (stderr not a
+    terminal, ``--json``) a phase ending at least :data:`PROGRESS_EVERY`
+    seconds after the last line says ``label: done in 1 min 52 s``, and a
+    long phase says how far it is every 3 × :data:`PROGRESS_EVERY` seconds,
+    so a log shows where the command is (:func:`progress_every`)."""
+
+    def __init__(self, prog=None, task=None):
+        import time
+
+        self.prog, self.task = prog, task
+        self.every = progress_every()
+        self.current: _Step | None = None
+        self.finished: list[tuple[str, float]] = []
+        self.t0 = self.last_line = time.perf_counter()
+
+    def say(self, line: str) -> None:
+        import time
+
+        err.print(line, markup=False, highlight=False)
+        self.last_line = time.perf_counter()
+
+    def __call__(self, label: str, total: int | None, unit: str | None = None,
+                 keeps: str | None = None) -> _Step:
+        self.end()
+        self.current = _Step(self, label, total, unit, keeps)
+        if self.prog is not None:
+            self.prog.reset(self.task, total=total, description=label, eta="")
+        return self.current
+
+    def shown(self, step: _Step) -> None:
+        """Show the phase's count (and the estimate), or its line when it is time."""
+        import time
+
+        if step is not self.current:
+            return
+        if self.prog is not None:
+            short = ("" if step.total is None or step.done >= step.total
+                     else step.rate.rest_short(step.total - step.done))
+            self.prog.update(self.task, total=step.total, completed=step.done, eta=short)
+            return
+        if time.perf_counter() - self.last_line >= 3 * self.every and (
+                step.total is None or step.done < step.total):
+            eta = step.eta()
+            self.say(f"{step.where()} so far" + (f"; {eta}" if eta else ""))
+
+    def end(self) -> None:
+        """The current phase is over: with no bar, its line when it is time."""
+        import time
+
+        step, self.current = self.current, None
+        if step is None:
+            return
+        took = time.perf_counter() - step.t0
+        self.finished.append((step.label, took))
+        if self.prog is None and time.perf_counter() - self.last_line >= self.every:
+            self.say(f"{step.label}: done in {elapsed_words(took)}")
+
+    def so_far(self) -> str:
+        """What was done: the finished phases with their times, how far the current
+        one got, and the time in all."""
+        import time
+
+        parts = [f"{label} done in {elapsed_words(took)}" for label, took in self.finished]
+        if self.current is not None:
+            parts.append(self.current.where())
+        return (("; ".join(parts) or "nothing finished")
+                + f" ({elapsed_words(time.perf_counter() - self.t0)} in all)")
 
 
 @contextmanager
 def progress_phases(enabled: bool):
-    """A rich progress bar on stderr (elapsed time and ETA); yields
+    """A rich progress bar on stderr (count, elapsed time, an estimate of the
+    rest that says what it is based on); yields :class:`Phases`, called as
     ``phase(label, total, unit=None, keeps=None) -> advance``. Without the bar
-    (``--json``, not a terminal) the phases still say when their rest takes
-    long (:func:`paced`)."""
+    (``--json``, not a terminal) a long phase says so (:func:`paced`) and the
+    phases write a line each with their time, at most one every
+    :data:`PROGRESS_EVERY` seconds."""
     if not enabled or not err.is_terminal:
-        yield lambda label, total, unit=None, keeps=None: paced(label, total, None, unit, keeps)
+        phases = Phases()
+        yield phases
+        phases.end()
         return
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
+    with Progress(TextColumn("{task.description}"), BarColumn(bar_width=20), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TextColumn("{task.fields[eta]}"), console=err,
                   transient=True) as prog:
-        task = prog.add_task("", total=1)
+        task = prog.add_task("", total=1, eta="")
+        phases = Phases(prog, task)
+        yield phases
+        phases.end()
 
-        def phase(label: str, total: int, unit: str | None = None, keeps: str | None = None):
-            prog.reset(task, total=total, description=label)
-            return paced(label, total, lambda n: prog.advance(task, n), unit, keeps)
 
-        yield phase
+def interrupted_solve(phases: Phases, what: str, path: Path) -> UserInterrupt:
+    """Ctrl-C in a solve that writes its table only when complete: what was
+    done and that nothing was written (raise it ``from None``)."""
+    return UserInterrupt(f"{phases.so_far()}; nothing written: {what} is written only when "
+                         f"complete (to {path}); run the same command again to solve it")
 
 
 def fmt_threshold(t: Optional[int]) -> str:

@@ -25,6 +25,7 @@ from tutto_sim.core.cli import (
     MAX_GAMES,
     RESULTS_DIR,
     UserError,
+    UserInterrupt,
     positive,
     write_csv,
     err,
@@ -384,11 +385,15 @@ def play(
     print(f"{heading}: " + ", ".join(f"seat {j} {p.name}" for j, p in enumerate(players))
           + f"; seed {seed} (replay: --seed {seed})")
     print(how)
+    game = game_hooks.interactive_game(players, _config(rules), seed, write)
     try:
-        rec = game_hooks.interactive_game(players, _config(rules), seed, write).play()
+        rec = game.play()
     except QuitGame as e:
-        print(f"{e}: game abandoned")
+        print(f"{e}: game abandoned; {game.standing()}")
         return
+    except KeyboardInterrupt:  # Ctrl-C at a prompt or while the bots play: the score, exit 130
+        print(flush=True)  # end the prompt's line
+        raise UserInterrupt(f"you left the game (Ctrl-C): game abandoned; {game.standing()}") from None
     if seat in rec.winners:
         print("you win!" if len(rec.winners) == 1 else "you share the win!")
 

@@ -168,7 +168,9 @@ class GameHooks:
 
     @required
     def interactive_game(self, players, config, seed, narrate):
-        """The game ``play`` runs (its ``play()`` returns the record)."""
+        """The game ``play`` runs (its ``play()`` returns the record; its
+        ``standing()`` says the score so far in the game's words, for a game
+        the human leaves: ``q``, end of input or Ctrl-C)."""
 
     def play_intro(self, rules) -> tuple[str, str]:
         """``play``'s heading and how to answer; default: the dice games'."""

@@ -108,3 +108,8 @@ class InteractiveTable:
         human, self.engines = seat_table(players, self.human, self.engine_of, write, self.action)
         self.narrator = self.narrator_type(self.rules, [p.name for p in players], human, write)
         players[human].narrator = self.narrator
+
+    def standing(self) -> str:
+        """The score so far in the game's words (the narrator's ``standing``),
+        for a game the human leaves before its end."""
+        return self.narrator.standing()

@@ -76,6 +76,11 @@ class DiceGame:
     def _who(self, seat: int) -> str:
         return f"seat {seat} ({self.bots[seat].name})"
 
+    def standing(self) -> str:
+        """The score so far, for a game left before its end (``play``)."""
+        return ("points banked: " + ", ".join(f"{self._who(j)} {s:,}" for j, s in enumerate(self.scores))
+                + f" (target {self.rules.target:,})")
+
     # ---- the game -------------------------------------------------------
     def play(self) -> GameRecord:
         n, target = self.n, self.rules.target

@@ -146,7 +146,7 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import err, out, prepare_file, progress_phases, save
+        from tutto_sim.core.cli import err, interrupted_solve, out, prepare_file, progress_phases, save
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
         from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
 
@@ -158,7 +158,10 @@ class MackeHooks(GameHooks):
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
-            sol = solve_macke_win(rules, phase=phase)
+            try:
+                sol = solve_macke_win(rules, phase=phase)
+            except KeyboardInterrupt:
+                raise interrupted_solve(phase, "the win table", path) from None
         path = save(path, lambda tmp: write_win_table(sol, tmp))
         note = rules.variant == "volle-lotte"
         if as_json:
@@ -192,7 +195,8 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
+        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
+                                        prepare_file, progress_phases, save)
         from tutto_sim.macke import winprob_n as wn
 
         try:
@@ -204,7 +208,10 @@ class MackeHooks(GameHooks):
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
-            sol = wn.solve_macke_win_n(rules, players, phase=phase)
+            try:
+                sol = wn.solve_macke_win_n(rules, players, phase=phase)
+            except KeyboardInterrupt:
+                raise interrupted_solve(phase, "the win table", path) from None
         path = save(path, lambda tmp: wn.write_win_table_n(sol, tmp))
         if as_json:
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},

@@ -184,18 +184,20 @@ def last_turn(n_d, hard_cap, p0, min_u, subtract, n_all, n_throws, tab, empty, s
 
 @njit(cache=True, parallel=True)
 def greedy_sweep(w, lw, le, floor_u, target_u, hard_cap, p0, min_u, subtract, n_all, n_throws,
-                 tab, empty, sf, si, mass, w_new, q, c, tstars):
+                 tab, empty, sf, si, mass, w_new, q, c, tstars, lo, hi):
     """One sweep of the Bellman operator over all score pairs, with the greedy
     turn's outcomes: ``w_new[i] = max over the turn of E[leaf]`` for pair
     ``i = (a - floor) * n + (b - floor)``, ``q[i]``/``c[i]`` its outcomes
-    (:func:`_settle`), ``tstars[i]`` the locked totals it needed."""
+    (:func:`_settle`), ``tstars[i]`` the locked totals it needed. Only the
+    pairs ``lo <= i < hi`` (the caller sweeps in chunks, to show how far it is)."""
     n = w.shape[0]
     n_blocks = sf[0].shape[0]
+    top = min(hi, n * n)
     for blk in prange(n_blocks):
         bankv, mackev, cv, vt, bt = sf[0][blk], sf[1][blk], sf[2][blk], sf[3][blk], sf[4][blk]
         bank_mass, macke_mass = sf[5][blk], sf[6][blk]
         cbank, keep, ret, bank = si[0][blk], si[1][blk], si[2][blk], si[3][blk]
-        for i in range(blk, n * n, n_blocks):
+        for i in range(lo + blk, top, n_blocks):
             a = i // n + floor_u
             b = i % n + floor_u
             win_leaves(a, b, w[b - floor_u], lw, floor_u, target_u, min_u, subtract, bankv, mackev)

@@ -271,6 +271,22 @@ def policy_values(q: list, c: list, start: list | None = None, tol: float = _EVA
     raise RuntimeError(f"policy evaluation did not converge ({delta:.2e} after {max_iter} steps)")
 
 
+#: A long kernel run (a stage of the last turns, a sweep) is cut into this many
+#: calls, so that a bar shows how far it is and Ctrl-C is heard between them.
+CHUNKS = 40
+
+
+def chunks(total: int, k: int = CHUNKS) -> list[tuple[int, int]]:
+    """``(lo, hi)`` ranges that cover ``0 .. total`` in about ``k`` calls."""
+    size = max(1, -(-total // k))
+    return [(lo, min(lo + size, total)) for lo in range(0, total, size)]
+
+
+def sweep_label(it: int) -> str:
+    """The phase of sweep ``it`` of a win solve: the number of sweeps is known only at the end."""
+    return f"solving to win: sweep {it} (usually 4 to 6)"
+
+
 def check_win_rules(rules: MackeRules, floor: int) -> None:
     """ValueError in one line for a floor or target the win solve does not take."""
     if not isinstance(floor, int) or floor % POINT_UNIT or not MIN_FLOOR <= floor < 0:
@@ -294,8 +310,9 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     (True, True)
     """
     check_win_rules(rules, floor)
-    phase = phase or (lambda label, total: (lambda k: None))
+    phase = phase or (lambda label, total, unit=None: (lambda k: None))
     t_start = time.perf_counter()
+    advance = phase("the last turn and the points player", 1, "steps")
     s = WinSetup(rules, floor, cap_units)
     n, f, g = s.n, s.floor_u, s.target_u
     lw = s.last_turn()
@@ -310,12 +327,14 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     w = e
     q_w, c_w = np.zeros((n * n, n)), np.zeros((n * n, 2))
     w_new, tstars = np.zeros(n * n), np.zeros(n * n, dtype=np.int64)
-    advance = phase("solving to win (sweeps; usually 4 to 6)", 5)
+    advance(1)
     for it in range(1, max_iter + 1):
-        wk.greedy_sweep(w, lw, le, f, g, s.hc, s.p0, s.min_u, s.subtract, s.n_all, s.L, s.tab,
-                        s.m.empty, sf, si, mass, w_new, q_w, c_w, tstars)
+        advance = phase(sweep_label(it), n * n, "turn-start states")
+        for lo, hi in chunks(n * n):
+            wk.greedy_sweep(w, lw, le, f, g, s.hc, s.p0, s.min_u, s.subtract, s.n_all, s.L,
+                            s.tab, s.m.empty, sf, si, mass, w_new, q_w, c_w, tstars, lo, hi)
+            advance(hi - lo)
         residual = float(np.abs(w_new.reshape(n, n) - w).max())
-        advance(1)
         if residual <= tol:
             break
         qw3, cw3 = q_w.reshape(n, n, n), c_w.reshape(n, n, 2)

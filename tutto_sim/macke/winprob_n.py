@@ -101,7 +101,7 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.win_kernel import turn_outcomes
 from tutto_sim.macke.winprob import (DEFAULT_CAP_UNITS, DEFAULT_FLOOR, DEFAULT_TOL, WIN_FIELDS,
-                                     WinSetup, check_win_rules)
+                                     WinSetup, check_win_rules, chunks, sweep_label)
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the N-player Macke win solver's kernels"
@@ -292,22 +292,24 @@ def _key_valid(j, N, n, dm, e_idx):
 @njit(cache=True, parallel=True)
 def _stage(j, N, n, dp, min_u, subtract, reach, p_out, nxt_dec, nxt_val, nxt_val2, ev_bank,
            ev_macke, ev_win, n_all, n_throws, tab, empty, kpref, spref, p0, win_max, hard_cap, sf,
-           si, mass, out, out2):
+           si, mass, out, out2, lo, hi):
     """Fill stage ``j``'s table ``out[dm, k - 1, e, :]``. ``dp``: player ``j``
     plays the best turn against ``nxt_dec`` (else the points turn of
     ``ev_*``); the values come from ``nxt_val`` (and, into ``out2`` when it
     has the shape of ``out``, from ``nxt_val2``: the same turns, other players
     after him). ``reach``: no result reaches it; ``p_out``: the chance of five
-    1s of a player who cannot reach ``M``."""
+    1s of a player who cannot reach ``M``. Only the keys ``lo <= kk < hi``
+    (``kk = (dm * n_k + k - 1) * n_e + e``): the caller runs the table in
+    chunks, to show how far it is."""
     n_dm, n_k, n_e, n_c = out.shape
-    total = n_dm * n_k * n_e
+    total = min(hi, n_dm * n_k * n_e)
     second = out2.shape[0] == n_dm
     nb = sf[0].shape[0]
     for blk in prange(nb):
         bankv, mackev, cv, vt, bt = sf[0][blk], sf[1][blk], sf[2][blk], sf[3][blk], sf[4][blk]
         bank_mass, macke_mass, vec = sf[5][blk], sf[6][blk], sf[7][blk]
         cbank, keep, ret, bank = si[0][blk], si[1][blk], si[2][blk], si[3][blk]
-        for kk in range(blk, total, nb):
+        for kk in range(lo + blk, total, nb):
             dm = kk // (n_k * n_e)
             k = (kk // n_e) % n_k + 1
             e = kk % n_e
@@ -383,18 +385,19 @@ def _mover_leaf(s, o, n, floor_u, target_u, N, V, E):
 
 @njit(cache=True, parallel=True)
 def _sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, tab, empty, kpref,
-           spref, p0, win_max, hard_cap, sf, si, mass, w_new, q, c, c2, tstars):
+           spref, p0, win_max, hard_cap, sf, si, mass, w_new, q, c, c2, tstars, lo, hi):
     """One sweep: every state's best turn against ``V`` (mover's value in
     ``w_new``), where it ends: ``q[i, s - F]`` below the target, ``c[i]`` /
-    ``c2[i]`` the chances through the end phase of ``E`` / ``E2`` and five 1s."""
-    n_states = V.shape[0]
+    ``c2[i]`` the chances through the end phase of ``E`` / ``E2`` and five 1s.
+    Only the states ``lo <= i < hi`` (the caller sweeps in chunks)."""
+    n_states = min(hi, V.shape[0])
     n_o = n ** (N - 1)
     nb = sf[0].shape[0]
     for blk in prange(nb):
         bankv, mackev, cv, vt, bt = sf[0][blk], sf[1][blk], sf[2][blk], sf[3][blk], sf[4][blk]
         bank_mass, macke_mass = sf[5][blk], sf[6][blk]
         cbank, keep, ret, bank = si[0][blk], si[1][blk], si[2][blk], si[3][blk]
-        for i in range(blk, n_states, nb):
+        for i in range(lo + blk, n_states, nb):
             a = i // n_o + floor_u
             o = i % n_o
             for t in range(bankv.shape[0]):
@@ -569,12 +572,17 @@ class _Setup:
         n = self.n
         return (self.n_t + j * n + 1, j, (2 * n - 1) ** (self.N - 1 - j), self.N - j + 1)
 
-    def stage(self, j, dp, dec, nxt, scratch, ev, p_out, nxt2=None):
+    def stage_keys(self, j: int) -> int:
+        """The positions of stage ``j``'s table (what :meth:`stage` advances by)."""
+        return int(np.prod(self.stage_shape(j)[:3]))
+
+    def stage(self, j, dp, dec, nxt, scratch, ev, p_out, nxt2=None, advance=None):
         """Stage ``j``'s table: player ``j`` plays to win against ``dec`` (the
         next stage's table of everyone playing to win; default ``nxt``) where
         ``dp``, else for points; the values from ``nxt`` (the next stage as
         played). With ``nxt2`` also the table of the same turns followed by
-        ``nxt2``: ``(table, table2)``."""
+        ``nxt2``: ``(table, table2)``. Solved in chunks of positions, each
+        told to ``advance(k)``."""
         sf, si, mass = scratch
         dummy = np.zeros((1, 1, 1, 1))
         nxt = dummy if nxt is None else nxt
@@ -583,22 +591,30 @@ class _Setup:
         tab2 = np.zeros(self.stage_shape(j)) if nxt2 is not None or (
             dp and j == self.N - 1) else dummy
         nxt2 = nxt if nxt2 is None else nxt2
-        _stage(j, self.N, self.n, bool(dp), self.min_u, self.subtract, self.reach,
-               p_out if dp else ev[2], dec, nxt, nxt2, ev[0], ev[1], ev[2], *self.turn_args(), sf,
-               si, mass, tab, tab2)
+        for lo, hi in chunks(self.stage_keys(j)):
+            _stage(j, self.N, self.n, bool(dp), self.min_u, self.subtract, self.reach,
+                   p_out if dp else ev[2], dec, nxt, nxt2, ev[0], ev[1], ev[2], *self.turn_args(),
+                   sf, si, mass, tab, tab2, lo, hi)
+            if advance is not None:
+                advance(hi - lo)
         return tab, tab2
 
     def stages(self, dp, scratch, ev, p_out, advance, evs=None):
         """Stage tables ``j = N-1 .. 1`` (list index ``j``; ``N`` holds None), all
         players playing to win (``dp``) or all for points. With ``evs`` (the
         points tables) also, for each ``j``, the table of player ``j`` playing
-        to win and everyone after him for points: ``(tables, those)``."""
+        to win and everyone after him for points: ``(tables, those)``.
+        ``advance(k)`` hears the positions solved (:meth:`stages_keys` in all)."""
         out, mixed = [None] * (self.N + 1), [None] * (self.N + 1)
         for j in range(self.N - 1, 0, -1):
             nxt2 = evs[j + 1] if evs is not None and j < self.N - 1 else None
-            out[j], mixed[j] = self.stage(j, dp, None, out[j + 1], scratch, ev, p_out, nxt2)
-            advance(1)
+            out[j], mixed[j] = self.stage(j, dp, None, out[j + 1], scratch, ev, p_out, nxt2,
+                                          advance)
         return (out, mixed) if evs is not None else out
+
+    def stages_keys(self) -> int:
+        """The positions of all stages (:meth:`stages`)."""
+        return sum(self.stage_keys(j) for j in range(1, self.N))
 
     def mixed_stage1(self, r, mixed, scratch, ev, p_out):
         """Stage 1 when only player ``r`` (``r`` seats after the finisher) plays
@@ -691,7 +707,7 @@ def _prepare(rules, players, floor, cap_units, phase):
     if floor is None:
         floor = DEFAULT_FLOOR if players == 2 else DEFAULT_FLOOR_N
     check_win_rules(rules, floor)
-    phase = phase or (lambda label, total: (lambda k: None))
+    phase = phase or (lambda label, total, unit=None: (lambda k: None))
     return _Setup(rules, players, floor, cap_units), floor, phase
 
 
@@ -754,8 +770,10 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     N, n, f, g = players, s.n, s.floor_u, s.target_u
     scratch = s.scratch()
     sf, si, mass = scratch
-    advance = phase("the last turns (nachwerfen)", 2 * (N - 1))
+    # one phase each: the points players' last turns are far cheaper per position
+    advance = phase("the last turns of points players (nachwerfen)", s.stages_keys(), "positions")
     ev, p_out, ev_stages, E_ev, q_ev, V_ev = _points_game(s, scratch, advance)
+    advance = phase("the last turns, playing to win (nachwerfen)", s.stages_keys(), "positions")
     eq_stages, mixed = s.stages(True, scratch, ev, p_out, advance, ev_stages)
     E_eq = s.end_table(eq_stages[1])
     n_states = n ** N
@@ -765,15 +783,16 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     w_new, tstars = np.zeros(n_states), np.zeros(n_states, dtype=np.int64)
     V = V_ev[0]
     tv = np.empty((1, n_states, N))
-    advance = phase("solving to win (sweeps; usually 4 to 6)", 5)
     residual = np.inf
     for it in range(1, max_iter + 1):
-        _sweep(N, n, f, g, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf, si, mass,
-               w_new, q, c[0], c2, tstars)
+        advance = phase(sweep_label(it), n_states, "turn-start states")
+        for lo, hi in chunks(n_states):
+            _sweep(N, n, f, g, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf, si, mass,
+                   w_new, q, c[0], c2, tstars, lo, hi)
+            advance(hi - lo)
         _evaluate_step(n, q, q_ev, c, np.array([False]), V[None], tv, np.zeros(N_BLOCKS))
         tv[0, :, 0] = w_new
         residual = float(np.abs(tv[0] - V).max())
-        advance(1)
         if residual <= tol:
             break
         V = _evaluate(q, q_ev, c, np.array([False]), tv, n)[0]
@@ -784,12 +803,15 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     # one win player against points players: roles r = where he sits after the mover
     roles_c = np.zeros((N, n_states, N))
     roles_c[0] = c2
+    advance = phase("valuing one player to win against points players", N, "steps")
     for r in range(1, N):
         E_r = s.end_table(s.mixed_stage1(r, mixed, scratch, ev, p_out))
         _settle_ev(n, f, g, s.min_u, s.subtract, ev[0], ev[1], ev[2], E_r, q_ev, q_tmp, roles_c[r])
+        advance(1)
     role_ev = np.array([r != 0 for r in range(N)])
     start = np.repeat(W[None], N, axis=0)
     V_mix = _evaluate(q, q_ev, roles_c, role_ev, start, n)
+    advance(1)
     z = sum((-f) * n ** (N - 1 - m) for m in range(N))
     shape = (n,) * N + (N,)
     return MackeWinNSolution(

@@ -180,6 +180,12 @@ class Narrator:
                        "in the goal lane!")
         self.before = ev.board.copy()
 
+    def standing(self) -> str:
+        """Pieces in the goal lane so far (a game left before its end)."""
+        b = self.before
+        return "in the goal lane: " + ", ".join(f"{self.who(p)} {b.in_goal(p)} of {len(b.pieces[p])}"
+                                                for p in range(len(self.seats)))
+
     def end(self, rec) -> None:
         self.write("final board:")
         self.show(rec.board)

@@ -39,6 +39,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from tutto_sim.core.cli import plural
 from tutto_sim.core.play import (  # noqa: F401  (QuitGame: the human left)
     LETTERED_ADVICE_WORDS,
     InteractiveTable,
@@ -115,6 +116,7 @@ class Narrator:
         self.hand_no = 0
         self.wins = [0] * rules.sides
         self.drawn = 0  # stock cards gone before the latest action
+        self.state: State | None = None  # the hand as the latest action left it
 
     # ---- words ----------------------------------------------------------
     def who(self, p: int) -> str:
@@ -204,6 +206,7 @@ class Narrator:
             self.write(f"{self.who(seat)} {'declare' if seat == self.viewer else 'declares'} "
                        "nothing")
         self.drawn = state.drawn
+        self.state = state
         if is_over(state) and action is not None:
             self._hand_over(state)
 
@@ -260,6 +263,19 @@ class Narrator:
         self.wins[winner] += 1
         self.write(f"{self.side_win(winner)} the hand{tute}; hands won: " + ", ".join(
             f"{self.side_name(s)} {self.wins[s]}" for s in range(rules.sides)))
+
+    def standing(self) -> str:
+        """Hands won, and the points of the hand being played (a match left before its end)."""
+        rules, state = self.rules, self.state
+        text = "hands won: " + ", ".join(f"{self.side_name(s)} {self.wins[s]}"
+                                         for s in range(rules.sides))
+        if state is not None and not is_over(state):
+            text += f"; hand {self.hand_no} so far: " + ", ".join(
+                f"{self.side_name(s)} " + plural(sum(state.card_points[p] + state.decl_points[p]
+                                                     for p in range(rules.players)
+                                                     if rules.side(p) == s), "point")
+                for s in range(rules.sides))
+        return text + f" (the first to win {plural(rules.hands, 'hand')} wins the match)"
 
     def side_win(self, side: int) -> str:
         name = self.side_name(side)

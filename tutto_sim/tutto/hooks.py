@@ -121,9 +121,10 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
+        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
+                                        prepare_file, progress_phases, save)
         from tutto_sim.dice.scoring import POINT_UNIT
-        from tutto_sim.tutto.winprob import MAX_TARGET, default_win_file, work_units, write_win_table
+        from tutto_sim.tutto.winprob import MAX_TARGET, TIME_POWER, default_win_file, write_win_table
         from tutto_sim.tutto.winprob import solve_win as solve
 
         if players not in (None, 2):
@@ -131,13 +132,17 @@ class TuttoHooks(GameHooks):
 
         if rules.target > MAX_TARGET:
             raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
-                            f"(memory and time grow with the square of the target), not {rules.target:,}")
+                            f"(memory grows with the square of the target and time grows about "
+                            f"as the target to the power {TIME_POWER}: docs/win.md, *Speed*), "
+                            f"not {rules.target:,}")
         default, digest = default_win_file(rules)
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
-            tick = phase("solving to win", work_units(rules))
-            sol = solve(rules, progress=tick)
+            try:
+                sol = solve(rules, phase=phase)
+            except KeyboardInterrupt:
+                raise interrupted_solve(phase, "the win table", path) from None
         path = save(path, lambda tmp: write_win_table(sol, tmp))
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
@@ -169,9 +174,10 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import UserError, err, out, prepare_file, progress_phases, save
+        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
+                                        prepare_file, progress_phases, save)
         from tutto_sim.tutto.winprob import default_win_file
-        from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, work_units, write_win_table_n
+        from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, write_win_table_n
 
         most = MAX_TARGETS[players]
         if rules.target > most:
@@ -182,8 +188,10 @@ class TuttoHooks(GameHooks):
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
         with progress_phases(not as_json) as phase:
-            tick = phase(f"solving to win at a table of {players}", work_units(rules, players))
-            sol = solve_win_n(rules, players, progress=tick)
+            try:
+                sol = solve_win_n(rules, players, phase=phase)
+            except KeyboardInterrupt:
+                raise interrupted_solve(phase, "the win table", path) from None
         path = save(path, lambda tmp: write_win_table_n(sol, tmp))
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:

@@ -135,6 +135,11 @@ DEFAULT_TOL = 1e-11
 PAIR_TOL = 1e-14
 #: Largest target (points) the solver takes: memory and time grow fast beyond.
 MAX_TARGET = 20000
+#: The first phase of a win solve (``phase``): the tables of a turn, the last turns.
+PREPARING = "preparing the tables of a turn"
+#: The time of a solve grows about as the target to this power (measured from target
+#: 2000 to 4000 with scripts/bench_solve.py; docs/win.md, *Speed*).
+TIME_POWER = 3.3
 
 WIN, EV = 0, 1
 
@@ -440,6 +445,8 @@ def _solve_world(kinds, W, LW, V, LV, n, rules, margin_cap, p, scratch, tol, pro
     sweeps = 0
     while True:
         sweeps += 1
+        if sweeps > 1 and hasattr(progress, "more"):  # another sweep: the bar's total grows
+            progress.more(n * n)
         sweep_change = 0.0  # against the values at the start of this sweep
         final = 0.0  # the last Newton step's change, over the groups
         for total in range(2 * n - 2, -1, -1):
@@ -560,7 +567,7 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
 
 
 def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
-              tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None
+              tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None
               ) -> WinSolution:
     """Both players maximise their chance of winning: ``W`` and the figures.
 
@@ -579,6 +586,11 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
         Called after every group of every world with its number of score
         pairs (for a progress bar); :func:`work_units` says how many to expect
         in one sweep.
+    phase:
+        Instead of ``progress``: ``phase(label, total, unit) -> advance``
+        (``core.cli.progress_phases``), one phase for the win table and one
+        for the three tables of the points player (cheaper per score pair:
+        its decisions are fixed), so each phase's rate is its own.
 
     Examples
     --------
@@ -590,6 +602,7 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
         raise ValueError(f"target must be at most {MAX_TARGET:,} for the win solver, "
                          f"not {rules.target:,}")
     t0 = time.perf_counter()
+    ready = phase(PREPARING, 1, "steps") if phase is not None else None
     n = rules.target // POINT_UNIT
     immediate = rules.game_end == "immediate"
     mc = 0 if immediate else int(default_margin_cap(n) if margin_cap is None else margin_cap)
@@ -604,12 +617,17 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
 
     LW = _last_turn_table(k.MAX_MODE, mmax, rules, p, tsize)
     W = np.zeros((2, n, n))
+    if phase is not None:
+        ready(1)
+        progress = phase("solving to win", n * n, "score pairs")
     res, sweeps = _solve_world((0, 0), W, LW, W, LW, n, rules, mc, p, scratch, tol, progress)
     residual = res
     W_ev = np.zeros((2, n, n))
     seats = (float("nan"), float("nan"))
     if evaluate_ev:
         LE = _last_turn_table(k.EV_MODE, mmax, rules, p, tsize)
+        if phase is not None:
+            progress = phase("valuing the points player (3 tables)", 3 * n * n, "score pairs")
         r2, _ = _solve_world((1, 1), W, LW, W_ev, LE, n, rules, mc, p, scratch, tol, progress)
         V_we = np.zeros((2, n, n))  # win-optimal at seat 0
         r3, _ = _solve_world((2, 1), W, LW, V_we, LE, n, rules, mc, p, scratch, tol, progress)

@@ -76,7 +76,7 @@ import numpy as np
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import TurnPlanner, WinScratch, turn_params_for
+from tutto_sim.tutto.winprob import PREPARING, TurnPlanner, WinScratch, turn_params_for
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14
@@ -169,6 +169,7 @@ class _Solver:
         self.M = n + self.C + 1
         self.tol = tol
         self.progress = progress
+        self.phase = None  # or phase(label, total, unit): a phase per part of each world
         tsize = 2 * (self.M + 1) + 90
         self.p, self.tsize = turn_params_for(rules, tsize)
         q = self.p.ev_out[0]
@@ -246,22 +247,35 @@ class _Solver:
                       out_lk, out_nl, self.tsize)
         return out_c, out_p, out_w, out_lk, out_nl
 
-    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40):
+    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win"):
         """Fill (V, E) for seats playing ``kinds`` (0 win-optimal, 1 EV table,
-        2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps)."""
+        2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps).
+        With :attr:`phase`, the end phase and the levels are phases of their
+        own named after ``label`` (an end-phase turn is far cheaper than a
+        level's: one rate for both would mislead)."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
         t0 = time.perf_counter()
+        if self.phase is not None and self.end_states:
+            self.progress = self.phase(f"{label}: the last turns after the target", self.end_count,
+                                       "turn-start states")
         for m, ids in self.end_states:
-            seat = np.full(len(ids), m, dtype=np.int64)
             if kinds[m] == 0:
                 Vd_, Ed_ = V, E
             else:
                 Vd_, Ed_ = Vd, Ed
-            c, *_ = self._run(seat, ids, True, kinds, -1, Vd_, Ed_, V, E)
-            E[m, ids] = c
-            if self.progress is not None:
-                self.progress(len(ids))
+            # in parts, to show how far it is: a turn here reads only later seats' end phase
+            step = max(1, -(-len(ids) // END_PARTS))
+            for a in range(0, len(ids), step):
+                part = ids[a:a + step]
+                seat = np.full(len(part), m, dtype=np.int64)
+                c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
+                E[m, part] = c
+                if self.progress is not None:
+                    self.progress(len(part))
+        if self.phase is not None:
+            self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
+                                       "turn-start states")
         deciding = bool((kinds == 0).any())
         t1 = time.perf_counter()
         self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
@@ -272,6 +286,8 @@ class _Solver:
         tmp = np.zeros(N)
         while sweeps < max_sweeps:
             sweeps += 1
+            if sweeps > 1 and hasattr(self.progress, "more"):  # another sweep: the total grows
+                self.progress.more(self.n ** N)
             before = V.copy()
             for lev, idx, seat in self.levels:
                 if sweeps == 1:
@@ -342,6 +358,8 @@ class _Solver:
         return guess
 
 
+#: The end phase of each seat is run in this many parts (a bar moves, Ctrl-C is heard).
+END_PARTS = 40
 #: States per Dask task on a cluster.
 CLUSTER_STATES = 4096
 
@@ -372,9 +390,15 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
 
 
 def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
-                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None
+                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None
                 ) -> WinSolutionN:
     """Every player maximises his chance of winning: ``W`` and the figures.
+
+    ``progress(n)`` hears the turn-start states of every world as they are
+    solved (:func:`work_units` per sweep); or, instead, ``phase(label, total,
+    unit) -> advance`` (``core.cli.progress_phases``) starts a phase for the
+    end phase and one for the levels of each table (the win table, then each
+    table of the points players), so each phase's rate is its own.
 
     Examples
     --------
@@ -383,8 +407,12 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     1.0
     """
     t0 = time.perf_counter()
+    ready = phase(PREPARING, 1, "steps") if phase is not None else None
     sv = _Solver(rules, players, margin_cap, tol, progress)
     N = players
+    if phase is not None:
+        ready(1)
+        sv.phase = phase
     W, WE = sv.empty()
     res, sweeps = sv.world([0] * N, W, WE, W, WE)
     residual = res
@@ -393,7 +421,7 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     vs_ev: tuple = ()
     if evaluate_ev:
         V, VE = sv.empty()
-        r2, _ = sv.world([1] * N, W, WE, V, VE)
+        r2, _ = sv.world([1] * N, W, WE, V, VE, label=f"valuing the points players (1 of {N + 1})")
         residual = max(residual, r2)
         p_ev = tuple(float(v) for v in V[(0, np.ravel_multi_index(zero, (sv.n,) * N))])
         seats = []
@@ -401,7 +429,8 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
             V, VE = sv.empty()
             kinds = [1] * N
             kinds[s] = 2
-            r3, _ = sv.world(kinds, W, WE, V, VE)
+            r3, _ = sv.world(kinds, W, WE, V, VE,
+                             label=f"valuing the points players ({s + 2} of {N + 1})")
             residual = max(residual, r3)
             seats.append(float(V[0, 0, s]))
         vs_ev = tuple(seats)
