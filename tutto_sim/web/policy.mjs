@@ -92,8 +92,8 @@ const WORDS = [["null", null], ["true", true], ["false", false], ["NaN", "number
 export function parseRawJson(text) {
   let i = 0;
   const n = text.length;
-  const fail = (msg, at = i) => {
-    throw new JsonSyntaxError(`${msg} at ${lineCol(text, at)}`);
+  const fail = (msg, at = i) => {  // as Python's reader says it: "at" once ("... starting at line 1")
+    throw new JsonSyntaxError(`${msg.endsWith(" at") ? msg : `${msg} at`} ${lineCol(text, at)}`);
   };
   const ws = () => {
     while (i < n) {
