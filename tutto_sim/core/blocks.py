@@ -6,7 +6,7 @@ are integer sums, so the same seed gives the same numbers on 1 or many
 threads (and, later, on a cluster). ``run_chunked`` drives turn kernels in
 chunks (progress bar, Ctrl-C keeps what finished); ``run_game_blocks`` drives
 game kernels; ``record_result`` is the numba helper that turns final scores
-into integer win shares.
+into integer win shares; ``chunks`` cuts a solver's long kernel run into calls.
 """
 
 from __future__ import annotations
@@ -21,6 +21,19 @@ from numba import njit
 SHARE = 840
 #: Games per unit of parallel work.
 BLOCK = 512
+#: A long kernel run of a solver (a stage of the last turns, a sweep, an end phase) is cut
+#: into this many calls, so that a bar shows how far it is and Ctrl-C is heard between them.
+CHUNKS = 40
+
+
+def chunks(total: int, k: int = CHUNKS) -> list[tuple[int, int]]:
+    """``(lo, hi)`` ranges that cover ``0 .. total`` in about ``k`` calls.
+
+    >>> chunks(5, 2)
+    [(0, 3), (3, 5)]
+    """
+    size = max(1, -(-total // k))
+    return [(lo, min(lo + size, total)) for lo in range(0, total, size)]
 
 
 @njit(cache=True, inline="always")

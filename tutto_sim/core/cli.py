@@ -778,6 +778,19 @@ def interrupted_solve(phases: Phases, what: str, path: Path) -> UserInterrupt:
                          f"complete (to {path}); run the same command again to solve it")
 
 
+def solve_and_save(solve: Callable, write: Callable, path: Path, progress: bool,
+                   what: str = "the win table"):
+    """``(result, Saved)``: ``solve(phase)`` under :func:`progress_phases`, then
+    ``write(result, tmp)`` saved to ``path`` (:func:`save`). Ctrl-C in the solve
+    says what was done and that nothing was written (:func:`interrupted_solve`)."""
+    with progress_phases(progress) as phase:
+        try:
+            result = solve(phase)
+        except KeyboardInterrupt:
+            raise interrupted_solve(phase, what, path) from None
+    return result, save(path, lambda tmp: write(result, tmp))
+
+
 def fmt_threshold(t: Optional[int]) -> str:
     """A bank threshold in a "bank at ≥" cell: ``never``, ``always`` (0) or points."""
     if t is None:

@@ -146,7 +146,7 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import err, interrupted_solve, out, prepare_file, progress_phases, save
+        from tutto_sim.core.cli import err, out, prepare_file, solve_and_save
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
         from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
 
@@ -157,12 +157,8 @@ class MackeHooks(GameHooks):
         default, digest = default_win_file(rules)
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
-        with progress_phases(not as_json) as phase:
-            try:
-                sol = solve_macke_win(rules, phase=phase)
-            except KeyboardInterrupt:
-                raise interrupted_solve(phase, "the win table", path) from None
-        path = save(path, lambda tmp: write_win_table(sol, tmp))
+        sol, path = solve_and_save(lambda phase: solve_macke_win(rules, phase=phase),
+                                   write_win_table, path, not as_json)
         note = rules.variant == "volle-lotte"
         if as_json:
             extra = {"note": VOLLE_LOTTE_NOTE} if note else {}
@@ -195,8 +191,8 @@ class MackeHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
-                                        prepare_file, progress_phases, save)
+        from tutto_sim.core.cli import (UserError, err, out,
+                                        prepare_file, solve_and_save)
         from tutto_sim.macke import winprob_n as wn
 
         try:
@@ -207,12 +203,8 @@ class MackeHooks(GameHooks):
         default, digest = wn.default_win_file_n(rules, players)
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
-        with progress_phases(not as_json) as phase:
-            try:
-                sol = wn.solve_macke_win_n(rules, players, phase=phase)
-            except KeyboardInterrupt:
-                raise interrupted_solve(phase, "the win table", path) from None
-        path = save(path, lambda tmp: wn.write_win_table_n(sol, tmp))
+        sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase),
+                                   wn.write_win_table_n, path, not as_json)
         if as_json:
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
                              indent=2))

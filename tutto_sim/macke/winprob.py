@@ -97,6 +97,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from tutto_sim.core.blocks import chunks
 from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke import win_kernel as wk
@@ -269,17 +270,6 @@ def policy_values(q: list, c: list, start: list | None = None, tol: float = _EVA
         if delta <= tol:
             return v, it + 1
     raise RuntimeError(f"policy evaluation did not converge ({delta:.2e} after {max_iter} steps)")
-
-
-#: A long kernel run (a stage of the last turns, a sweep) is cut into this many
-#: calls, so that a bar shows how far it is and Ctrl-C is heard between them.
-CHUNKS = 40
-
-
-def chunks(total: int, k: int = CHUNKS) -> list[tuple[int, int]]:
-    """``(lo, hi)`` ranges that cover ``0 .. total`` in about ``k`` calls."""
-    size = max(1, -(-total // k))
-    return [(lo, min(lo + size, total)) for lo in range(0, total, size)]
 
 
 def sweep_label(it: int) -> str:

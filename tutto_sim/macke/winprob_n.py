@@ -96,12 +96,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit, prange
 
+from tutto_sim.core.blocks import chunks
 from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.win_kernel import turn_outcomes
 from tutto_sim.macke.winprob import (DEFAULT_CAP_UNITS, DEFAULT_FLOOR, DEFAULT_TOL, WIN_FIELDS,
-                                     WinSetup, check_win_rules, chunks, sweep_label)
+                                     WinSetup, check_win_rules, sweep_label)
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the N-player Macke win solver's kernels"

@@ -121,8 +121,8 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
-                                        prepare_file, progress_phases, save)
+        from tutto_sim.core.cli import (UserError, err, out,
+                                        prepare_file, solve_and_save)
         from tutto_sim.dice.scoring import POINT_UNIT
         from tutto_sim.tutto.winprob import MAX_TARGET, TIME_POWER, default_win_file, write_win_table
         from tutto_sim.tutto.winprob import solve_win as solve
@@ -138,12 +138,8 @@ class TuttoHooks(GameHooks):
         default, digest = default_win_file(rules)
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
-        with progress_phases(not as_json) as phase:
-            try:
-                sol = solve(rules, phase=phase)
-            except KeyboardInterrupt:
-                raise interrupted_solve(phase, "the win table", path) from None
-        path = save(path, lambda tmp: write_win_table(sol, tmp))
+        sol, path = solve_and_save(lambda phase: solve(rules, phase=phase),
+                                   write_win_table, path, not as_json)
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
             print(json.dumps(summary, indent=2))
@@ -174,8 +170,8 @@ class TuttoHooks(GameHooks):
         import json
         from pathlib import Path
 
-        from tutto_sim.core.cli import (UserError, err, interrupted_solve, out,
-                                        prepare_file, progress_phases, save)
+        from tutto_sim.core.cli import (UserError, err, out,
+                                        prepare_file, solve_and_save)
         from tutto_sim.tutto.winprob import default_win_file
         from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, write_win_table_n
 
@@ -187,12 +183,8 @@ class TuttoHooks(GameHooks):
         default, digest = default_win_file(rules, players)
         path = Path(out_path) if out_path is not None else default
         prepare_file(path, "--out")
-        with progress_phases(not as_json) as phase:
-            try:
-                sol = solve_win_n(rules, players, phase=phase)
-            except KeyboardInterrupt:
-                raise interrupted_solve(phase, "the win table", path) from None
-        path = save(path, lambda tmp: write_win_table_n(sol, tmp))
+        sol, path = solve_and_save(lambda phase: solve_win_n(rules, players, phase=phase),
+                                   write_win_table_n, path, not as_json)
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
             print(json.dumps(summary, indent=2))

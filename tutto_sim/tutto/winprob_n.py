@@ -73,6 +73,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
+from tutto_sim.core.blocks import chunks
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.rules import TuttoRules
@@ -265,9 +266,8 @@ class _Solver:
             else:
                 Vd_, Ed_ = Vd, Ed
             # in parts, to show how far it is: a turn here reads only later seats' end phase
-            step = max(1, -(-len(ids) // END_PARTS))
-            for a in range(0, len(ids), step):
-                part = ids[a:a + step]
+            for a, b in chunks(len(ids)):
+                part = ids[a:b]
                 seat = np.full(len(part), m, dtype=np.int64)
                 c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
                 E[m, part] = c
@@ -358,8 +358,6 @@ class _Solver:
         return guess
 
 
-#: The end phase of each seat is run in this many parts (a bar moves, Ctrl-C is heard).
-END_PARTS = 40
 #: States per Dask task on a cluster.
 CLUSTER_STATES = 4096
 
