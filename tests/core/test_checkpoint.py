@@ -359,6 +359,9 @@ def test_a_process_killed_while_saving_leaves_every_listed_part_whole(tmp_path):
         ck = Checkpoint.open(folder, {"solve": "killed"}, resume=True)
         assert len(ck.parts) >= seen + 5 + 3 * round_
         assert ck.parts == [f"level {i}" for i in range(len(ck.parts))]
+        # what the killed save left (a temporary file, an unlisted part) is cleared away
+        assert sorted(p.name for p in folder.iterdir()) == [
+            "manifest.json", *(f"part-{i:06d}.npz" for i in range(1, len(ck.parts) + 1))]
         for i, name in enumerate(ck.parts):
             got = ck.load(name)
             assert got["v"].dtype == np.float64 and (got["v"] == i).all() and got["i"].tolist() == [i]

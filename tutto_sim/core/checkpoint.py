@@ -129,7 +129,7 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_synced(data: bytes):
+def _write_synced(data: bytes | memoryview):
     """A ``write(tmp)`` for :func:`core.cli.atomic_write` that flushes to disk."""
     def write(tmp: Path) -> None:
         with open(tmp, "wb") as f:
@@ -305,6 +305,8 @@ class Checkpoint:
         """Save part ``name`` (its arrays and a small JSON ``info``): its file,
         then the manifest listing it, each written aside, flushed and renamed.
         A failed write leaves the checkpoint as it was (:class:`CheckpointError`)."""
+        if not isinstance(name, str):
+            raise TypeError(f"checkpoint: a part's name is text, not {type(name).__name__}")
         if name in self._by_name:
             raise ValueError(f"checkpoint: part {name!r} is already saved")
         arrays = {str(k): np.asarray(v) for k, v in arrays.items()}
@@ -313,7 +315,7 @@ class Checkpoint:
         info = json.loads(json.dumps(info or {}, allow_nan=False))
         buf = io.BytesIO()
         np.savez(buf, *arrays.values())  # arr_0, arr_1, ...: the names are the manifest's
-        data = buf.getvalue()
+        data = buf.getbuffer()  # no copy: a part may be large
         entry = {"name": name, "file": f"part-{len(self._entries) + 1:06d}.npz",
                  "sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
                  "arrays": _array_specs(arrays), "info": info}
