@@ -34,7 +34,7 @@ a manifest that is not one (not JSON, another format or version, a key that
 does not match its SHA-256); a listed part whose file is missing, of another
 size, or whose SHA-256 or arrays differ from the manifest's.
 
-The manifest is rewritten with every part, so it stays small (about 200
+The manifest is rewritten with every part, so it stays small (about 220
 bytes a part: no figures in it); loading reads each part's file once.
 """
 
