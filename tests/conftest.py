@@ -1,6 +1,15 @@
 """Shared fixtures: the default rules and the exact Fraction tools tests use; the guard
 that fails the run when the tests leave files in the checkout (``checkout_guard``)."""
 
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
 import checkout_guard
 import pytest
 
@@ -61,3 +70,36 @@ def result_file(folder, stem, suffix=".csv"):
     found = sorted(p for p in Path(folder).iterdir() if name.fullmatch(p.name))
     assert len(found) == 1, (stem, suffix, sorted(p.name for p in Path(folder).iterdir()))
     return found[0]
+
+
+# -- real processes (Ctrl-C) --
+
+#: The tutto-sim script of this environment.
+SCRIPT = str(Path(sys.executable).with_name("tutto-sim"))
+
+
+def start_cli(args: list[str], cwd: Path, env: dict | None = None, stdin=None) -> subprocess.Popen:
+    """``tutto-sim ARGS`` as a real process in ``cwd`` (pipes for its output; ``env`` added)."""
+    return subprocess.Popen([SCRIPT, *args], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, **(env or {})})
+
+
+def read_until(proc: subprocess.Popen, stream, pattern: str, seconds: float = 900) -> str:
+    """What ``stream`` of ``proc`` said until ``pattern`` (a regex) showed, within ``seconds``."""
+    os.set_blocking(stream.fileno(), False)
+    seen, t0 = "", time.monotonic()
+    while not re.search(pattern, seen):
+        assert proc.poll() is None, f"the process ended ({proc.returncode}) before {pattern!r}: {seen}"
+        assert time.monotonic() - t0 < seconds, f"no {pattern!r} in {seconds} s: {seen}"
+        ready, _, _ = select.select([stream], [], [], 1.0)
+        if ready:
+            seen += stream.read() or ""
+    return seen
+
+
+def interrupt(proc: subprocess.Popen) -> tuple[int, str, str]:
+    """Ctrl-C: SIGINT, then (exit code, stdout, stderr)."""
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    return proc.returncode, out, err

@@ -171,12 +171,20 @@ def test_a_part_with_one_byte_changed_is_refused(tmp_path):
     data = bytearray(part.read_bytes())
     data[len(data) // 2] ^= 0x01  # a bit in the array bytes: the file still parses
     part.write_bytes(bytes(data))
-    ck = Checkpoint.open(folder, KEY, resume=True)  # the size is right: found on load
+    message = (f"checkpoint {folder}: part 'level 1' (part-000002.npz) is damaged "
+               f"(its SHA-256 differs from the manifest's); remove {folder} to start again")
+    with pytest.raises(CheckpointError) as e:  # the size is right: found by its SHA-256 at once
+        Checkpoint.open(folder, KEY, resume=True)
+    assert _one_line(e) == message
+    # damaged after it was opened: found on load
+    part.write_bytes(bytes(data[:len(data) // 2]) + bytes([data[len(data) // 2] ^ 0x01])
+                     + bytes(data[len(data) // 2 + 1:]))
+    ck = Checkpoint.open(folder, KEY, resume=True)
     _same(ck.load("level 0"), _arrays(0))
+    part.write_bytes(bytes(data))
     with pytest.raises(CheckpointError) as e:
         ck.load("level 1")
-    assert _one_line(e) == (f"checkpoint {folder}: part 'level 1' (part-000002.npz) is damaged "
-                            f"(its SHA-256 differs from the manifest's); remove {folder} to start again")
+    assert _one_line(e) == message
 
 
 @pytest.mark.parametrize("harm, why", [

@@ -4,62 +4,35 @@
 
 from __future__ import annotations
 
-import os
 import re
-import select
-import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from conftest import interrupt as _interrupt
+from conftest import read_until as _read_until
 from conftest import run_cli
+from conftest import SCRIPT, start_cli as _start
 from tutto_sim.core import cli
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The tutto-sim script of this environment.
-SCRIPT = str(Path(sys.executable).with_name("tutto-sim"))
-
-
-def _start(args: list[str], cwd: Path, env: dict | None = None, stdin=None) -> subprocess.Popen:
-    return subprocess.Popen([SCRIPT, *args], cwd=cwd, stdin=stdin, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})})
-
-
-def _read_until(proc: subprocess.Popen, stream, pattern: str, seconds: float = 900) -> str:
-    """What ``stream`` of ``proc`` said until ``pattern`` (a regex) showed, within ``seconds``."""
-    os.set_blocking(stream.fileno(), False)
-    seen, t0 = "", time.monotonic()
-    while not re.search(pattern, seen):
-        assert proc.poll() is None, f"the process ended ({proc.returncode}) before {pattern!r}: {seen}"
-        assert time.monotonic() - t0 < seconds, f"no {pattern!r} in {seconds} s: {seen}"
-        ready, _, _ = select.select([stream], [], [], 1.0)
-        if ready:
-            seen += stream.read() or ""
-    return seen
-
-
-def _interrupt(proc: subprocess.Popen) -> tuple[int, str, str]:
-    proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
-    return proc.returncode, out, err
 
 
 # -- 1. Ctrl-C in a win solve -------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("args, first", [
-    (["--game", "tutto", "--target", "1000"], "solving to win"),
-    (["--game", "tutto", "--target", "400", "--players", "3"], "solving to win"),
-    (["--game", "macke", "--target", "1000"], r"solving to win: sweep 1"),
+@pytest.mark.parametrize("args, first, keeps", [
+    (["--game", "tutto", "--target", "1000"], "solving to win", False),
+    # tables of three keep their finished steps (tests/tutto/test_win_checkpoint.py)
+    (["--game", "tutto", "--target", "400", "--players", "3"], "solving to win", True),
+    (["--game", "macke", "--target", "1000"], r"solving to win: sweep 1", False),
     (["--game", "macke", "--target", "500", "--players", "3"],
-     r"the last turns of points players \(nachwerfen\)"),
+     r"the last turns of points players \(nachwerfen\)", False),
 ])
 def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(tmp_path, args,
-                                                                             first):
+                                                                             first, keeps):
     out = tmp_path / "win.json"
     # a progress line at every step, so the test sees the solve under way (a log's own setting)
     proc = _start(["solve", "--objective", "win", *args, "--out", str(out)], tmp_path,
@@ -80,6 +53,14 @@ def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(t
     k, total = int(k.replace(",", "")), int(total.replace(",", ""))
     assert 0 <= k <= total and share == f"{k / total:.0%}"[:-1], line[0]
     assert label.startswith(("solving to win", "valuing the points player", "the last turns")), line[0]
+    if keeps:
+        kept = tmp_path / "win.checkpoint"
+        assert re.search(r"\(([\d.]+ s|\d+ min \d+ s) in all\); the finished work is kept in "
+                         + re.escape(str(kept)), line[0]), line[0]
+        assert f"the win table is written only when complete (to {out})" in line[0]
+        assert "run the same command with --resume to go on" in line[0]
+        assert list(tmp_path.iterdir()) == [kept], "the checkpoint only, no partial table"
+        return
     assert re.search(r"\(([\d.]+ s|\d+ min \d+ s) in all\); nothing written", line[0]), line[0]
     assert f"nothing written: the win table is written only when complete (to {out})" in line[0]
     assert "run the same command again" in line[0]

@@ -58,6 +58,8 @@ VERSION = 1
 MANIFEST = "manifest.json"
 #: Key fields named when a checkpoint is of another solve (the rest counted).
 SHOWN_FIELDS = 3
+#: Seconds of work a solve keeps in memory before saving it as a part (:class:`Steps`).
+EVERY = 20.0
 
 _PART_FILE = re.compile(r"part-(\d{6})\.npz")
 
@@ -66,7 +68,7 @@ class CheckpointError(UserError):
     """A checkpoint that must not be used, or could not be saved: one line."""
 
 
-def _plain_key(key: dict) -> dict:
+def plain_key(key: dict) -> dict:
     """``key`` as plain JSON (tuples become lists, objects with ``to_dict()``
     their dict), so that it compares equal to itself read back."""
     def plain(value):
@@ -171,7 +173,7 @@ class Checkpoint:
         Every refusal is one :class:`CheckpointError` line.
         """
         folder = Path(folder)
-        key = _plain_key(key)
+        key = plain_key(key)
         try:
             prepare_dir(folder, "checkpoint")
         except UserError as e:
@@ -231,7 +233,8 @@ class Checkpoint:
         return doc
 
     def _check_files(self) -> None:
-        """Every listed part's file is there, of its size (the SHA-256 is checked on load)."""
+        """Every listed part's file is there, of its size and SHA-256 (read once
+        more on load): a damaged checkpoint is refused before any work."""
         for e in self._entries:
             path = self.folder / e["file"]
             try:
@@ -240,6 +243,15 @@ class Checkpoint:
                 raise self._bad_part(e, "is missing") from None
             if size != e["bytes"]:
                 raise self._bad_part(e, f"has {size:,} bytes, not {e['bytes']:,}")
+            digest = hashlib.sha256()
+            try:
+                with open(path, "rb") as f:
+                    for block in iter(lambda: f.read(1 << 20), b""):
+                        digest.update(block)
+            except OSError as err:
+                raise self._bad_part(e, f"cannot be read ({err.strerror or err})") from None
+            if digest.hexdigest() != e["sha256"]:
+                raise self._bad_part(e, "is damaged (its SHA-256 differs from the manifest's)")
 
     def _clear_leftovers(self) -> None:
         """Remove what a stopped save left: temporary files, a part never listed."""
@@ -358,3 +370,76 @@ class Checkpoint:
                 self.folder.rmdir()
             except OSError:
                 pass  # the folder holds files of someone else's: they stay
+
+
+class Steps:
+    """The finished steps of a solve (a level, a part of the end of the round),
+    grouped into checkpoint parts.
+
+    A step's arrays are kept in memory and saved as one part with the steps
+    before it once ``every`` seconds (:data:`EVERY`) have passed since the last part (and at
+    :meth:`flush`, which a solve calls however it stops): a solve of many
+    small steps does not spend its time writing, and a stop loses at most the
+    step it was working on. ``ck`` None: nothing is kept (``get`` finds
+    nothing, ``done`` forgets). A resumed solve asks :meth:`get` for each step
+    in the order it does them and takes the arrays saved instead of doing it.
+    """
+
+    def __init__(self, ck: "Checkpoint | None", every: float | None = None, clock=None):
+        import time
+
+        self.ck = ck
+        # seconds of work between parts: TUTTO_SIM_CHECKPOINT_EVERY (0: every step)
+        self.every = every if every is not None else float(
+            os.environ.get("TUTTO_SIM_CHECKPOINT_EVERY", EVERY))
+        self.clock = clock or time.monotonic
+        self._last = self.clock()
+        self._pending: list[tuple[str, dict, dict]] = []
+        self._where: dict[str, str] = {}  # step -> part holding it
+        self._part_name: str | None = None
+        self._part: dict = {}
+        if ck is not None:
+            for part in ck.parts:
+                for name in ck.info(part).get("steps", []):
+                    self._where[name] = part
+        self.resumed_steps = len(self._where)
+
+    def get(self, name: str) -> tuple[dict, dict] | None:
+        """``(arrays, info)`` of step ``name`` from the saved parts, or None."""
+        part = self._where.get(name)
+        if part is None:
+            return None
+        if part != self._part_name:
+            arrays = self.ck.load(part)
+            steps = self.ck.info(part)["steps"]
+            infos = self.ck.info(part).get("infos", [{}] * len(steps))
+            self._part = {}
+            for i, (step, info) in enumerate(zip(steps, infos)):
+                prefix = f"{i}:"
+                self._part[step] = ({k[len(prefix):]: v for k, v in arrays.items()
+                                     if k.startswith(prefix)}, info)
+            self._part_name = part
+        return self._part[name]
+
+    def done(self, name: str, arrays: dict, info: dict | None = None) -> None:
+        """Step ``name`` is finished with these arrays (copied)."""
+        if self.ck is None:
+            return
+        self._pending.append((name, {k: np.array(v, copy=True) for k, v in arrays.items()},
+                              info or {}))
+        if self.clock() - self._last >= self.every:
+            self.flush()
+
+    def flush(self) -> None:
+        """Save the steps not saved yet as one part."""
+        if self.ck is None or not self._pending:
+            self._last = self.clock()
+            return
+        arrays = {f"{i}:{k}": v for i, (_, a, _) in enumerate(self._pending) for k, v in a.items()}
+        steps = [name for name, _, _ in self._pending]
+        info = {"steps": steps, "infos": [i for _, _, i in self._pending]}
+        self.ck.save(steps[-1], arrays, info)
+        for name in steps:
+            self._where[name] = steps[-1]
+        self._pending = []
+        self._last = self.clock()

@@ -771,24 +771,49 @@ def progress_phases(enabled: bool):
         phases.end()
 
 
-def interrupted_solve(phases: Phases, what: str, path: Path) -> UserInterrupt:
+def interrupted_solve(phases: Phases, what: str, path: Path, checkpoint=None) -> UserInterrupt:
     """Ctrl-C in a solve that writes its table only when complete: what was
-    done and that nothing was written (raise it ``from None``)."""
+    done and that nothing was written, or, with a ``checkpoint``
+    (:class:`core.checkpoint.Checkpoint`), what it keeps and how to go on
+    (raise it ``from None``)."""
+    if checkpoint is not None and checkpoint.parts:
+        return UserInterrupt(f"{phases.so_far()}; the finished work is kept in {checkpoint.folder} "
+                             f"({checkpoint.summary()}); {what} is written only when complete "
+                             f"(to {path}): run the same command with --resume to go on")
     return UserInterrupt(f"{phases.so_far()}; nothing written: {what} is written only when "
                          f"complete (to {path}); run the same command again to solve it")
 
 
 def solve_and_save(solve: Callable, write: Callable, path: Path, progress: bool,
-                   what: str = "the win table"):
+                   what: str = "the win table", checkpoint=None):
     """``(result, Saved)``: ``solve(phase)`` under :func:`progress_phases`, then
     ``write(result, tmp)`` saved to ``path`` (:func:`save`). Ctrl-C in the solve
-    says what was done and that nothing was written (:func:`interrupted_solve`)."""
+    says what was done and that nothing was written (:func:`interrupted_solve`),
+    or what the ``checkpoint`` keeps; once the result is saved the checkpoint
+    is removed."""
     with progress_phases(progress) as phase:
         try:
             result = solve(phase)
         except KeyboardInterrupt:
-            raise interrupted_solve(phase, what, path) from None
-    return result, save(path, lambda tmp: write(result, tmp))
+            if checkpoint is not None and not checkpoint.parts:
+                checkpoint.remove()  # nothing finished: no empty folder left behind
+            raise interrupted_solve(phase, what, path, checkpoint) from None
+    saved = save(path, lambda tmp: write(result, tmp))
+    if checkpoint is not None and not saved.rescued:  # rescued: the work stays for a rerun
+        checkpoint.remove()
+    return result, saved
+
+
+def solve_output(out_path: Optional[Path], default: Path) -> Path:
+    """Where ``solve --out`` writes a table: ``default`` without ``--out``; a
+    folder (one that exists, or a name without ``.json``) gets the table under
+    its default name; else the file named."""
+    if out_path is None:
+        return default
+    out_path = Path(out_path)
+    if out_path.is_dir() or out_path.suffix.lower() != ".json":
+        return out_path / default.name
+    return out_path
 
 
 def fmt_threshold(t: Optional[int]) -> str:

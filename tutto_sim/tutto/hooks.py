@@ -115,20 +115,23 @@ class TuttoHooks(GameHooks):
 
         return run(**kw)
 
-    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
+    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None,
+                  resume: bool = False) -> None:
         """``solve --objective win``: the exact two-player win table (docs/win.md),
         written as a policy file; JSON or a short table in the players' words."""
         import json
-        from pathlib import Path
 
         from tutto_sim.core.cli import (UserError, err, out,
-                                        prepare_file, solve_and_save)
+                                        prepare_file, solve_and_save, solve_output)
         from tutto_sim.dice.scoring import POINT_UNIT
         from tutto_sim.tutto.winprob import MAX_TARGET, TIME_POWER, default_win_file, write_win_table
         from tutto_sim.tutto.winprob import solve_win as solve
 
         if players not in (None, 2):
-            return self._solve_win_n(rules, as_json, out_path, players)
+            return self._solve_win_n(rules, as_json, out_path, players, resume)
+        if resume:
+            raise UserError("--resume applies to the tables of three and four players "
+                            "(--players 3 or 4): a two-player table is solved in minutes")
 
         if rules.target > MAX_TARGET:
             raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
@@ -136,7 +139,7 @@ class TuttoHooks(GameHooks):
                             f"as the target to the power {TIME_POWER}: docs/win.md, *Speed*), "
                             f"not {rules.target:,}")
         default, digest = default_win_file(rules)
-        path = Path(out_path) if out_path is not None else default
+        path = solve_output(out_path, default)
         prepare_file(path, "--out")
         sol, path = solve_and_save(lambda phase: solve(rules, phase=phase),
                                    write_win_table, path, not as_json)
@@ -164,16 +167,20 @@ class TuttoHooks(GameHooks):
         out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
                   f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
 
-    def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
+    def _solve_win_n(self, rules, as_json: bool, out_path, players: int,
+                     resume: bool = False) -> None:
         """``solve --objective win --players N`` (N = 3, 4): the exact table of N
-        players (docs/win.md, *Three and four players*)."""
+        players (docs/win.md, *Three and four players*). The finished levels are
+        kept beside the table (``…-<run>.checkpoint/``) until it is written;
+        ``--resume`` goes on from them."""
         import json
-        from pathlib import Path
 
+        from tutto_sim.core.checkpoint import Checkpoint
         from tutto_sim.core.cli import (UserError, err, out,
-                                        prepare_file, solve_and_save)
+                                        prepare_file, solve_and_save, solve_output)
         from tutto_sim.tutto.winprob import default_win_file
-        from tutto_sim.tutto.winprob_n import MAX_TARGETS, solve_win_n, write_win_table_n
+        from tutto_sim.tutto.winprob_n import (DEFAULT_TOL, MAX_TARGETS, checkpoint_key,
+                                               default_cap, solve_win_n, write_win_table_n)
 
         most = MAX_TARGETS[players]
         if rules.target > most:
@@ -181,10 +188,19 @@ class TuttoHooks(GameHooks):
                             f"points (time and memory grow with the target to the power "
                             f"{players + 1}), not {rules.target:,}")
         default, digest = default_win_file(rules, players)
-        path = Path(out_path) if out_path is not None else default
+        path = solve_output(out_path, default)
         prepare_file(path, "--out")
-        sol, path = solve_and_save(lambda phase: solve_win_n(rules, players, phase=phase),
-                                   write_win_table_n, path, not as_json)
+        n = rules.target // 50
+        cap = 0 if rules.game_end == "immediate" else default_cap(n, players)
+        ck = Checkpoint.open(path.with_suffix(".checkpoint"),
+                             checkpoint_key(rules, players, cap, DEFAULT_TOL, True), resume,
+                             f"the {players}-player win table to {rules.target:,}")
+        if resume:
+            err.print(f"resuming from {ck.folder}: {ck.summary()}" if ck.parts else
+                      f"--resume: nothing saved in {ck.folder} yet; solving from the start")
+        sol, path = solve_and_save(lambda phase: solve_win_n(rules, players, phase=phase,
+                                                             checkpoint=ck),
+                                   write_win_table_n, path, not as_json, checkpoint=ck)
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
             print(json.dumps(summary, indent=2))

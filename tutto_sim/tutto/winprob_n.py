@@ -74,6 +74,7 @@ import numba
 import numpy as np
 
 from tutto_sim.core.blocks import chunks
+from tutto_sim.core.checkpoint import Steps
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.rules import TuttoRules
@@ -194,16 +195,15 @@ class _Solver:
             self.levels.append((lev, np.repeat(ids, N), np.tile(np.arange(N, dtype=np.int64),
                                                                len(ids))))
         # the end phase: seats m..N-1 below the target (they have not moved since)
-        self.end_states = []
-        if not self.immediate:
-            xe = np.indices((self.M,) * N).reshape(N, -1)
-            for m in range(N - 1, 0, -1):
-                ok = np.all(xe[m:] < n, axis=0)
-                ids = np.flatnonzero(ok).astype(np.int64)
-                self.end_states.append((m, ids))
-        self.states = N * n ** N + sum(len(i) for _, i in self.end_states)
-        self.end_count = sum(len(i) for _, i in self.end_states)
+        # (seat m, its states, the states whose turns are run, where each state's
+        # value is among them): the last seat's turn depends only on the others'
+        # scores relative to his own, so one turn serves every state of a key
+        self.end_states = [] if self.immediate else end_phase_states(n, self.M, N)
+        self.states = N * n ** N + sum(len(e[1]) for e in self.end_states)
+        self.end_count = sum(len(e[2]) for e in self.end_states)
         self.timing: dict = {}
+        self.world_no = 0
+        self.steps = Steps(None)  # or a checkpoint's (solve_win_n)
 
     def empty(self):
         N = self.N
@@ -253,76 +253,70 @@ class _Solver:
         2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps).
         With :attr:`phase`, the end phase and the levels are phases of their
         own named after ``label`` (an end-phase turn is far cheaper than a
-        level's: one rate for both would mislead)."""
+        level's: one rate for both would mislead). Each finished part of the
+        end phase and each level is a step of :attr:`steps`: taken from a
+        checkpoint when it holds it, saved there when it is done."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
+        self.world_no += 1
+        w = f"world {self.world_no}"
         t0 = time.perf_counter()
         if self.phase is not None and self.end_states:
             self.progress = self.phase(f"{label}: the last turns after the target", self.end_count,
                                        "turn-start states")
-        for m, ids in self.end_states:
+        for m, ids, runs, inv in self.end_states:
             if kinds[m] == 0:
                 Vd_, Ed_ = V, E
             else:
                 Vd_, Ed_ = Vd, Ed
             # in parts, to show how far it is: a turn here reads only later seats' end phase
-            for a, b in chunks(len(ids)):
-                part = ids[a:b]
-                seat = np.full(len(part), m, dtype=np.int64)
-                c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
-                E[m, part] = c
+            out = np.empty((len(runs), N))
+            for a, b in chunks(len(runs)):
+                part = runs[a:b]
+                name = f"{w} end of the round seat {m} states {a}-{b}"
+                kept = self.steps.get(name)
+                if kept is None:
+                    seat = np.full(len(part), m, dtype=np.int64)
+                    c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
+                    self.steps.done(name, {"c": c})
+                else:
+                    c = kept[0]["c"]
+                out[a:b] = c
+                if inv is None:
+                    E[m, part] = c
                 if self.progress is not None:
                     self.progress(len(part))
+            if inv is not None:
+                E[m, ids] = out[inv]
         if self.phase is not None:
             self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
                                        "turn-start states")
-        deciding = bool((kinds == 0).any())
         t1 = time.perf_counter()
         self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
         sweeps = 0
         residual = np.inf
-        cur = np.zeros((N, N))
-        r = np.zeros((N, N))
-        tmp = np.zeros(N)
         while sweeps < max_sweeps:
             sweeps += 1
             if sweeps > 1 and hasattr(self.progress, "more"):  # another sweep: the total grows
                 self.progress.more(self.n ** N)
-            before = V.copy()
+            moved = 0.0
             for lev, idx, seat in self.levels:
-                if sweeps == 1:
-                    V[seat, idx] = self._first_guess(V, seat, idx)
-                which = np.ones(len(seat), dtype=np.bool_)
-                out = None
-                used_cyc = np.zeros(len(seat))
-                used_lk = np.zeros((len(seat), self.links))
-                for _ in range(max_rounds):
-                    sel = np.flatnonzero(which)
-                    Vdd, Edd = (V, E) if deciding else (Vd, Ed)
-                    res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
-                    if out is None:
-                        out = res
-                    else:
-                        for a, b in zip(out, res):
-                            a[sel] = b
-                    oc, op, ow, olk, onl = out
-                    kn.record_inputs(seat, idx, olk, onl, V, used_cyc, used_lk, N, which)
-                    part = tuple(a[sel] for a in out)
-                    kn.affine(seat[sel], idx[sel], *part, V, N, self.n)
-                    for a, b in zip(out, part):
-                        a[sel] = b
-                    kn.solve_level(seat, idx, oc, op, ow, olk, onl, V, N, self.n, 1e-16, 500,
-                                   cur, r, tmp)
-                    if not deciding:
-                        break
-                    moves = kn.input_moves(seat, idx, olk, onl, V, used_cyc, used_lk, N)
-                    which = (moves > PAIR_TOL) & (kinds[seat] == 0)
-                    if not which.any():
-                        break
+                name = f"{w} sweep {sweeps} level {lev}"
+                kept = self.steps.get(name)
+                if kept is None:
+                    old = V[seat, idx]
+                    self._level(kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E)
+                    new = V[seat, idx]
+                    move = float(np.abs(new - old).max(initial=0.0))
+                    self.steps.done(name, {"v": new}, {"moved": move})
+                else:
+                    V[seat, idx] = kept[0]["v"]
+                    move = kept[1]["moved"]
+                moved = max(moved, move)
                 if self.progress is not None:
                     self.progress(len(idx) // N)
             if sweeps > 1:
-                residual = float(np.abs(V - before).max())
+                residual = moved
                 if residual <= self.tol:
                     break
             elif not self._has_back_links():
@@ -331,6 +325,44 @@ class _Solver:
         self.timing["main_seconds"] = (self.timing.get("main_seconds", 0.0)
                                        + time.perf_counter() - t1)
         return residual, sweeps
+
+    def _level(self, kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E):
+        """Solve one level of equal score sum in V (Newton's method, see the
+        module docstring)."""
+        N = self.N
+        deciding = bool((kinds == 0).any())
+        cur = np.zeros((N, N))
+        r = np.zeros((N, N))
+        tmp = np.zeros(N)
+        if sweeps == 1:
+            V[seat, idx] = self._first_guess(V, seat, idx)
+        which = np.ones(len(seat), dtype=np.bool_)
+        out = None
+        used_cyc = np.zeros(len(seat))
+        used_lk = np.zeros((len(seat), self.links))
+        for _ in range(max_rounds):
+            sel = np.flatnonzero(which)
+            Vdd, Edd = (V, E) if deciding else (Vd, Ed)
+            res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
+            if out is None:
+                out = res
+            else:
+                for a, b in zip(out, res):
+                    a[sel] = b
+            oc, op, ow, olk, onl = out
+            kn.record_inputs(seat, idx, olk, onl, V, used_cyc, used_lk, N, which)
+            part = tuple(a[sel] for a in out)
+            kn.affine(seat[sel], idx[sel], *part, V, N, self.n)
+            for a, b in zip(out, part):
+                a[sel] = b
+            kn.solve_level(seat, idx, oc, op, ow, olk, onl, V, N, self.n, 1e-16, 500,
+                           cur, r, tmp)
+            if not deciding:
+                break
+            moves = kn.input_moves(seat, idx, olk, onl, V, used_cyc, used_lk, N)
+            which = (moves > PAIR_TOL) & (kinds[seat] == 0)
+            if not which.any():
+                break
 
     def _has_back_links(self) -> bool:
         """Ends of a turn at a lower score sum: the deduction at the Tutto, or a
@@ -358,6 +390,46 @@ class _Solver:
         return guess
 
 
+def end_phase_states(n: int, M: int, players: int) -> list:
+    """The end of the round's turns, seat ``m`` from ``N - 1`` down: ``(m, ids,
+    runs, inv)``, ``ids`` its states (scores' index in base ``M``; the seats from
+    ``m`` on below the target: they have not moved since), ``runs`` the states
+    whose turns are run and ``inv`` where each state's value is among them
+    (None: every state is run; the last seat: :func:`last_seat_keys`)."""
+    N = players
+    xe = np.indices((M,) * N).reshape(N, -1)
+    out = []
+    for m in range(N - 1, 0, -1):
+        ids = np.flatnonzero(np.all(xe[m:] < n, axis=0)).astype(np.int64)
+        if m == N - 1:
+            reps, inv = last_seat_keys(xe[:, ids], n, M)
+            out.append((m, ids, ids[reps], inv))
+        else:
+            out.append((m, ids, ids, None))
+    return out
+
+
+def last_seat_keys(x: np.ndarray, n: int, M: int) -> tuple[np.ndarray, np.ndarray]:
+    """The last seat's end-of-round turns that are alike: ``(reps, inv)`` for the
+    scores ``x`` (shape ``(N, k)``), ``x[:, reps]`` one state of each class and
+    ``inv[i]`` the class of state ``i``.
+
+    His turn ends the game: every leaf compares the final scores, and he banks
+    once ahead of everyone (``tcap_of``), so the turn depends on the others'
+    scores relative to his own. The Plus/Minus losers' floor at 0 changes no
+    comparison he can reach (after ``j`` Tuttos he holds ``20 j`` more than at
+    the start, above a loser floored at 0), and layers past the ones whose
+    deductions matter repeat the last (the programme's numbers are the same).
+    The tests compare with a turn run for every state, bit for bit."""
+    base = M + n
+    rel = x[:-1] - x[-1] + (n - 1)
+    key = np.zeros(x.shape[1], dtype=np.int64)
+    for r in rel:
+        key = key * base + r
+    _, reps, inv = np.unique(key, return_index=True, return_inverse=True)
+    return reps.astype(np.int64), inv.astype(np.int64).ravel()
+
+
 #: States per Dask task on a cluster.
 CLUSTER_STATES = 4096
 
@@ -381,16 +453,34 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
     mc = 0 if rules.game_end == "immediate" else (default_cap(n, players) if margin_cap is None
                                                   else margin_cap)
     M = n + mc + 1
-    end = 0 if rules.game_end == "immediate" else sum(M ** m * n ** (players - m)
-                                                       for m in range(1, players))
+    end = 0 if rules.game_end == "immediate" else sum(len(e[2]) for e in
+                                                       end_phase_states(n, M, players))
     worlds = 2 + players if evaluate_ev else 1
     return (n ** players + end) * worlds
 
 
+#: The layout of the steps a checkpoint keeps (a checkpoint of another is refused).
+CHECKPOINT_FORMAT = 1
+
+
+def checkpoint_key(rules: TuttoRules, players: int, margin_cap: int, tol: float,
+                   evaluate_ev: bool) -> dict:
+    """What identifies a solve in its checkpoint (everything that changes its numbers)."""
+    return {"game": "tutto", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
+            "rules": rules.to_dict(),
+            "margin cap": margin_cap, "tolerance": tol, "points players": evaluate_ev}
+
+
 def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
-                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None
-                ) -> WinSolutionN:
+                tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None,
+                checkpoint=None) -> WinSolutionN:
     """Every player maximises his chance of winning: ``W`` and the figures.
+
+    ``checkpoint``: a :class:`tutto_sim.core.checkpoint.Checkpoint` opened with
+    :func:`checkpoint_key` where each finished level and part of the end of the
+    round is kept (:class:`tutto_sim.core.checkpoint.Steps`); the steps it
+    holds are taken from it (a resumed solve: the same bytes as an unbroken
+    one).
 
     ``progress(n)`` hears the turn-start states of every world as they are
     solved (:func:`work_units` per sweep); or, instead, ``phase(label, total,
@@ -407,10 +497,23 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     t0 = time.perf_counter()
     ready = phase(PREPARING, 1, "steps") if phase is not None else None
     sv = _Solver(rules, players, margin_cap, tol, progress)
-    N = players
+    if checkpoint is not None:
+        from tutto_sim.core.checkpoint import plain_key
+
+        if checkpoint.key != plain_key(checkpoint_key(rules, players, sv.C, tol, evaluate_ev)):
+            raise ValueError("the checkpoint was opened for another solve (checkpoint_key)")
+        sv.steps = Steps(checkpoint)
     if phase is not None:
         ready(1)
         sv.phase = phase
+    try:
+        return _solve_worlds(sv, t0, evaluate_ev)
+    finally:
+        sv.steps.flush()  # however it stops: every finished step is kept
+
+
+def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
+    N, rules = sv.N, sv.rules
     W, WE = sv.empty()
     res, sweeps = sv.world([0] * N, W, WE, W, WE)
     residual = res

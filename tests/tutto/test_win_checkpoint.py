@@ -1,0 +1,163 @@
+"""A long win solve that survives (issue 36): each finished level kept in a
+checkpoint, a stopped solve resumed to the same bytes as an unbroken one, a
+foreign or unasked-for checkpoint refused in one line; and the last seat's
+turns at the end of the round run once per class of alike positions, bit for
+bit the turns run state by state."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+from conftest import interrupt, read_until, run_cli, start_cli
+from tutto_sim.core.checkpoint import Checkpoint
+from tutto_sim.tutto import winprob_n as wn
+from tutto_sim.tutto.rules import TuttoRules
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop_after(k):
+    """A progress callback that stops the solve after ``k`` reports (as Ctrl-C would)."""
+    seen = [0]
+
+    def progress(n):
+        seen[0] += 1
+        if seen[0] == k:
+            raise KeyboardInterrupt
+    return progress
+
+
+def _key(rules, players, ev):
+    n = rules.target // 50
+    cap = 0 if rules.game_end == "immediate" else wn.default_cap(n, players)
+    return wn.checkpoint_key(rules, players, cap, wn.DEFAULT_TOL, ev)
+
+
+@pytest.mark.parametrize("rules, ev, stops", [
+    (TuttoRules(target=200), True, (3, 40, 75)),
+    # two sweeps: the Plus/Minus deduction at the Tutto reads lower score sums
+    (TuttoRules(target=150, plusminus_deduction="tutto"), False, (2, 25)),
+])
+def test_a_solve_stopped_again_and_again_and_resumed_gives_the_same_bytes(tmp_path, monkeypatch,
+                                                                         rules, ev, stops):
+    monkeypatch.setenv("TUTTO_SIM_CHECKPOINT_EVERY", "0")  # a part per step
+    whole = wn.solve_win_n(rules, 3, evaluate_ev=ev)
+    folder = tmp_path / "ck"
+    key = _key(rules, 3, ev)
+    done = []
+    for k in stops:
+        ck = Checkpoint.open(folder, key, resume=True)
+        with pytest.raises(KeyboardInterrupt):
+            wn.solve_win_n(rules, 3, evaluate_ev=ev, checkpoint=ck, progress=_stop_after(k))
+        done.append(len(Checkpoint.open(folder, key, resume=True).parts))
+    assert done == sorted(done) and done[0] > 0 and done[-1] > done[0], done
+    ck = Checkpoint.open(folder, key, resume=True)
+    resumed = wn.solve_win_n(rules, 3, evaluate_ev=ev, checkpoint=ck)
+    assert resumed.W.tobytes() == whole.W.tobytes()
+    assert resumed.E.tobytes() == whole.E.tobytes()
+    assert (resumed.p_wins, resumed.p_wins_ev, resumed.win_vs_ev, resumed.residual,
+            resumed.sweeps) == (whole.p_wins, whole.p_wins_ev, whole.win_vs_ev, whole.residual,
+                                whole.sweeps)
+    if rules.plusminus_deduction == "tutto":
+        assert whole.sweeps >= 2
+
+
+def test_a_checkpoint_of_another_solve_is_refused_by_the_solver(tmp_path):
+    rules = TuttoRules(target=100)
+    ck = Checkpoint.open(tmp_path / "ck", _key(TuttoRules(target=150), 3, False), resume=True)
+    with pytest.raises(ValueError, match="another solve"):
+        wn.solve_win_n(rules, 3, evaluate_ev=False, checkpoint=ck)
+
+
+def _table_arrays(path):
+    d = json.loads(path.read_text())
+    return d["W"]["base64"], [e["base64"] for e in d["E"]]
+
+
+def test_ctrl_c_keeps_the_finished_levels_and_resume_writes_the_same_table(tmp_path, capsys):
+    """A real process stopped by SIGINT in the middle of its levels, then the same
+    command with ``--resume``: the table's chances are the bytes of an unbroken
+    solve, and the checkpoint is gone once the table is written."""
+    args = ["solve", "--objective", "win", "--game", "tutto", "--players", "3", "--target",
+            "300", "--json"]
+    env = {"TUTTO_SIM_CHECKPOINT_EVERY": "0", "TUTTO_SIM_PROGRESS_EVERY": "0"}
+    whole_dir = tmp_path / "whole"
+    code, out, err = run_cli(capsys, *args + ["--out", str(whole_dir)])
+    assert code == 0, err
+    whole = whole_dir / os.path.basename(json.loads(out)["policy_file"])
+    out_dir = tmp_path / "out"
+    proc = start_cli(args + ["--out", str(out_dir)], tmp_path, env)
+    said = read_until(proc, proc.stderr, r"levels of equal score sum[^\n]*: \d[\d,]* of")
+    code, _, err = interrupt(proc)
+    err = said + err
+    assert code == 130, err
+    line = [x for x in err.splitlines() if x.startswith("tutto-sim: interrupted: ")]
+    assert len(line) == 1, err
+    kept = list(out_dir.glob("*.checkpoint"))
+    assert len(kept) == 1 and (kept[0] / "manifest.json").exists()
+    assert f"the finished work is kept in {kept[0]}" in line[0]
+    assert "run the same command with --resume to go on" in line[0]
+    assert not list(out_dir.glob("*.json")), "no table before it is complete"
+    # without --resume the kept work is not thrown away: one line
+    code, _, err = run_cli(capsys, *args + ["--out", str(out_dir)])
+    assert code == 2 and err.count("\n") == 1, err
+    assert "holds a checkpoint of the 3-player win table to 300" in err and "--resume" in err
+    code, out, err = run_cli(capsys, *args + ["--out", str(out_dir), "--resume"])
+    assert code == 0, err
+    assert f"resuming from {kept[0]}: " in err
+    table = out_dir / os.path.basename(json.loads(out)["policy_file"])
+    assert _table_arrays(table) == _table_arrays(whole)
+    assert not kept[0].exists(), "the checkpoint is removed once the table is written"
+
+
+def test_a_foreign_or_damaged_checkpoint_is_refused_in_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TUTTO_SIM_CHECKPOINT_EVERY", "0")
+    out = tmp_path / "t.json"
+    rules = TuttoRules(target=150)
+    ck = Checkpoint.open(tmp_path / "t.checkpoint", _key(rules, 3, True), resume=False)
+    with pytest.raises(KeyboardInterrupt):  # a solve stopped after its first steps
+        wn.solve_win_n(rules, 3, checkpoint=ck, progress=_stop_after(3))
+    assert ck.parts
+    args = ["solve", "--objective", "win", "--game", "tutto", "--players", "3", "--json",
+            "--out", str(out), "--resume"]
+    code, _, err = run_cli(capsys, *args + ["--target", "100"])
+    assert code == 2 and err.count("\n") == 1, err
+    assert "is of another solve" in err and "150" in err and "100" in err, err
+    part = next((tmp_path / "t.checkpoint").glob("part-*"))
+    raw = bytearray(part.read_bytes())
+    raw[len(raw) // 2] ^= 0xFF
+    part.write_bytes(bytes(raw))
+    code, _, err = run_cli(capsys, *args + ["--target", "150"])
+    assert code == 2 and err.count("\n") == 1, err
+    assert "damaged" in err or "differs" in err, err
+    assert not out.exists()
+
+
+def test_resume_applies_only_where_tables_are_kept(capsys):
+    code, _, err = run_cli(capsys, *["solve", "--objective", "win", "--game", "tutto", "--target", "100",
+                            "--resume"])
+    assert code == 2 and "--resume applies to the tables of three and four players" in err
+    code, _, err = run_cli(capsys, *["solve", "--game", "tutto", "--resume"])
+    assert code == 2 and "--resume applies to solve --objective win only" in err
+
+
+@pytest.mark.parametrize("players, target, deduction", [(3, 300, "bank"), (3, 200, "tutto"),
+                                                        (4, 100, "bank")])
+def test_the_last_seats_turns_once_per_class_are_the_turns_state_by_state(players, target,
+                                                                          deduction):
+    rules = TuttoRules(target=target, plusminus_deduction=deduction)
+    sv = wn._Solver(rules, players, None, wn.DEFAULT_TOL, None)
+    m, ids, runs, inv = sv.end_states[0]
+    assert m == players - 1 and len(runs) < len(ids) / (3 if players == 3 else 1.5)
+    V, E = sv.empty()
+    kinds = np.zeros(players, dtype=np.int64)
+    seat = np.full(len(ids), m, dtype=np.int64)
+    every, *_ = sv.run_here(seat, ids, True, kinds, -1, V, E, V, E)
+    once, *_ = sv.run_here(seat[:len(runs)], runs, True, kinds, -1, V, E, V, E)
+    assert once[inv].tobytes() == every.tobytes()
