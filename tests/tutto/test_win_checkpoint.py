@@ -36,7 +36,7 @@ def _stop_after(k):
 def _key(rules, players, ev):
     n = rules.target // 50
     cap = 0 if rules.game_end == "immediate" else wn.default_cap(n, players)
-    return wn.checkpoint_key(rules, players, cap, wn.DEFAULT_TOL, ev)
+    return wn.checkpoint_key(rules, players, cap, wn.DEFAULT_TOL)
 
 
 @pytest.mark.parametrize("rules, ev, stops", [
@@ -161,3 +161,28 @@ def test_the_last_seats_turns_once_per_class_are_the_turns_state_by_state(player
     every, *_ = sv.run_here(seat, ids, True, kinds, -1, V, E, V, E)
     once, *_ = sv.run_here(seat[:len(runs)], runs, True, kinds, -1, V, E, V, E)
     assert once[inv].tobytes() == every.tobytes()
+
+
+def test_win_only_solves_the_table_alone_and_a_folder_takes_the_default_name(tmp_path, capsys):
+    """``--win-only``: the same table where everyone plays to win, without the
+    figures of points players; ``--out`` naming a folder puts the table there
+    under the name the advisor and ``winopt`` look for."""
+    rules = TuttoRules(target=150)
+    whole = wn.solve_win_n(rules, 3)
+    code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", "tutto",
+                             "--players", "3", "--target", "150", "--win-only", "--out",
+                             str(tmp_path / "tables"))
+    assert code == 0, err
+    files = list((tmp_path / "tables").iterdir())
+    assert [f.name for f in files] == [wn_default_name(rules)]
+    table = wn.load_win_table_n(files[0], rules, 3)
+    assert table.W.tobytes() == np.clip(whole.W, 0.0, 1.0).tobytes()
+    assert table.summary["p_wins_ev"] == [] and table.summary["win_vs_ev"] == []
+    assert "everyone plays to win: " + ", ".join(f"{p:.4%}" for p in whole.p_wins) in out
+    assert "points per turn" not in out and "against points players" not in out
+
+
+def wn_default_name(rules):
+    from tutto_sim.tutto.winprob import default_win_file
+
+    return default_win_file(rules, 3)[0].name

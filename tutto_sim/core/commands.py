@@ -119,6 +119,7 @@ def solve(
     objective: Annotated[str, typer.Option("--objective", help=game_help("solve --objective", "ev: the most expected points per turn (default) | win: the most chances to win a two-player game to --target (", ")."))] = "ev",
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there).")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="--objective win: players at the table, 2-4 (default: the game's usual table for its win tables).")] = None,
+    win_only: Annotated[bool, typer.Option("--win-only", help="--objective win --players 3 or 4: only the table where everyone plays to win (not the figures of points players: sooner done at large targets).")] = False,
     resume: Annotated[bool, typer.Option("--resume", help="--objective win --players 3 or 4: go on from the finished levels kept beside the table (FILE.checkpoint/) by a solve that was stopped.")] = False,
     cluster: Cluster = None,
     rules=None,
@@ -137,19 +138,21 @@ def solve(
         if players is not None and not 2 <= players <= 4:
             raise UserError(f"--players must be 2, 3 or 4 for --objective win, not {players}")
         extra = {}
-        if resume:
+        for flag, name, given in (("--resume", "resume", resume),
+                                  ("--win-only", "win_only", win_only)):
+            if not given:
+                continue
             import inspect
 
-            def keeps(h) -> bool:
-                return "resume" in inspect.signature(h.solve_win).parameters
+            def takes_it(h, name=name) -> bool:
+                return name in inspect.signature(h.solve_win).parameters
 
-            if not keeps(hooks):
+            if not takes_it(hooks):
                 those = [e.name for e in registry.entries()
-                         if e.hooks.offers("solve_win") and keeps(e.hooks)]
-                raise UserError(f"--resume does not apply to --game {game_label(rules)}: its win "
-                                f"tables are solved without checkpoints (only --game "
-                                f"{', '.join(those)} keeps them)")
-            extra["resume"] = True
+                         if e.hooks.offers("solve_win") and takes_it(e.hooks)]
+                raise UserError(f"{flag} does not apply to --game {game_label(rules)} (only to "
+                                f"--game {', '.join(those)})")
+            extra[name] = True
         with on_cluster(cluster):
             hooks.solve_win(rules=rules, as_json=as_json, out_path=out_path, players=players,
                             **extra)
@@ -158,8 +161,9 @@ def solve(
         raise UserError("--cluster applies to solve --objective win only")
     if out_path is not None:
         raise UserError("--out applies to solve --objective win only")
-    if resume:
-        raise UserError("--resume applies to solve --objective win only")
+    for flag, given in (("--resume", resume), ("--win-only", win_only)):
+        if given:
+            raise UserError(f"{flag} applies to solve --objective win only")
     if players is not None:
         raise UserError("--players applies to solve --objective win only")
     hooks = _hooks(rules)

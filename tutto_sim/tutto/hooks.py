@@ -116,7 +116,7 @@ class TuttoHooks(GameHooks):
         return run(**kw)
 
     def solve_win(self, rules, as_json: bool, out_path, players: int | None = None,
-                  resume: bool = False) -> None:
+                  resume: bool = False, win_only: bool = False) -> None:
         """``solve --objective win``: the exact two-player win table (docs/win.md),
         written as a policy file; JSON or a short table in the players' words."""
         import json
@@ -128,10 +128,11 @@ class TuttoHooks(GameHooks):
         from tutto_sim.tutto.winprob import solve_win as solve
 
         if players not in (None, 2):
-            return self._solve_win_n(rules, as_json, out_path, players, resume)
-        if resume:
-            raise UserError("--resume applies to the tables of three and four players "
-                            "(--players 3 or 4): a two-player table is solved in minutes")
+            return self._solve_win_n(rules, as_json, out_path, players, resume, win_only)
+        for given, flag in ((resume, "--resume"), (win_only, "--win-only")):
+            if given:
+                raise UserError(f"{flag} applies to the tables of three and four players "
+                                f"(--players 3 or 4): a two-player table is solved in minutes")
 
         if rules.target > MAX_TARGET:
             raise UserError(f"--objective win solves targets up to {MAX_TARGET:,} points "
@@ -168,7 +169,7 @@ class TuttoHooks(GameHooks):
                   f"last sweep {sol.residual:.1e}; error bound of the last-turn cap {sol.cap_error:.1e})")
 
     def _solve_win_n(self, rules, as_json: bool, out_path, players: int,
-                     resume: bool = False) -> None:
+                     resume: bool = False, win_only: bool = False) -> None:
         """``solve --objective win --players N`` (N = 3, 4): the exact table of N
         players (docs/win.md, *Three and four players*). The finished levels are
         kept beside the table (``…-<run>.checkpoint/``) until it is written;
@@ -193,13 +194,14 @@ class TuttoHooks(GameHooks):
         n = rules.target // 50
         cap = 0 if rules.game_end == "immediate" else default_cap(n, players)
         ck = Checkpoint.open(path.with_suffix(".checkpoint"),
-                             checkpoint_key(rules, players, cap, DEFAULT_TOL, True), resume,
+                             checkpoint_key(rules, players, cap, DEFAULT_TOL), resume,
                              f"the {players}-player win table to {rules.target:,}")
         if resume:
             err.print(f"resuming from {ck.folder}: {ck.summary()}" if ck.parts else
                       f"--resume: nothing saved in {ck.folder} yet; solving from the start")
         sol, path = solve_and_save(lambda phase: solve_win_n(rules, players, phase=phase,
-                                                             checkpoint=ck),
+                                                             checkpoint=ck,
+                                                             evaluate_ev=not win_only),
                                    write_win_table_n, path, not as_json, checkpoint=ck)
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
         if as_json:
@@ -211,11 +213,12 @@ class TuttoHooks(GameHooks):
                   f"order they move, fair share {1 / players:.2%}:")
         seats = ", ".join(f"{p:.4%}" for p in sol.p_wins)
         out.print(f"  everyone plays to win: {seats}")
-        seats = ", ".join(f"{p:.4%}" for p in sol.p_wins_ev)
-        out.print(f"  everyone plays for the most points per turn: {seats}")
-        seats = ", ".join(f"{p:.4%}" for p in sol.win_vs_ev)
-        out.print(f"  one player plays to win against points players, in each seat: {seats} "
-                  f"(average {sum(sol.win_vs_ev) / players:.4%})")
+        if sol.p_wins_ev:
+            seats = ", ".join(f"{p:.4%}" for p in sol.p_wins_ev)
+            out.print(f"  everyone plays for the most points per turn: {seats}")
+            seats = ", ".join(f"{p:.4%}" for p in sol.win_vs_ev)
+            out.print(f"  one player plays to win against points players, in each seat: {seats} "
+                      f"(average {sum(sol.win_vs_ev) / players:.4%})")
         out.print(f"  ({sol.states:,} turn-start states, {sol.seconds:.1f} s, largest change in the "
                   f"last sweep {sol.residual:.1e}; turns followed {sol.margin_cap * 50:,} points past "
                   f"the target)")

@@ -88,7 +88,7 @@ DEFAULT_TOL = 1e-12
 PLAYERS = (2, 3, 4)
 #: Largest target (points) per table size: time and memory grow as the target
 #: to the power N + 1.
-MAX_TARGETS = {2: 20000, 3: 3000, 4: 1000}
+MAX_TARGETS = {2: 20000, 3: 6000, 4: 1000}
 
 
 def default_cap(n_units: int, players: int) -> int:
@@ -393,14 +393,20 @@ class _Solver:
 def end_phase_states(n: int, M: int, players: int) -> list:
     """The end of the round's turns, seat ``m`` from ``N - 1`` down: ``(m, ids,
     runs, inv)``, ``ids`` its states (scores' index in base ``M``; the seats from
-    ``m`` on below the target: they have not moved since), ``runs`` the states
+    ``m`` on below the target: they have not moved since; seat 1's with seat 0
+    at or above it, who has just reached it), ``runs`` the states
     whose turns are run and ``inv`` where each state's value is among them
     (None: every state is run; the last seat: :func:`last_seat_keys`)."""
     N = players
     xe = np.indices((M,) * N).reshape(N, -1)
     out = []
     for m in range(N - 1, 0, -1):
-        ids = np.flatnonzero(np.all(xe[m:] < n, axis=0)).astype(np.int64)
+        ok = np.all(xe[m:] < n, axis=0)
+        if m == 1:
+            # seat 1 moves in the end of the round only right after seat 0 reached the
+            # target (nobody deducts in between): the others are never read (0 in E)
+            ok &= xe[0] >= n
+        ids = np.flatnonzero(ok).astype(np.int64)
         if m == N - 1:
             reps, inv = last_seat_keys(xe[:, ids], n, M)
             out.append((m, ids, ids[reps], inv))
@@ -463,12 +469,11 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
 CHECKPOINT_FORMAT = 1
 
 
-def checkpoint_key(rules: TuttoRules, players: int, margin_cap: int, tol: float,
-                   evaluate_ev: bool) -> dict:
-    """What identifies a solve in its checkpoint (everything that changes its numbers)."""
+def checkpoint_key(rules: TuttoRules, players: int, margin_cap: int, tol: float) -> dict:
+    """What identifies a solve in its checkpoint (everything that changes its numbers;
+    a solve with and without the points players' tables shares its first table's steps)."""
     return {"game": "tutto", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
-            "rules": rules.to_dict(),
-            "margin cap": margin_cap, "tolerance": tol, "points players": evaluate_ev}
+            "rules": rules.to_dict(), "margin cap": margin_cap, "tolerance": tol}
 
 
 def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
@@ -500,7 +505,7 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     if checkpoint is not None:
         from tutto_sim.core.checkpoint import plain_key
 
-        if checkpoint.key != plain_key(checkpoint_key(rules, players, sv.C, tol, evaluate_ev)):
+        if checkpoint.key != plain_key(checkpoint_key(rules, players, sv.C, tol)):
             raise ValueError("the checkpoint was opened for another solve (checkpoint_key)")
         sv.steps = Steps(checkpoint)
     if phase is not None:
