@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from tutto_sim.core import checkpoint
-from tutto_sim.core.checkpoint import Checkpoint, CheckpointError
+from tutto_sim.core.checkpoint import LOCK, Checkpoint, CheckpointError
 from tutto_sim.core.cli import UserError
 
 KEY = {"game": "dice", "players": 3, "target": 6000, "rules": {"end": "round", "six": "two"},
@@ -91,7 +91,7 @@ def test_parts_keep_the_order_saved_across_a_reopen(tmp_path):
     assert again.has("a") and not again.has("b")
     assert again.summary() == "5 parts done, the last 'Ü / .. \\\\ : *'"
     # file names come from a counter, never from the caller's names
-    assert sorted(p.name for p in (tmp_path / "ck").iterdir()) == [
+    assert sorted(p.name for p in (tmp_path / "ck").iterdir() if p.name != LOCK) == [
         "manifest.json", *(f"part-{i:06d}.npz" for i in range(1, 6))]
     _same(again.load("Ü / .. \\ : *"), _arrays(4))
     again.save("next", {"x": np.arange(3)})
@@ -368,12 +368,13 @@ def test_a_process_killed_while_saving_leaves_every_listed_part_whole(tmp_path):
         assert len(ck.parts) >= seen + 5 + 3 * round_
         assert ck.parts == [f"level {i}" for i in range(len(ck.parts))]
         # what the killed save left (a temporary file, an unlisted part) is cleared away
-        assert sorted(p.name for p in folder.iterdir()) == [
+        assert sorted(p.name for p in folder.iterdir() if p.name != LOCK) == [
             "manifest.json", *(f"part-{i:06d}.npz" for i in range(1, len(ck.parts) + 1))]
         for i, name in enumerate(ck.parts):
             got = ck.load(name)
             assert got["v"].dtype == np.float64 and (got["v"] == i).all() and got["i"].tolist() == [i]
         seen = len(ck.parts)
+        ck.close()  # the next round's process opens it
 
 
 def test_remove_leaves_nothing(tmp_path):
@@ -391,3 +392,30 @@ def test_remove_keeps_files_it_did_not_write(tmp_path):
     (folder / "notes.txt").write_text("mine")
     ck.remove()
     assert _files(folder) == {"notes.txt": b"mine"}
+
+
+def test_a_checkpoint_in_use_by_another_process_is_refused(tmp_path):
+    """Two solves writing one checkpoint would mix their parts: the second is
+    refused in one line while the first runs, and may go on once it has ended."""
+    import subprocess
+    import sys
+    import textwrap
+
+    folder = tmp_path / "ck"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sys, time
+        from tutto_sim.core.checkpoint import Checkpoint
+        ck = Checkpoint.open({str(folder)!r}, {KEY!r}, resume=True)
+        print("open", flush=True)
+        sys.stdin.readline()
+    """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline().strip() == "open"
+    with pytest.raises(CheckpointError) as e:
+        Checkpoint.open(folder, KEY, resume=True)
+    assert _one_line(e) == (f"checkpoint {folder} is in use by another solve running now; "
+                            f"wait for it to finish or stop it first")
+    holder.communicate("\n", timeout=60)
+    ck = Checkpoint.open(folder, KEY, resume=True)  # the lock ends with its process
+    ck.save("level 0", _arrays(0))
+    ck.remove()
+    assert not folder.exists()

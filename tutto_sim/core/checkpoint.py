@@ -145,6 +145,39 @@ def _array_specs(arrays: dict) -> list:
     return [[name, a.dtype.str, list(a.shape)] for name, a in arrays.items()]
 
 
+#: The file a running solve holds locked (one solve a checkpoint at a time).
+LOCK = ".lock"
+
+
+_HELD: dict[str, int] = {}  # folder -> the locked file of this process
+
+
+def _lock(folder: Path) -> int:
+    """Lock ``folder`` for this process (held until the process ends, however it
+    ends, or the checkpoint is removed); one line if another process holds it."""
+    import fcntl
+
+    where = str(folder.resolve())
+    if where in _HELD:
+        return _HELD[where]
+    fd = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise CheckpointError(f"checkpoint {folder} is in use by another solve running now; "
+                              f"wait for it to finish or stop it first") from None
+    _HELD[where] = fd
+    return fd
+
+
+def _unlock(folder: Path) -> None:
+    fd = _HELD.pop(str(folder.resolve()), None)
+    if fd is not None:
+        (folder / LOCK).unlink(missing_ok=True)
+        os.close(fd)
+
+
 class Checkpoint:
     """The parts of one solve saved so far in ``folder`` (:meth:`open` it).
 
@@ -178,6 +211,17 @@ class Checkpoint:
             prepare_dir(folder, "checkpoint")
         except UserError as e:
             raise CheckpointError(str(e)) from None
+        held = str(folder.resolve()) in _HELD
+        _lock(folder)
+        try:
+            return cls._open_locked(folder, key, resume, what)
+        except BaseException:
+            if not held:
+                _unlock(folder)
+            raise
+
+    @classmethod
+    def _open_locked(cls, folder: Path, key: dict, resume: bool, what: str) -> "Checkpoint":
         if not (folder / MANIFEST).exists():
             fresh = cls(folder, key, what, [], resumed=False)
             fresh._clear_leftovers()
@@ -354,6 +398,10 @@ class Checkpoint:
         lines = ",\n".join(json.dumps(e, ensure_ascii=True, separators=(",", ":")) for e in entries)
         return (head[:-1] + ', "parts": [\n' + lines + "\n]}\n").encode()
 
+    def close(self) -> None:
+        """Let another process open the checkpoint (the lock also ends with the process)."""
+        _unlock(self.folder)
+
     def remove(self) -> None:
         """Remove the checkpoint (after the final result is safely written): the
         manifest first, so a stop half-way leaves no manifest listing lost parts;
@@ -364,6 +412,7 @@ class Checkpoint:
             (self.folder / e["file"]).unlink(missing_ok=True)
         self._entries = []
         self._by_name = {}
+        _unlock(self.folder)
         if self.folder.is_dir():
             self._clear_leftovers()
             try:
