@@ -144,9 +144,8 @@ class MackeHooks(GameHooks):
         if players != 2:
             return self._solve_win_n(rules, as_json, out_path, players)
         import json
-        from pathlib import Path
 
-        from tutto_sim.core.cli import err, out, prepare_file, solve_and_save
+        from tutto_sim.core.cli import err, out, prepare_file, solve_and_save, solve_output
         from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
         from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
 
@@ -155,7 +154,7 @@ class MackeHooks(GameHooks):
         except ValueError as e:
             raise UserError(str(e)) from None
         default, digest = default_win_file(rules)
-        path = Path(out_path) if out_path is not None else default
+        path = solve_output(out_path, default)
         prepare_file(path, "--out")
         sol, path = solve_and_save(lambda phase: solve_macke_win(rules, phase=phase),
                                    write_win_table, path, not as_json)
@@ -189,10 +188,9 @@ class MackeHooks(GameHooks):
     def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
         """``solve --objective win --players 3|4`` (``macke.winprob_n``)."""
         import json
-        from pathlib import Path
 
         from tutto_sim.core.cli import (UserError, err, out,
-                                        prepare_file, solve_and_save)
+                                        prepare_file, solve_and_save, solve_output)
         from tutto_sim.macke import winprob_n as wn
 
         try:
@@ -201,7 +199,7 @@ class MackeHooks(GameHooks):
         except ValueError as e:
             raise UserError(str(e)) from None
         default, digest = wn.default_win_file_n(rules, players)
-        path = Path(out_path) if out_path is not None else default
+        path = solve_output(out_path, default)
         prepare_file(path, "--out")
         sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase),
                                    wn.write_win_table_n, path, not as_json)
