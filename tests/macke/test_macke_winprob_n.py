@@ -145,17 +145,22 @@ def test_the_level_kernel_values_as_the_turn_solver(variant):
         assert want[L, int(s.m.empty)] > 0.3
 
 
-def test_one_and_two_threads_give_the_same_table():
+@pytest.mark.parametrize("rules, players, floor, cap", [
+    (TINY, 3, -100, 10),
+    (MackeRules(target=150), 3, -150, 30),  # families of many keys, digests that repeat
+])
+def test_one_and_two_threads_give_the_same_table(rules, players, floor, cap):
     old = numba.get_num_threads()
     try:
         out = []
         for k in (1, 2):
             numba.set_num_threads(k)
-            out.append(solve_macke_win_n(TINY, 3, floor=-100, cap_units=10))
+            out.append(solve_macke_win_n(rules, players, floor=floor, cap_units=cap))
     finally:
         numba.set_num_threads(old)
     a, b = out
     assert np.array_equal(a.W, b.W) and a.win_vs_ev == b.win_vs_ev and a.p_wins_ev == b.p_wins_ev
+    assert a.W.tobytes() == b.W.tobytes() and a.ev_table.tobytes() == b.ev_table.tobytes()
 
 
 def test_the_points_game_matches_a_three_player_tournament():
