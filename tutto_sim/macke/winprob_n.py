@@ -115,7 +115,7 @@ from tutto_sim.core.blocks import chunks
 from tutto_sim.core.policyfile import fields_sha256, schema_of, win_table_document, write_compact
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.win_kernel import turn_outcomes
+from tutto_sim.macke.win_kernel import move_mass, turn_outcomes
 from tutto_sim.macke.winprob import (DEFAULT_CAP_UNITS, DEFAULT_FLOOR, DEFAULT_TOL, WIN_FIELDS,
                                      WinSetup, check_win_rules, sweep_label)
 
@@ -266,6 +266,63 @@ def _turn_programme(n_all, n_throws, tab, empty, kpref, spref, ak, p0, win_max, 
         cbank[t0] = bankv[t0] >= series - EPS
         cv[t0] = bankv[t0] if cbank[t0] else series
     return vt[n_throws, empty], tstar
+
+
+@njit(cache=True)
+def _outcomes(tstar, n_all, n_throws, tab, ak, empty, keep, ret, bank, cbank, mass, bank_mass,
+              macke_mass, acc, touched):
+    """Where the turn of the decisions in ``keep``/``ret``/``bank``/``cbank``
+    ends (``win_kernel.turn_outcomes``, the forward pass): for each state a
+    throw reaches, the chances of its throws are first added up by the state
+    they lead to (``acc``, the states in ``touched``), then moved on once per
+    state: the same sums in another order."""
+    (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win, prob,
+     start, slot_off) = tab
+    n_states = state_dice.shape[0]
+    bank_mass[:] = 0.0
+    macke_mass[:] = 0.0
+    mass[:tstar] = 0.0
+    mass[0, n_throws, empty] = 1.0
+    acc[:] = 0.0
+    p_win = 0.0
+    for t0 in range(tstar):
+        if mass[t0, n_throws, empty] == 0.0:
+            continue
+        for tl in range(n_throws, 0, -1):
+            for u in range(n_states):
+                m = mass[t0, tl, u]
+                if m == 0.0:
+                    continue
+                s = u if tl == n_throws else sub_states[sub_start[u] + ret[t0, tl, u]]
+                n = n_all - state_dice[s]
+                lo = start[n]
+                aks = ak[s]
+                off = slot_off[s] - lo
+                pw = 0.0
+                pm = 0.0
+                nt = 0
+                for ms in range(lo, start[n + 1]):
+                    p = prob[ms]
+                    k0 = keep_start[ms]
+                    if win[ms]:
+                        pw += p
+                    elif k0 == keep_start[ms + 1]:
+                        pm += p
+                    else:
+                        u2 = aks[k0 + keep[t0, tl, off + ms]]
+                        if acc[u2] == 0.0:
+                            touched[nt] = u2
+                            nt += 1
+                        acc[u2] += p
+                p_win += m * pw
+                macke_mass[t0 + state_pts[s]] += m * pm
+                for x in range(nt):
+                    u2 = touched[x]
+                    p = m * acc[u2]
+                    acc[u2] = 0.0
+                    move_mass(p, u2, t0, tl, t0, tstar, n_all, n_throws, empty, state_dice,
+                              state_pts, bank, cbank, mass, bank_mass)
+    return p_win
 
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -680,8 +737,9 @@ def _sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, 
     ``c2[i]`` the chances through the end phase of ``E`` / ``E2`` and five 1s.
     A state whose decisions have the digest of the last sweep's
     (``digests[i]``; 0: none kept) keeps its ``q[i]``, ``c[i]``, ``c2[i]``
-    (they depend on nothing else): no forward pass. Only the states
-    ``lo <= i < hi`` (the caller sweeps in chunks)."""
+    (they depend on nothing else): no forward pass; the others' forward pass
+    is :func:`_outcomes` (``bt[0]``, a row no throw uses, adds up its
+    chances). Only the states ``lo <= i < hi`` (the caller sweeps in chunks)."""
     n_states = min(hi, V.shape[0])
     n_o = n ** (N - 1)
     nb = sf[0].shape[0]
@@ -704,8 +762,11 @@ def _sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, 
                 if h == digests[i] and h != 0:
                     continue
                 digests[i] = h
-            p_win = turn_outcomes(ts, n_all, n_throws, tab, empty, keep, ret, bank, cbank,
-                                  mass[blk], bank_mass, macke_mass)
+                p_win = _outcomes(ts, n_all, n_throws, tab, ak, empty, keep, ret, bank, cbank,
+                                  mass[blk], bank_mass, macke_mass, bt[0], si[4][blk])
+            else:  # the reference: the forward pass as first written
+                p_win = turn_outcomes(ts, n_all, n_throws, tab, empty, keep, ret, bank, cbank,
+                                      mass[blk], bank_mass, macke_mass)
             _settle(a, o, target_u, min_u, subtract, bank_mass, macke_mass, p_win, E, E2, q[i],
                     c[i], c2[i], True)
 
@@ -850,7 +911,8 @@ class _Setup:
               np.zeros((nb, self.N + 1)))
         si = (np.zeros((nb, hc), dtype=np.bool_),
               np.zeros((nb, hc, L1, self.two.n_slots), np.int8),
-              np.zeros((nb, hc, L1, ns), np.int8), np.zeros((nb, hc, L1, ns), np.bool_))
+              np.zeros((nb, hc, L1, ns), np.int8), np.zeros((nb, hc, L1, ns), np.bool_),
+              np.zeros((nb, ns), np.int64))
         mass = np.zeros((nb, hc, L1, ns))
         return sf, si, mass
 
@@ -1105,8 +1167,8 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     ``phase(label, total) -> advance(n)`` reports progress. ``reference``:
     the end as first written (every key's last turn solved whole, the others'
     chances by forward passes; several times slower) and every sweep's
-    forward passes, which the tests hold the families of :func:`_stage_win`
-    and the digests of :func:`_sweep` to.
+    forward passes as first written, which the tests hold the families of
+    :func:`_stage_win` and the digests and forward passes of :func:`_sweep` to.
 
     Examples
     --------
