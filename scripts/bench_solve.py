@@ -4,7 +4,7 @@ Usage::
 
     python scripts/bench_solve.py [--json] [--repeats N]
     python scripts/bench_solve.py --objective win [--target N] [--game-end round|immediate] [--json]
-    python scripts/bench_solve.py --objective win --game macke|volle-lotte [--target N] [--json]
+    python scripts/bench_solve.py --objective win --game macke|volle-lotte [--players 3|4] [--target N] [--json]
     python scripts/bench_solve.py --objective win --players 3|4 [--target N] [--game-end E] [--json]
 
 Prints the wall time of ``solve_tutto`` (all cards, default rules and x2
@@ -18,7 +18,9 @@ cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
 small solve that loads the compiled kernels), ``states``, ``residual``, the
 process's CPU seconds and the load average, since the machine may be shared.
 ``--game macke`` or ``volle-lotte`` times ``macke.winprob.solve_macke_win``
-(docs/macke-win.md) instead, floor -2500. ``--players 3`` or ``4`` times
+(docs/macke-win.md) instead, floor -2500; with ``--players 3`` or ``4`` the
+N-player ``macke.winprob_n.solve_macke_win_n`` (floor -1000), each phase's
+seconds beside the whole. For Tutto ``--players 3`` or ``4`` times
 the N-player solver (``tutto.winprob_n.solve_win_n``) with the two-player
 solve at the same target as the baseline run in the same process: the
 seconds of each, the turn-start states, and the seconds per 1,000 states of
@@ -121,7 +123,43 @@ def bench_win_n(args) -> None:
             print(f"{k:>44}: {v}")
 
 
+def bench_macke_n(args) -> None:
+    """``--game macke|volle-lotte --players 3|4``: ``macke.winprob_n.solve_macke_win_n``
+    (default floor and cap) after a small solve that loads the kernels; the
+    wall seconds of each phase, the CPU seconds and the load average before and after."""
+    from tutto_sim.macke.rules import MackeRules
+    from tutto_sim.macke.winprob_n import solve_macke_win_n
+
+    variant = "volle-lotte" if args.game == "volle-lotte" else "standard"
+    solve_macke_win_n(MackeRules.preset(variant, target=100), args.players, floor=-100,
+                      cap_units=20)  # load the kernels
+    marks = []
+
+    def phase(label, total, unit=None):
+        marks.append((label, time.perf_counter()))
+        return lambda k: None
+
+    load0, cpu0 = os.getloadavg(), time.process_time()
+    sol = solve_macke_win_n(MackeRules.preset(variant, target=args.target), args.players,
+                            phase=phase)
+    end = time.perf_counter()
+    phases = {}
+    for (label, t), (_, t2) in zip(marks, marks[1:] + [("", end)]):
+        phases[label] = round(phases.get(label, 0.0) + t2 - t, 1)
+    result = {**sol.summary(), "cpu_seconds": round(time.process_time() - cpu0, 1),
+              "phase_seconds": phases, "threads": numba.get_num_threads(),
+              "load_average_before": load0, "load_average": os.getloadavg(), "machine": machine()}
+    result.pop("rules")
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for k, v in result.items():
+            print(f"{k:>24}: {v}")
+
+
 def bench_win(args) -> None:
+    if args.players > 2 and args.game != "tutto":
+        return bench_macke_n(args)
     if args.players > 2:
         return bench_win_n(args)
     if args.game == "tutto":

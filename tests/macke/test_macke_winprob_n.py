@@ -94,17 +94,73 @@ def test_playing_to_win_pays_against_points_players():
         assert sol.win_vs_ev[s] > sol.p_wins_ev[s]
 
 
-def test_one_and_two_threads_give_the_same_table():
+@pytest.mark.parametrize("rules, players, floor, cap", [
+    (MackeRules(target=150), 3, -150, 30),
+    (MackeRules(variant="instant-win", target=100), 4, -100, 20),
+    (MackeRules.preset("volle-lotte", target=100, bust="zero"), 3, -100, 20),
+])
+def test_the_fast_kernels_give_the_reference_tables(rules, players, floor, cap):
+    # the end solved by families of keys (each turn's levels above the
+    # minimum once per family, the others' chances evaluated backwards) and
+    # the level with each keep's value computed once, against the kernels as
+    # first written (every key whole, forward passes): the same tables
+    fast = solve_macke_win_n(rules, players, floor=floor, cap_units=cap)
+    ref = solve_macke_win_n(rules, players, floor=floor, cap_units=cap, reference=True)
+    assert fast.iterations == ref.iterations
+    assert np.abs(fast.W - ref.W).max() < 1e-12
+    assert np.array_equal(fast.ev_table, ref.ev_table)
+    for a, b in ((fast.p_wins, ref.p_wins), (fast.win_vs_ev, ref.win_vs_ev)):
+        assert np.abs(np.array(a) - np.array(b)).max() < 1e-12
+    assert fast.max_locked == ref.max_locked
+    # the chances of a player who plays to win differ from the points game's
+    assert np.abs(fast.W - fast.ev_table).max() > 0.01
+
+
+@pytest.mark.parametrize("variant", ["standard", "volle-lotte"])
+def test_the_level_kernel_values_as_the_turn_solver(variant):
+    # one locked total of the turn, random leaves: the win solver's level
+    # (each set-aside state's value once, successors from a table) gives the
+    # values of the turn solver's own level (macke.solver.turn_level), written
+    # apart from it; only the tie-break (within 1e-12) may tell them apart
+    from tutto_sim.macke.solver import turn_level
+    from tutto_sim.macke.winprob_n import _level, _Setup
+
+    s = _Setup(MackeRules.preset(variant, target=300), 3, -100, 60)
+    sf, si, _ = s.scratch()
+    n_all, L, tab, _, kpref, spref, ak, _, _, hc = s.turn_args()
+    rng = np.random.default_rng(7)
+    for t0, tstar in ((0, 30), (12, 30), (29, 30)):
+        bankv, mackev, cv = rng.random(s.n_t), rng.random(s.n_t), rng.random(hc)
+        got, want = np.zeros_like(sf[3][0]), np.zeros_like(sf[3][0])
+        for out, fn, extra in ((got, _level, (kpref, spref, ak)), (want, turn_level, ())):
+            vt, bt = np.zeros_like(out), np.zeros_like(out)
+            keep, ret, bank = si[1][0][0].copy(), si[2][0][0].copy(), si[3][0][0].copy()
+            if extra:
+                fn(t0, n_all, L, tab, *extra, bankv, mackev, tstar, cv, vt, bt, keep, ret, bank,
+                   0.5)
+            else:
+                fn(t0, n_all, L, tab, bankv, mackev, 0.5, tstar, cv, vt, bt, keep, ret, bank)
+            out[:] = vt
+        assert np.abs(got[1:] - want[1:]).max() < 1e-12
+        assert want[L, int(s.m.empty)] > 0.3
+
+
+@pytest.mark.parametrize("rules, players, floor, cap", [
+    (TINY, 3, -100, 10),
+    (MackeRules(target=150), 3, -150, 30),  # families of many keys, digests that repeat
+])
+def test_one_and_two_threads_give_the_same_table(rules, players, floor, cap):
     old = numba.get_num_threads()
     try:
         out = []
         for k in (1, 2):
             numba.set_num_threads(k)
-            out.append(solve_macke_win_n(TINY, 3, floor=-100, cap_units=10))
+            out.append(solve_macke_win_n(rules, players, floor=floor, cap_units=cap))
     finally:
         numba.set_num_threads(old)
     a, b = out
     assert np.array_equal(a.W, b.W) and a.win_vs_ev == b.win_vs_ev and a.p_wins_ev == b.p_wins_ev
+    assert a.W.tobytes() == b.W.tobytes() and a.ev_table.tobytes() == b.ev_table.tobytes()
 
 
 def test_the_points_game_matches_a_three_player_tournament():

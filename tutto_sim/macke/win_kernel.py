@@ -87,17 +87,27 @@ def turn_outcomes(tstar, n_all, n_throws, tab, empty, keep, ret, bank, cbank, ma
                         macke_mass[t0 + state_pts[s]] += p
                         continue
                     u2 = add[s, keep_states[k0 + keep[r, tl, slot_off[s] + ms - lo]]]
-                    t = t0 + state_pts[u2]
-                    if state_dice[u2] == n_all:
-                        if t >= tstar or cbank[min(t, cbank.shape[0] - 1)]:
-                            bank_mass[t] += p
-                        else:
-                            mass[t, n_throws, empty] += p
-                    elif tl == 1 or bank[r, tl - 1, u2]:
-                        bank_mass[t] += p
-                    else:
-                        mass[t0, tl - 1, u2] += p
+                    move_mass(p, u2, t0, tl, r, tstar, n_all, n_throws, empty, state_dice,
+                              state_pts, bank, cbank, mass, bank_mass)
     return p_win
+
+
+@njit(cache=True, inline="always")
+def move_mass(p, u2, t0, tl, r, tstar, n_all, n_throws, empty, state_dice, state_pts, bank, cbank,
+              mass, bank_mass):
+    """Chance ``p`` that, at locked total ``t0`` with ``tl`` throws left, the
+    set-aside state becomes ``u2``: to where the turn goes on or ends
+    (decision row ``r``)."""
+    t = t0 + state_pts[u2]
+    if state_dice[u2] == n_all:
+        if t >= tstar or cbank[min(t, cbank.shape[0] - 1)]:
+            bank_mass[t] += p
+        else:
+            mass[t, n_throws, empty] += p
+    elif tl == 1 or bank[r, tl - 1, u2]:
+        bank_mass[t] += p
+    else:
+        mass[t0, tl - 1, u2] += p
 
 
 @njit(cache=True, inline="always")
