@@ -252,7 +252,8 @@ def test_solve_objective_win_text(capsys, small_solve, tmp_path):
 
 @pytest.mark.parametrize("args, words", [
     (["--target", "25000"], "targets up to 20,000"),
-    (["--target", "1000", "--out", "."], "is a folder"),
+    # a place under a file (a folder named --out takes the table under its own name)
+    (["--target", "1000", "--out", f"{__file__}/table.json"], "is a file, not a folder"),
 ])
 def test_solve_objective_win_bad_input(capsys, args, words):
     from conftest import run_cli

@@ -430,7 +430,8 @@ class Steps:
     :meth:`flush`, which a solve calls however it stops): a solve of many
     small steps does not spend its time writing, and a stop loses at most the
     step it was working on. ``ck`` None: nothing is kept (``get`` finds
-    nothing, ``done`` forgets). A resumed solve asks :meth:`get` for each step
+    nothing, ``done`` forgets); a part that cannot be saved (a full disk) is
+    said once on stderr, and the solve goes on keeping nothing. A resumed solve asks :meth:`get` for each step
     in the order it does them and takes the arrays saved instead of doing it.
     """
 
@@ -456,7 +457,7 @@ class Steps:
     def get(self, name: str) -> tuple[dict, dict] | None:
         """``(arrays, info)`` of step ``name`` from the saved parts, or None."""
         part = self._where.get(name)
-        if part is None:
+        if part is None or self.ck is None:
             return None
         if part != self._part_name:
             arrays = self.ck.load(part)
@@ -487,7 +488,17 @@ class Steps:
         arrays = {f"{i}:{k}": v for i, (_, a, _) in enumerate(self._pending) for k, v in a.items()}
         steps = [name for name, _, _ in self._pending]
         info = {"steps": steps, "infos": [i for _, _, i in self._pending]}
-        self.ck.save(steps[-1], arrays, info)
+        try:
+            self.ck.save(steps[-1], arrays, info)
+        except CheckpointError as e:
+            # a full disk: the solve goes on, its result is what matters (and is rescued)
+            from tutto_sim.core.cli import err
+
+            err.print(f"{e}; the solve goes on without keeping its work", markup=False,
+                      highlight=False, soft_wrap=True)
+            self.ck = None
+            self._pending = []
+            return
         for name in steps:
             self._where[name] = steps[-1]
         self._pending = []

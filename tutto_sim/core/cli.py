@@ -799,7 +799,7 @@ def solve_and_save(solve: Callable, write: Callable, path: Path, progress: bool,
                 checkpoint.remove()  # nothing finished: no empty folder left behind
             raise interrupted_solve(phase, what, path, checkpoint) from None
     saved = save(path, lambda tmp: write(result, tmp))
-    if checkpoint is not None and not saved.rescued:  # rescued: the work stays for a rerun
+    if checkpoint is not None:  # the result is saved (or rescued): the kept work is done with
         checkpoint.remove()
     return result, saved
 
