@@ -103,3 +103,15 @@ def interrupt(proc: subprocess.Popen) -> tuple[int, str, str]:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     return proc.returncode, out, err
+
+
+def stop_when(proc: subprocess.Popen, pattern: str) -> tuple[str, str]:
+    """Ctrl-C once ``proc``'s stderr shows ``pattern``: demands exit code 130 and
+    one ``tutto-sim: interrupted: …`` line; returns (that line, all of stderr)."""
+    said = read_until(proc, proc.stderr, pattern)
+    code, _, err = interrupt(proc)
+    err = said + err
+    assert code == 130, err
+    line = [x for x in err.splitlines() if x.startswith("tutto-sim: interrupted: ")]
+    assert len(line) == 1, err
+    return line[0], err

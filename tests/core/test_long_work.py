@@ -13,7 +13,7 @@ import pytest
 
 from conftest import interrupt as _interrupt
 from conftest import read_until as _read_until
-from conftest import run_cli
+from conftest import run_cli, stop_when
 from conftest import SCRIPT, start_cli as _start
 from tutto_sim.core import cli
 
@@ -37,12 +37,7 @@ def test_ctrl_c_in_a_win_solve_says_what_was_done_and_that_nothing_was_written(t
     # a progress line at every step, so the test sees the solve under way (a log's own setting)
     proc = _start(["solve", "--objective", "win", *args, "--out", str(out)], tmp_path,
                   {"TUTTO_SIM_PROGRESS_EVERY": "0"})
-    said = _read_until(proc, proc.stderr, rf"{first}[^\n]*: \d[\d,]* of [\d,]+ [^\n]* so far")
-    code, _, err = _interrupt(proc)
-    err = said + err
-    assert code == 130, err
-    line = [x for x in err.splitlines() if x.startswith("tutto-sim: interrupted: ")]
-    assert len(line) == 1, err
+    line = [stop_when(proc, rf"{first}[^\n]*: \d[\d,]* of [\d,]+ [^\n]* so far")[0]]
     # the phase under way: how far it got, of how much, and its time
     parts = line[0].removeprefix("tutto-sim: interrupted: ").split("; ")
     done = [m.groups() for m in (re.fullmatch(

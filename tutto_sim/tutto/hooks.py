@@ -181,7 +181,7 @@ class TuttoHooks(GameHooks):
                                         prepare_file, solve_and_save, solve_output)
         from tutto_sim.tutto.winprob import default_win_file
         from tutto_sim.tutto.winprob_n import (DEFAULT_TOL, MAX_TARGETS, checkpoint_key,
-                                               default_cap, solve_win_n, write_win_table_n)
+                                               margin_cap_of, solve_win_n, write_win_table_n)
 
         most = MAX_TARGETS[players]
         if rules.target > most:
@@ -191,10 +191,9 @@ class TuttoHooks(GameHooks):
         default, digest = default_win_file(rules, players)
         path = solve_output(out_path, default)
         prepare_file(path, "--out")
-        n = rules.target // 50
-        cap = 0 if rules.game_end == "immediate" else default_cap(n, players)
         ck = Checkpoint.open(path.with_suffix(".checkpoint"),
-                             checkpoint_key(rules, players, cap, DEFAULT_TOL), resume,
+                             checkpoint_key(rules, players, margin_cap_of(rules, players),
+                                            DEFAULT_TOL), resume,
                              f"the {players}-player win table to {rules.target:,}")
         if resume:
             err.print(f"resuming from {ck.folder}: {ck.summary()}" if ck.parts else

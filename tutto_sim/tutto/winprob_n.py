@@ -99,6 +99,15 @@ def default_cap(n_units: int, players: int) -> int:
     return max(40, n_units)
 
 
+def margin_cap_of(rules: TuttoRules, players: int, margin_cap: int | None = None) -> int:
+    """The cap a solve of ``rules`` uses: ``margin_cap``, else :func:`default_cap`;
+    0 under ``immediate`` (no end of the round)."""
+    if rules.game_end == "immediate":
+        return 0
+    n = rules.target // POINT_UNIT
+    return int(default_cap(n, players) if margin_cap is None else margin_cap)
+
+
 @dataclass(frozen=True)
 class WinSolutionN:
     """The exact N-player solution (scores in units of 50).
@@ -166,8 +175,7 @@ class _Solver:
         self.n = n = rules.target // POINT_UNIT
         self.immediate = rules.game_end == "immediate"
         self.ded_tutto = rules.plusminus_deduction == "tutto"
-        self.C = 0 if self.immediate else int(default_cap(n, players) if margin_cap is None
-                                              else margin_cap)
+        self.C = margin_cap_of(rules, players, margin_cap)
         self.M = n + self.C + 1
         self.tol = tol
         self.progress = progress
@@ -270,7 +278,7 @@ class _Solver:
             else:
                 Vd_, Ed_ = Vd, Ed
             # in parts, to show how far it is: a turn here reads only later seats' end phase
-            out = np.empty((len(runs), N))
+            out = np.empty((len(runs), N)) if inv is not None else None
             for a, b in chunks(len(runs)):
                 part = runs[a:b]
                 name = f"{w} end of the round seat {m} states {a}-{b}"
@@ -281,9 +289,10 @@ class _Solver:
                     self.steps.done(name, {"c": c})
                 else:
                     c = kept[0]["c"]
-                out[a:b] = c
                 if inv is None:
                     E[m, part] = c
+                else:
+                    out[a:b] = c
                 if self.progress is not None:
                     self.progress(len(part))
             if inv is not None:
@@ -456,8 +465,7 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
                margin_cap: int | None = None) -> int:
     """Progress of one sweep of every world of :func:`solve_win_n`."""
     n = rules.target // POINT_UNIT
-    mc = 0 if rules.game_end == "immediate" else (default_cap(n, players) if margin_cap is None
-                                                  else margin_cap)
+    mc = margin_cap_of(rules, players, margin_cap)
     M = n + mc + 1
     end = 0 if rules.game_end == "immediate" else sum(len(e[2]) for e in
                                                        end_phase_states(n, M, players))
