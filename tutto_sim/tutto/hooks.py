@@ -222,6 +222,12 @@ class TuttoHooks(GameHooks):
                   f"last sweep {sol.residual:.1e}; turns followed {sol.margin_cap * 50:,} points past "
                   f"the target)")
 
+    def analyze_commands(self) -> list:
+        """Tutto's own analysis: ``analyze winopt``."""
+        from tutto_sim.tutto.analysis_cli import analyze_winopt
+
+        return [("winopt", analyze_winopt)]
+
     def web_cases(self, kind: str, path, n: int, seed: int) -> list[dict]:
         """Seeded situations with the Python answers for the JavaScript reader's
         tests (``web.export``): ``kind`` "turn" (the points table) or "win"."""

@@ -62,6 +62,7 @@ turn start by turn start: 1.5 s and 6.4 s at 1000 and 2000).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
@@ -390,6 +391,11 @@ def _static_choices(rules) -> tuple[np.ndarray, ...]:
     return keep_hi, keep_lo, street_hi, street_lo
 
 
+#: Most entries of the stacked turn-start index of a two-player and an N-player
+#: win table in one game (their shapes differ, each is padded to the larger).
+MAX_MIXED_STATE = 80_000_000
+
+
 def kernel_win_args(rules, tables) -> tuple:
     """The game kernel's ``win`` argument for the bots' ``table()`` results:
     ``(slot, vals, lay, bust, state, last0, mmax, cpx, keep_hi, keep_lo,
@@ -412,7 +418,17 @@ def kernel_win_args(rules, tables) -> tuple:
                 np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64)) + statics
     shapes = {d.state.shape for d in datas}
     if len(shapes) != 1:
-        raise ValueError("win tables of different targets cannot play in one game")
+        # a two-player table (2, n, n, 2) beside an N-player one (2, 1, states, 2): both fit
+        # in the larger of each axis (indices past a table's own are never read)
+        big = tuple(max(x) for x in zip(*shapes))
+        if np.prod(big) > MAX_MIXED_STATE:
+            raise ValueError("a two-player and an N-player win table of this target cannot "
+                             f"play in one game (their index would take "
+                             f"{8 * np.prod(big) / 1e9:.1f} GB)")
+        for i, d in enumerate(datas):
+            st = np.zeros(big, dtype=np.int64)
+            st[tuple(slice(0, k) for k in d.state.shape)] = d.state
+            datas[i] = dataclasses.replace(d, state=st)
     vals, lays, busts, states = [], [], [], []
     v0 = l0 = 0
     last0, mmax, cpx = [], [], []
@@ -422,12 +438,16 @@ def kernel_win_args(rules, tables) -> tuple:
             lay[:, c] += v0
         lay[:, L_NXT] += l0
         st = d.state.copy()
-        st[..., 0] += l0
+        if d.last0 >= 0:
+            st[..., 0] += l0
+        else:  # an N-player table: its turn starts' first layers (-1: none); [1, 0, 0] is (n, M)
+            first = st[0, 0, :, 0]
+            first[first >= 0] += l0
         vals.append(d.vals)
         lays.append(lay)
         busts.append(d.bust)
         states.append(st)
-        last0.append(d.last0 + l0)
+        last0.append(d.last0 + l0 if d.last0 >= 0 else d.last0)  # < 0: an N-player table
         mmax.append(d.mmax)
         cpx.append(d.cpx)
         v0 += d.vals.size

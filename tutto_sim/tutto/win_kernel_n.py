@@ -21,7 +21,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tutto_sim.tutto.win_kernel import MAX_MODE, PM_UNITS, turn_programme
+from tutto_sim.tutto.win_kernel import (
+    MAX_MODE,
+    PM_UNITS,
+    last_turn_margin,
+    leaf_value,
+    turn_programme,
+    win_chain,
+)
+from tutto_sim.tutto.win_seat import two_player_state
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto N-player win solver's kernels"
@@ -225,6 +233,39 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
 
 
 @njit(cache=True)
+def reduced_leaves(s, x, end_phase, nplayers, n, immediate, ded_tutto, W2, L2, n_layers,
+                   tsize_used, bl, bust, chain):
+    """Component 0 of seat s's turn at x as ``winopt`` values it at a table of
+    N without an N-player table (:mod:`tutto_sim.tutto.win_seat`): the
+    two-player table (``W2``, its last turns ``L2``) in the reduced state
+    (two-player seat 1 for the last seat of the round, else 0; own score
+    against the leader among the others at the turn's start, who loses 20
+    per Plus/Minus Tutto when he is at or above the roller). In the main
+    phase its leaves are the two-player solver's (``win_kernel.leaf_value``,
+    a Niete as there); in the last round (the end phase) seat 1's last turn
+    against the leader's margin after the Tuttos so far: banking wins above
+    it, 1/2 level with it. Overwrites ``bl[0]`` and ``bust[0]`` of the
+    ``n_layers`` layers up to ``tsize_used``."""
+    sig, own, other = two_player_state(x, s, nplayers)
+    nl2 = win_chain(own, other, chain)
+    for j in range(n_layers):
+        e = chain[j if j < nl2 else nl2 - 1]
+        if end_phase:
+            m = last_turn_margin(own, other, j)
+            for t in range(tsize_used):
+                bl[0, j, t] = 1.0 if t > m else (0.5 if t == m else 0.0)
+            if ded_tutto:
+                bust[0, j] = 1.0 if m < 0 else (0.5 if m == 0 else 0.0)
+            else:
+                bust[0, j] = 0.0
+        else:
+            for t in range(tsize_used):
+                bl[0, j, t] = leaf_value(W2, L2, sig, own, e, own + t, n, immediate)
+            eb = e if ded_tutto else other
+            bust[0, j] = 1.0 - W2[1 - sig, eb, own]
+
+
+@njit(cache=True)
 def tcap_of(s, x, end_phase, nplayers, n, M, immediate):
     """The turn total from which the programme banks: the target for a player
     after whom nobody moves (or ``immediate``), else the cap ``M - 1``."""
@@ -293,10 +334,12 @@ def ev_state(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level, V, E,
 def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto, level, Vd,
                Ed, V, E, tp, ev, t_max, q, po, hfw, pb, pw, A, D, U, UX, bl, bust, win, sc_buf,
                xs, ys, lose, vec, vecd, link_layer, link_idx, nlink, out_c, out_p, out_w,
-               out_lk, out_nl, tsize):
+               out_lk, out_nl, tsize, W2, L2, chain):
     """One turn for each listed state, in the world (V, E) with its inputs
     from there: ``kinds[seat]`` 0 win-optimal (deciding in V itself), 1 the
-    EV table, 2 win-optimal decisions (from Vd, Ed) valued in V. Writes the
+    EV table, 2 win-optimal decisions (from Vd, Ed) valued in V, 3 ``winopt``
+    without an N-player table (decisions from the two-player table ``W2``,
+    ``L2`` in the reduced state, :func:`reduced_leaves`) valued in V. Writes the
     value vector (absolute seats) with the Niete's state and the links at
     their current values in ``out_c``, the Niete slope ``out_p`` and the link
     slopes ``out_w`` (targets ``out_lk``, ``out_nl`` of them). Each thread
@@ -329,11 +372,14 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                     n_layers = bl.shape[2]
                 tcap = tcap_of(s, x, end_phase, nplayers, n, M, immediate)
                 used = min(2 * tcap + 90, tsize)
-                deciding = kind == 2
+                deciding = kind >= 2
                 nv = fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate,
                                  ded_tutto, level, Vd, Ed, V, E, lose[blk], n_layers,
                                  nlink[blk], used, bl[blk], bust[blk], win[blk], y, vec[blk],
                                  vecd[blk], link_layer[blk], link_idx[blk])
+                if kind == 3:
+                    reduced_leaves(s, x, end_phase, nplayers, n, immediate, ded_tutto, W2, L2,
+                                   n_layers, used, bl[blk], bust[blk], chain[blk])
                 turn_programme(MAX_MODE, nv, tcap, n_layers, bl[blk], bust[blk], win[blk],
                                A[blk], D[blk], U[blk], UX[blk], sc_buf[blk], tp, ev,
                                np.bool_(True))

@@ -212,6 +212,8 @@ class _Solver:
         self.timing: dict = {}
         self.world_no = 0
         self.steps = Steps(None)  # or a checkpoint's (solve_win_n)
+        # kind 3 (winopt without an N-player table): the two-player table it decides by
+        self.two = (np.zeros((2, 1, 1)), np.zeros((2, 1)))
 
     def empty(self):
         N = self.N
@@ -229,7 +231,7 @@ class _Solver:
         if cluster.active() and len(seat) > CLUSTER_STATES:
             cuts = list(range(0, len(seat), CLUSTER_STATES))
             tasks = [(self.rules, self.N, self.C, seat[a:a + CLUSTER_STATES],
-                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, Vd, Ed, V, E)
+                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, Vd, Ed, V, E, self.two)
                      for a in cuts]
             parts: list = [None] * len(tasks)
 
@@ -253,7 +255,7 @@ class _Solver:
                       self.ded_tutto, level, Vd, Ed, V, E, p.tp, p.ev, p.t_max, q, po, hfw, pb,
                       pw, s.A, s.D, s.U, s.UX, s.bl, s.bust, s.win, s.sc, s.xs, s.ys, s.lose,
                       s.vec, s.vecd, s.link_layer, s.link_idx, s.nlink, out_c, out_p, out_w,
-                      out_lk, out_nl, self.tsize)
+                      out_lk, out_nl, self.tsize, self.two[0], self.two[1], s.chain)
         return out_c, out_p, out_w, out_lk, out_nl
 
     def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win"):
@@ -454,11 +456,12 @@ def _worker_solver(rules: TuttoRules, players: int, cap: int) -> _Solver:
     return _Solver(rules, players, cap, DEFAULT_TOL, None)
 
 
-def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, two):
     """One cluster task: the turns of these states (a worker keeps its solver's
-    tables and scratch between tasks)."""
-    return _worker_solver(rules, players, cap).run_here(seat, idx, end_phase, kinds, level, Vd,
-                                                        Ed, V, E)
+    tables and scratch between tasks; ``two``: kind 3's two-player table)."""
+    sv = _worker_solver(rules, players, cap)
+    sv.two = two
+    return sv.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
 
 
 def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
@@ -557,6 +560,114 @@ def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
         residual=float(residual), sweeps=sweeps, margin_cap=sv.C,
         extra={"main_states": N * sv.n ** N, "end_states": sv.end_count,
                **{k: round(v, 3) for k, v in sv.timing.items()}})
+
+
+# --------------------------------------------------------------------------
+# winopt without an N-player table, valued exactly
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WinoptValue:
+    """``winopt`` as it plays at a table of N without an N-player table (the
+    two-player table's decisions in a reduced state, :mod:`tutto_sim.tutto.win_seat`),
+    valued exactly in the N-player game, seat by seat (the other seats as
+    they were).
+
+    ``exact``: each seat's chance when everyone plays to win (``p_wins`` of
+    the N-player table); ``vs_win[s]``: seat ``s`` plays ``winopt``, the
+    others keep playing to win by the table (their decisions do not change);
+    ``win_vs_ev[s]``: seat ``s`` plays to win by the table against N-1
+    ``optimal`` (points) players; ``vs_ev[s]``: ``winopt`` in seat ``s``
+    against them; ``p_wins_ev``: everyone ``optimal``. Empty tuples for the
+    parts not asked for."""
+
+    rules: TuttoRules
+    players: int
+    exact: tuple
+    vs_win: tuple
+    win_vs_ev: tuple
+    vs_ev: tuple
+    p_wins_ev: tuple
+    seconds: float
+    residual: float
+
+    def loss(self) -> tuple:
+        """What ``winopt`` gives away against exact play, per seat (probability)."""
+        return tuple(a - b for a, b in zip(self.exact, self.vs_win))
+
+    def loss_vs_ev(self) -> tuple:
+        """The same against points players: ``win_vs_ev - vs_ev``."""
+        return tuple(a - b for a, b in zip(self.win_vs_ev, self.vs_ev))
+
+    def gain_vs_ev(self) -> tuple:
+        """``winopt``'s gain over playing for points, against points players."""
+        return tuple(a - b for a, b in zip(self.vs_ev, self.p_wins_ev))
+
+    def summary(self) -> dict:
+        return {"game": "tutto", "players": self.players, "target": self.rules.target,
+                "game_end": self.rules.game_end, "p_wins": list(self.exact),
+                "winopt_vs_win": list(self.vs_win), "winopt_loss": list(self.loss()),
+                "win_vs_ev": list(self.win_vs_ev), "winopt_vs_ev": list(self.vs_ev),
+                "winopt_loss_vs_ev": list(self.loss_vs_ev()) if self.vs_ev else [],
+                "p_wins_ev": list(self.p_wins_ev),
+                "winopt_gain_vs_ev": list(self.gain_vs_ev()) if self.vs_ev else [],
+                "seconds": round(self.seconds, 3), "residual": self.residual}
+
+
+def value_winopt(table: "WinTableN", table2, against_ev: bool = True, tol: float = DEFAULT_TOL,
+                 phase=None) -> WinoptValue:
+    """Value ``winopt`` (deciding by the two-player table ``table2``, a
+    :class:`tutto_sim.tutto.winprob.WinTable` of the same rules) in every seat
+    of the N-player game of ``table``: one world per seat and opponents, each
+    a fixed-decision evaluation of the solver (kind 3, :func:`win_kernel_n.reduced_leaves`).
+    The points players' figures are taken from the table's summary when it
+    has them, else valued here too. ``phase`` as :func:`solve_win_n`'s."""
+    from tutto_sim.tutto.winprob import WIN_FIELDS
+
+    t0 = time.perf_counter()
+    rules, N = table.rules, table.players
+    wrong = [f for f in WIN_FIELDS if getattr(rules, f) != getattr(table2.rules, f)]
+    if wrong:
+        raise ValueError(f"the two-player table was solved for other rules: {', '.join(wrong)}")
+    if rules.game_end == "round" and table2.margin_cap != table.margin_cap:
+        raise ValueError(f"the two-player table follows turns {table2.margin_cap} units past the "
+                         f"target, the {N}-player table {table.margin_cap}: solve them alike")
+    sv = _Solver(rules, N, table.margin_cap, tol, None)
+    sv.two = (np.ascontiguousarray(table2.W, dtype=np.float64),
+              np.ascontiguousarray(table2.last_turn_table, dtype=np.float64))
+    if phase is not None:
+        sv.phase = phase
+    W = np.ascontiguousarray(table.W.reshape(N, -1, N))
+    WE = (np.ascontiguousarray(table.E.reshape(N, -1, N)) if not sv.immediate
+          else np.zeros((N, 1, N)))
+    residual = 0.0
+
+    def world(kinds, label):
+        nonlocal residual
+        V, VE = sv.empty()
+        r, _ = sv.world(kinds, W, WE, V, VE, label=label)
+        residual = max(residual, r)
+        return V
+
+    exact = tuple(float(v) for v in W[0, 0])
+    vs_win = tuple(float(world([3 if q == s else 2 for q in range(N)],
+                               f"winopt in seat {s + 1} of {N}")[0, 0, s]) for s in range(N))
+    win_ev = p_ev = vs_ev = ()
+    if against_ev:
+        summ = table.summary if isinstance(getattr(table, "summary", None), dict) else {}
+        win_ev, p_ev = tuple(summ.get("win_vs_ev") or ()), tuple(summ.get("p_wins_ev") or ())
+        if not p_ev:
+            p_ev = tuple(float(v) for v in world([1] * N, "everyone playing for points")[0, 0])
+        if not win_ev:
+            win_ev = tuple(float(world([2 if q == s else 1 for q in range(N)],
+                                       f"playing to win in seat {s + 1} of {N} against points "
+                                       "players")[0, 0, s]) for s in range(N))
+        vs_ev = tuple(float(world([3 if q == s else 1 for q in range(N)],
+                                  f"winopt in seat {s + 1} of {N} against points players")[0, 0, s])
+                      for s in range(N))
+    return WinoptValue(rules, N, exact, vs_win, win_ev, vs_ev, p_ev,
+                       time.perf_counter() - t0, float(residual))
 
 
 # --------------------------------------------------------------------------
