@@ -93,7 +93,9 @@ def test_the_win_code_of_each_dice_game_is_one_sub_package():
     rows = table()
     for game in ("tutto", "macke"):
         have = modules(game)
-        assert "win" in have and not {m for m in have if "/" not in m and m.startswith(("win", "report_win"))} - {"win"}
+        assert "win" in have, f"{game} has no win/ sub-package"
+        beside = {m for m in have if "/" not in m and m.startswith(("win", "report_win"))} - {"win"}
+        assert not beside, f"{game} keeps win modules beside win/: {sorted(beside)}"
         shared = {m for m in rows if m.startswith("win/") and {"tutto", "macke"} <= rows[m]}
         assert {"win/programme", "win/kernel2", "win/solve2", "win/kernel_n", "win/solve_n", "win/table",
                 "win/planner", "win/report"} <= shared

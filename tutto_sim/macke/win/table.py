@@ -137,6 +137,12 @@ def default_win_file(rules):
     from tutto_sim.core.runs import win_table_file
 
     return win_table_file(game_label(rules), win_rules(rules))
+
+
+# --------------------------------------------------------------------------
+# the policy file of N players
+# --------------------------------------------------------------------------
+
 #: Version 1 is the two-player file (:data:`WIN_TABLE_VERSION`); it stays as it is.
 WIN_TABLE_VERSION_N = 2
 WIN_OBJECTIVE_N = ("every player maximises his own chance of winning; a win shared by k tied "
@@ -181,7 +187,8 @@ def _hash_n(d: dict) -> str:
 
 
 def win_table_n_dict(sol) -> dict:
-    """The JSON document of the N-player win policy file of a :class:`solve_n.MackeWinNSolution` (schema/macke-win-n-policy.schema.json)."""
+    """The JSON document of the N-player win policy file of a
+    :class:`solve_n.MackeWinNSolution` (schema/macke-win-n-policy.schema.json)."""
     r, N = sol.rules, sol.players
     return win_table_document(r.GAME, r, WIN_TABLE_KIND, WIN_TABLE_VERSION_N, WIN_OBJECTIVE_N, {
         "players": N, "point_unit": POINT_UNIT, "target_units": r.target // POINT_UNIT,

@@ -57,7 +57,8 @@ def _win_hash(d: dict) -> str:
 
 
 def win_table_dict(sol) -> dict:
-    """The JSON document of the win policy file of a :class:`solve2.WinSolution` (schema/win-policy.schema.json)."""
+    """The JSON document of the win policy file of a :class:`solve2.WinSolution`
+    (schema/win-policy.schema.json)."""
     return win_table_document("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION, WIN_OBJECTIVE, {
         "point_unit": POINT_UNIT,
         "target_units": sol.rules.target // POINT_UNIT, "margin_cap_units": sol.margin_cap,
@@ -115,7 +116,13 @@ def default_win_file(rules, players: int = 2):
     from tutto_sim.core.runs import win_table_file
 
     return win_table_file("tutto", win_rules(rules), players=players)
-#: Version 2: a table of N players (version 1 is the two-player file, :data:`WIN_TABLE_VERSION`).
+
+
+# --------------------------------------------------------------------------
+# the policy file of N players
+# --------------------------------------------------------------------------
+
+#: Version 2: a table of N players (version 1: the two-player file, :data:`WIN_TABLE_VERSION`).
 WIN_TABLE_VERSION_N = 2
 WIN_OBJECTIVE_N = ("every player maximises his chance of winning a game of N players "
                  "(docs/win.md; cards drawn independently at the deck frequencies)")
@@ -167,7 +174,8 @@ def _hash_n(d: dict) -> str:
 
 
 def win_table_n_dict(sol) -> dict:
-    """The JSON document of an N-player win table (a :class:`solve_n.WinSolutionN`) (schema/win-policy-n.schema.json)."""
+    """The JSON document of an N-player win table, a :class:`solve_n.WinSolutionN`
+    (schema/win-policy-n.schema.json)."""
     from tutto_sim.core.policyfile import win_table_document
 
     N, n = sol.players, sol.rules.target // POINT_UNIT
