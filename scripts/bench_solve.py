@@ -13,15 +13,15 @@ and of the first call in this process (which loads or compiles numba's
 cached kernels). The issue's floor: the whole solve under 10 s on 2 cores.
 
 ``--objective win`` times the two-player win-probability solver
-(``tutto.winprob.solve_win``, docs/win.md) at ``--target`` (default 1000):
+(``tutto.win.solve2.solve_win``, docs/win.md) at ``--target`` (default 1000):
 ``seconds`` (the whole solve with the EV-optimal evaluations, after a first
 small solve that loads the compiled kernels), ``states``, ``residual``, the
 process's CPU seconds and the load average, since the machine may be shared.
-``--game macke`` or ``volle-lotte`` times ``macke.winprob.solve_macke_win``
+``--game macke`` or ``volle-lotte`` times ``macke.win.solve2.solve_macke_win``
 (docs/macke-win.md) instead, floor -2500; with ``--players 3`` or ``4`` the
-N-player ``macke.winprob_n.solve_macke_win_n`` (floor -1000), each phase's
+N-player ``macke.win.solve_n.solve_macke_win_n`` (floor -1000), each phase's
 seconds beside the whole. For Tutto ``--players 3`` or ``4`` times
-the N-player solver (``tutto.winprob_n.solve_win_n``) with the two-player
+the N-player solver (``tutto.win.solve_n.solve_win_n``) with the two-player
 solve at the same target as the baseline run in the same process: the
 seconds of each, the turn-start states, and the seconds per 1,000 states of
 each world (the win-optimal one, the points one and one per seat).
@@ -94,8 +94,8 @@ def machine() -> str:
 
 
 def bench_win_n(args) -> None:
-    from tutto_sim.tutto.winprob import solve_win
-    from tutto_sim.tutto.winprob_n import solve_win_n
+    from tutto_sim.tutto.win.solve2 import solve_win
+    from tutto_sim.tutto.win.solve_n import solve_win_n
 
     small = TuttoRules(target=100, game_end=args.game_end)
     solve_win(small)
@@ -124,11 +124,11 @@ def bench_win_n(args) -> None:
 
 
 def bench_macke_n(args) -> None:
-    """``--game macke|volle-lotte --players 3|4``: ``macke.winprob_n.solve_macke_win_n``
+    """``--game macke|volle-lotte --players 3|4``: ``macke.win.solve_n.solve_macke_win_n``
     (default floor and cap) after a small solve that loads the kernels; the
     wall seconds of each phase, the CPU seconds and the load average before and after."""
     from tutto_sim.macke.rules import MackeRules
-    from tutto_sim.macke.winprob_n import solve_macke_win_n
+    from tutto_sim.macke.win.solve_n import solve_macke_win_n
 
     variant = "volle-lotte" if args.game == "volle-lotte" else "standard"
     solve_macke_win_n(MackeRules.preset(variant, target=100), args.players, floor=-100,
@@ -163,13 +163,13 @@ def bench_win(args) -> None:
     if args.players > 2:
         return bench_win_n(args)
     if args.game == "tutto":
-        from tutto_sim.tutto.winprob import solve_win
+        from tutto_sim.tutto.win.solve2 import solve_win
 
         solve_win(TuttoRules(target=200, game_end=args.game_end))  # load the kernels
         rules = TuttoRules(target=args.target, game_end=args.game_end)
     else:
         from tutto_sim.macke.rules import MackeRules
-        from tutto_sim.macke.winprob import solve_macke_win as solve_win
+        from tutto_sim.macke.win.solve2 import solve_macke_win as solve_win
 
         variant = "volle-lotte" if args.game == "volle-lotte" else "standard"
         solve_win(MackeRules.preset(variant, target=200), floor=-300, cap_units=40)  # load the kernels

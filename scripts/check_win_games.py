@@ -46,8 +46,8 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.tutto.bots import WinOptBot, parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import TuttoGameKernel
-from tutto_sim.tutto.win_bot_kernel import win_bot_data
-from tutto_sim.tutto.winprob import load_win_table
+from tutto_sim.tutto.win.bot_kernel import win_bot_data
+from tutto_sim.tutto.win.table import load_win_table
 
 
 def rate(share: np.ndarray) -> Estimate:

@@ -38,7 +38,7 @@ from tutto_sim.core.stats import wilson
 from tutto_sim.core.tournament import run_tournament
 from tutto_sim.tutto.bots import parse_bot
 from tutto_sim.tutto.game import GameConfig
-from tutto_sim.tutto.winprob_n import load_win_table_n
+from tutto_sim.tutto.win.table import load_win_table_n
 
 
 def seat_rates(bots, players, games, seed, rules, mark=0):

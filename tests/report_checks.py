@@ -73,7 +73,7 @@ WIN_TARGET = 200
 @functools.lru_cache(maxsize=1)
 def _small_macke():
     from tutto_sim.macke.rules import MackeRules
-    from tutto_sim.macke.winprob import solve_macke_win
+    from tutto_sim.macke.win.solve2 import solve_macke_win
 
     return solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40)
 
@@ -81,7 +81,7 @@ def _small_macke():
 @functools.lru_cache(maxsize=None)
 def _small_tutto_n(players: int):
     from tutto_sim.tutto.rules import TuttoRules
-    from tutto_sim.tutto.winprob_n import solve_win_n
+    from tutto_sim.tutto.win.solve_n import solve_win_n
 
     return solve_win_n(TuttoRules(target=WIN_TARGET), players=players, evaluate_ev=False)
 
@@ -102,18 +102,19 @@ a table of three players),
         results = folder / "results"
         results.mkdir(parents=True, exist_ok=True)
         if "tutto" in games:  # where solve --objective win saves them (tutto-win-200-<run>.json)
-            from tutto_sim.tutto.winprob import default_win_file
+            from tutto_sim.tutto.win.table import default_win_file
             from tutto_sim.tutto.rules import TuttoRules
-            from tutto_sim.tutto.winprob import cached_solution, write_win_table
-            from tutto_sim.tutto.winprob_n import write_win_table_n
+            from tutto_sim.tutto.win.solve2 import cached_solution
+            from tutto_sim.tutto.win.table import write_win_table
+            from tutto_sim.tutto.win.table import write_win_table_n
 
             rules = TuttoRules(target=WIN_TARGET)
             write_win_table(cached_solution(rules), folder / default_win_file(rules)[0])
             # and a table of three (the page on table sizes; none of four: absent)
             write_win_table_n(_small_tutto_n(3), folder / default_win_file(rules, 3)[0])
         if "macke" in games:
-            from tutto_sim.macke.winprob import default_win_file as macke_win_file
-            from tutto_sim.macke.winprob import write_win_table as write_macke
+            from tutto_sim.macke.win.table import default_win_file as macke_win_file
+            from tutto_sim.macke.win.table import write_win_table as write_macke
 
             write_macke(_small_macke(), folder / macke_win_file(_small_macke().rules)[0])
         with pytest.MonkeyPatch.context() as mp:

@@ -1,5 +1,5 @@
 // ---------------------------------------------------------------------------
-// The Macke / Volle Lotte win table (macke/winprob.py; docs/macke-win.md)
+// The Macke / Volle Lotte win table (macke/win/table.py; docs/macke-win.md)
 // ---------------------------------------------------------------------------
 
 import { LoadedFile, POINT_UNIT } from "./base.mjs";

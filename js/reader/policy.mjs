@@ -7,9 +7,9 @@
 //   Tutto           tutto_sim/tutto/policy.py        load_policy          keep, bank, draw, Straße
 //   Macke, V. Lotte tutto_sim/macke/policy.py        load_macke_policy    keep, bank, return units
 //   Rutsmieter      tutto_sim/rutsmieter/policy.py   load_weights_policy  the move
-//   Tutto win table tutto_sim/tutto/winprob.py       load_win_table       W, the chance after banking
-//     of N players  tutto_sim/tutto/winprob_n.py     load_win_table_n     each player's chance (W, E)
-//   Macke win table tutto_sim/macke/winprob.py       load_win_table       W, the last turn's chance
+//   Tutto win table tutto_sim/tutto/win/table.py     load_win_table       W, the chance after banking
+//     of N players  tutto_sim/tutto/win/table.py     load_win_table_n     each player's chance (W, E)
+//   Macke win table tutto_sim/macke/win/table.py     load_win_table       W, the last turn's chance
 //
 // It refuses, with a one-line PolicyError, what Python refuses, in Python's
 // order: unreadable or non-UTF-8 bytes, broken JSON, another format, version,

@@ -63,7 +63,7 @@ async function readPolicyFile(source, game, name, callerRules) {
   if (d.game !== EXPECTED_GAME[game]) {
     throw new PolicyError(`policy file ${name} is for game ${pyRepr(d.game)}, not ${EXPECTED_GAME[game]}`, "game");
   }
-  // a Tutto win table of N players is version 2 of the win table (tutto/winprob_n.py)
+  // a Tutto win table of N players is version 2 of the win table (tutto/win/table.py)
   // (a table that names its players is read as one, whatever its version says, as Python's loader does)
   const form = game === "tutto-win" && (d.win_table_version === 2 || Object.hasOwn(d, "players"))
     ? "tutto-win-n" : game;

@@ -1,10 +1,10 @@
 // ---------------------------------------------------------------------------
-// The Tutto win table of N players, version 2 (tutto/winprob_n.py; docs/win.md)
+// The Tutto win table of N players, version 2 (tutto/win/table.py; docs/win.md)
 // ---------------------------------------------------------------------------
 
 import { LoadedFile, POINT_UNIT } from "./base.mjs";
 
-/** winprob_n._unpack: a packed float64-le array of `shape`, every value a chance; `fail` refuses. */
+/** table._unpack: a packed float64-le array of `shape`, every value a chance; `fail` refuses. */
 function unpack(p, shape, what, fail) {
   const same = p.shape.length === shape.length && p.shape.every((v, i) => v === shape[i]);
   if (!same) fail(`${what} must have the shape ${shape.join(" x ")}, not ${p.shape.join(" x ")}`);

@@ -1,14 +1,14 @@
 // ---------------------------------------------------------------------------
-// The Tutto win table (tutto/winprob.py; docs/win.md)
+// The Tutto win table (tutto/win/table.py; docs/win.md)
 // ---------------------------------------------------------------------------
 
 import { LoadedFile, POINT_UNIT } from "./base.mjs";
 import { sortedDice } from "./dice.mjs";
 import { BANKABLE, TUTTO_CARDS, TUTTO_DECK, TUTTO_THROWS, tuttoKeepsTable } from "./tutto.mjs";
 
-// ---- Decisions inside a turn from the win table (tutto/winprob.py WinPlanner) ----
+// ---- Decisions inside a turn from the win table (tutto/win/planner.py WinPlanner) ----
 // One turn is the turn solver's dynamic programme with the chance to win at its leaves
-// (docs/win.md "How it is solved"); this is a readable port of win_kernel._layer in its
+// (docs/win.md "How it is solved"); this is a readable port of programme._layer in its
 // MAX mode, summing in the kernel's order so that the chances agree to the last bits.
 // Units of 50 points throughout.
 
@@ -22,7 +22,7 @@ const WIN_TABLES = new Map();
 
 /** The throw tables the turn programme needs, from the scoring rules (dice/throws.py build_tables):
  * per throw id its chance, dice, faces and the most points (units) for k dice set aside; the
- * throws of d dice that score alike grouped into classes as winprob._throw_classes does; the
+ * throws of d dice that score alike grouped into classes as params._throw_classes does; the
  * Tutto's and the Straße's most and least likely chances; the Feuerwerk's gains. */
 function winThrowTables(sixOfKind) {
   if (WIN_TABLES.has(sixOfKind)) return WIN_TABLES.get(sixOfKind);
@@ -72,7 +72,7 @@ function winThrowTables(sixOfKind) {
     }
     classes.push(list);
   }
-  // win_kernel.tutto_extremes: the most and least likely Tutto from d dice
+  // programme.tutto_extremes: the most and least likely Tutto from d dice
   const pHi = [1], pLo = [1];
   for (let d = 1; d <= 6; d++) {
     let ah = 0.0, al = 0.0;
@@ -92,7 +92,7 @@ function winThrowTables(sixOfKind) {
     pHi.push(ah);
     pLo.push(al);
   }
-  // solver.street_new_numbers and winprob.street_by_numbers: the Straße with m numbers aside
+  // solver.street_new_numbers and params.street_by_numbers: the Straße with m numbers aside
   const r = Array.from({ length: 7 }, () => new Array(7).fill(0));
   for (let m = 0; m < 6; m++) {
     const mask = (1 << m) - 1;
@@ -135,7 +135,7 @@ function winThrowTables(sixOfKind) {
   return t;
 }
 
-/** win_kernel.fireworks_pmf: pmf[g] = P(a Feuerwerk adds exactly g units before its Niete), g < gmax;
+/** programme.fireworks_pmf: pmf[g] = P(a Feuerwerk adds exactly g units before its Niete), g < gmax;
  * surv[g] = P(it adds at least g), g <= gmax. The Feuerwerk sets aside every scoring die. */
 function fireworksGains(t, gmax) {
   if (t.fw && t.fw.pmf.length >= gmax) return t.fw;
@@ -170,7 +170,7 @@ function fireworksGains(t, gmax) {
   return t.fw;
 }
 
-/** win_kernel.win_chain: the opponent's score after j deductions. Who loses is fixed once, from the
+/** programme.win_chain: the opponent's score after j deductions. Who loses is fixed once, from the
  * scores at the start of the turn: an opponent at or above the roller's score (and above 0) loses 1000
  * per Plus/Minus Tutto down to 0, even once below the roller; one below the roller loses nothing. */
 function deductionChain(a, b) {
@@ -185,7 +185,7 @@ function deductionChain(a, b) {
   }
 }
 
-/** win_kernel.last_turn_margin: seat 1's margin behind the leader after `tuttos` Plus/Minus Tuttos of
+/** programme.last_turn_margin: seat 1's margin behind the leader after `tuttos` Plus/Minus Tuttos of
  * this turn, from the scores at its start (a leader at or above the roller loses 1000 a Tutto, never
  * below 0); every negative margin is -1. */
 function lastTurnMargin(own, other, tuttos) {
@@ -193,10 +193,10 @@ function lastTurnMargin(own, other, tuttos) {
   return Math.max(lead - own, -1);
 }
 
-/** win_kernel.margin_next: the margin after one deduction in seat 1's last turn. */
+/** programme.margin_next: the margin after one deduction in seat 1's last turn. */
 const marginNext = (m) => (m < 0 ? -1 : m >= WIN_PM_UNITS ? m - WIN_PM_UNITS : -1);
 
-/** One layer of one turn (win_kernel._layer, MAX mode, nothing pruned): the turn after j Plus/Minus
+/** One layer of one turn (programme._layer, MAX mode, nothing pruned): the turn after j Plus/Minus
  * Tuttos. `bank(T)` is the chance after banking T, `bust` after a Niete or Stop; `next` the layer
  * after a Plus/Minus Tutto (this one when the deduction changes nothing more). Fills, for totals
  * T from tcap - 1 down to tLo: A (after a Tutto: bank or draw), D (drawing a card), U (Bonus or x2
@@ -307,7 +307,7 @@ class WinLayer {
     }
   }
 
-  /** win_kernel._x2_card_max: x2 per card, states (T, card points, dice); the Tutto adds the card points. */
+  /** programme._x2_card_max: x2 per card, states (T, card points, dice); the Tutto adds the card points. */
   _x2Card(T, bankT, D) {
     const cpx = this.t.cpMax;
     for (let cp = 0; cp <= Math.min(T, cpx); cp++) {
@@ -373,7 +373,7 @@ export class TuttoWinTable extends LoadedFile {
   }
 
   _leaf(s, e, x) {
-    // win_kernel.leaf_value: the player at seat s banks to x units, the opponent at e
+    // programme.leaf_value: the player at seat s banks to x units, the opponent at e
     const n = this.units;
     if (x < n) return 1.0 - this.doc.W[1 - s][e][x];
     if (this.immediate || s === 1) return 1.0;
@@ -395,7 +395,7 @@ export class TuttoWinTable extends LoadedFile {
     return 1.0 - this.W(1 - seat, other, own);
   }
 
-  // ---- decisions inside a turn (tutto/winprob.py WinPlanner; docs/advisor.md) ----
+  // ---- decisions inside a turn (tutto/win/planner.py WinPlanner; docs/advisor.md) ----
 
   /** The programme of one turn at seat `seat`, `own` against `other` (units, at the start of the turn):
    * its layers, one per number of Plus/Minus Tuttos made (WinPlanner.turn). */

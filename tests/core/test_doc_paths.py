@@ -64,6 +64,10 @@ FORMER = ("cli_games cli_macke cli_report cli_support game.analysis game.api gam
           "report.tutto_data report.tutto_figures rules.cards rules.macke rules.scoring rules.tutto sim.exact "
           "sim.macke sim.macke_exact sim.optimize sim.stats sim.turns sim.validate solve.advice solve.decisions "
           "solve.macke_decisions solve.macke_dp solve.tutto_dp tables.macke tables.throws").split()
+#: The win modules of the dice games before their ``win/`` sub-packages (issue 36, up to a3b4dd6).
+FORMER += ("tutto.winprob tutto.winprob_n tutto.win_kernel tutto.win_kernel_n tutto.win_bot_kernel "
+           "tutto.win_seat tutto.win_reference tutto.report_win macke.winprob macke.winprob_n "
+           "macke.win_kernel macke.report_win").split()
 
 
 def former_heads(root: Path = ROOT) -> set[str]:
@@ -80,7 +84,9 @@ def texts(root: Path = ROOT):
     for path in sources(root):
         tree = ast.parse(path.read_text())
         parts = module_name(path, root).split(".")
-        package = parts[1] if len(parts) > 2 or (path.name == "__init__.py" and len(parts) == 2) else None
+        # the package the module is in (``tutto``; ``tutto.win`` for a sub-package's module)
+        inside = parts[1:] if path.name == "__init__.py" else parts[1:-1]
+        package = ".".join(inside) or None
         for node in ast.walk(tree):
             if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
                 doc = ast.get_docstring(node, clean=False)
@@ -160,7 +166,10 @@ def unresolved(dotted: str, root: Path = ROOT, instance: bool = False) -> str | 
 
 
 def siblings(package: str, root: Path) -> set[str]:
-    return {p.stem for p in (root / "tutto_sim" / package).glob("*.py") if p.stem != "__init__"}
+    """The modules and sub-packages of ``package`` (dotted: ``tutto``, ``tutto.win``)."""
+    here = root / "tutto_sim" / package.replace(".", "/")
+    return ({p.stem for p in here.glob("*.py") if p.stem != "__init__"}
+            | {p.name for p in here.iterdir() if (p / "__init__.py").exists()})
 
 
 def paths_in(text: str, package: str | None, markdown: bool, root: Path = ROOT):

@@ -148,23 +148,23 @@ def _check_rows(rows):
 
 
 def test_macke_win_solve_advances_every_phase_exactly_to_its_total():
-    from tutto_sim.macke import winprob
+    from tutto_sim.macke.win import solve2
     from tutto_sim.macke.rules import MackeRules
 
     two = _Recorder()
-    sol = winprob.solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40, phase=two)
+    sol = solve2.solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40, phase=two)
     _check_rows(two.rows)
     sweeps = [r for r in two.rows if r[0].startswith("solving to win: sweep")]
     assert len(sweeps) == sol.iterations  # one phase per sweep, as many as it took
 
 
 def test_macke_three_player_win_solve_advances_every_phase_exactly_to_its_total():
-    from tutto_sim.macke import winprob_n
+    from tutto_sim.macke.win import solve_n
     from tutto_sim.macke.rules import MackeRules
 
     three = _Recorder()
-    sol = winprob_n.solve_macke_win_n(MackeRules(target=100), 3, floor=-100, cap_units=20,
-                                      phase=three)
+    sol = solve_n.solve_macke_win_n(MackeRules(target=100), 3, floor=-100, cap_units=20,
+                                    phase=three)
     _check_rows(three.rows)
     labels = [r[0] for r in three.rows]
     assert labels[:2] == ["the last turns of points players (nachwerfen)",
@@ -183,8 +183,8 @@ def test_macke_three_player_win_solve_advances_every_phase_exactly_to_its_total(
 ])
 def test_tutto_win_solves_advance_every_phase_exactly_to_its_total(players, rules):
     from tutto_sim.tutto.rules import TuttoRules
-    from tutto_sim.tutto.winprob import solve_win
-    from tutto_sim.tutto.winprob_n import solve_win_n
+    from tutto_sim.tutto.win.solve2 import solve_win
+    from tutto_sim.tutto.win.solve_n import solve_win_n
 
     rec = _Recorder()
     r = TuttoRules(**rules)

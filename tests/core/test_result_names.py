@@ -147,7 +147,7 @@ def test_optimize_and_analysis_digests(capsys, tmp_path):
 
 
 def test_a_saved_win_table_is_found_by_the_digest_of_its_rules(capsys, tmp_path, monkeypatch):
-    import tutto_sim.tutto.winprob as winprob
+    import tutto_sim.tutto.win.solve2 as solve2
 
     monkeypatch.chdir(tmp_path)
     solved = _run_json(capsys, "solve", "--objective", "win", "--game", "tutto", "--target", "300")
@@ -161,8 +161,8 @@ def test_a_saved_win_table_is_found_by_the_digest_of_its_rules(capsys, tmp_path,
         solves.append(rules)
         raise RuntimeError("solved again")
 
-    monkeypatch.setattr(winprob, "solve_win", no_solving)
-    winprob.cached_solution.cache_clear()  # nothing solved earlier in this process serves
+    monkeypatch.setattr(solve2, "solve_win", no_solving)
+    solve2.cached_solution.cache_clear()  # nothing solved earlier in this process serves
     # the deck is no rule of the win table: the table solved with the real deck serves
     game = ("tournament", "--game", "tutto", "--players", "2", "--bots", "winopt,optimal",
             "--target", "300", "--games", "30", "--seed", "2")

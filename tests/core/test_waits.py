@@ -137,7 +137,7 @@ def test_winopt_solves_shows_and_saves_its_table_and_the_next_run_reads_it(capsy
                                                                            monkeypatch):
     from tutto_sim.tutto import bots
     from tutto_sim.tutto.rules import TuttoRules
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(bots, "_solved", {})
@@ -145,7 +145,7 @@ def test_winopt_solves_shows_and_saves_its_table_and_the_next_run_reads_it(capsy
     args = ("tournament", "--game", "tutto", "--bots", "winopt,optimal", "--target", "400",
             "--games", "200", "--seed", "2")
     first, err = _json(capsys, *args)
-    from tutto_sim.tutto.winprob import default_win_file
+    from tutto_sim.tutto.win.table import default_win_file
 
     table = tmp_path / default_win_file(TuttoRules(target=400))[0]
     assert "solving the win table for target 400" in err and "saved for later runs" in err

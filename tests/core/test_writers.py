@@ -103,7 +103,7 @@ def test_a_full_disk_keeps_the_win_table(capsys, tmp_path, full_disk, game, play
     if players == "2":
         from tutto_sim.core.registry import by_name
 
-        load = (__import__(f"tutto_sim.{game}.winprob", fromlist=["load_win_table"])
+        load = (__import__(f"tutto_sim.{game}.win.table", fromlist=["load_win_table"])
                 .load_win_table)
         load(saved, by_name(game).rules_type(target=200))
 

@@ -16,7 +16,9 @@ from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep, throw_
 from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import state_codec
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table
+from tutto_sim.macke.win.planner import WinPlanner
+from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.table import MackeWinTable, write_win_table
 
 RULES = MackeRules(target=200)
 

@@ -14,12 +14,14 @@ from conftest import run_cli
 
 from tutto_sim.core.bots import BotSpecError
 from tutto_sim.core.tournament import run_tournament
-from tutto_sim.macke import win_kernel as wk
+from tutto_sim.macke.win import programme as wk
 from tutto_sim.macke.bots import parse_bot
 from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import kernel_args
-from tutto_sim.macke.winprob import MackeWinTable, WinPlanner, solve_macke_win, write_win_table
+from tutto_sim.macke.win.planner import WinPlanner
+from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.table import MackeWinTable, write_win_table
 
 RULES = MackeRules(target=500)
 FLOOR, CAP = -500, 60  # a floor of -1,000 moves win_vs_ev by 4e-4, far inside the games' CI

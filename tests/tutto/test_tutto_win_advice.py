@@ -25,8 +25,9 @@ from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
 from tutto_sim.tutto.game import legal_keeps, street_keeps
 from tutto_sim.tutto.human import WinAdvisor
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_reference import _multisets, fireworks_points
-from tutto_sim.tutto.winprob import WinTable, solve_win, write_win_table
+from tutto_sim.tutto.win.reference import _multisets, fireworks_points
+from tutto_sim.tutto.win.solve2 import solve_win
+from tutto_sim.tutto.win.table import WinTable, write_win_table
 
 RULES = TuttoRules(target=300)
 N = RULES.target // 50

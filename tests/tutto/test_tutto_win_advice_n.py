@@ -28,8 +28,9 @@ from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
 from tutto_sim.tutto.game import legal_keeps, street_keeps
 from tutto_sim.tutto.human import WinAdvisor
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_reference import _multisets, fireworks_points
-from tutto_sim.tutto.winprob_n import WinTableN, solve_win_n, write_win_table_n
+from tutto_sim.tutto.win.reference import _multisets, fireworks_points
+from tutto_sim.tutto.win.solve_n import solve_win_n
+from tutto_sim.tutto.win.table import WinTableN, write_win_table_n
 
 P = 3
 TARGET = 200

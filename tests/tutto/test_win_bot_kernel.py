@@ -1,19 +1,19 @@
-"""The winopt bot in the game kernel (``tutto.win_bot_kernel``).
+"""The winopt bot in the game kernel (``tutto.win.bot_kernel``).
 
 1. It plays the very games of the reference game's ``winopt`` bot, whose
    decisions come from one turn's programme per decision
-   (``winprob.WinPlanner``): same seeds, same scores, winners, turns and
+   (``win.planner.WinPlanner``): same seeds, same scores, winners, turns and
    banked points, under both game ends and the rule options that change its
    decisions (deduction at the Tutto, the Plus/Minus chains; the x2 card's
    own points were checked the same way outside the tests, where solving its
    turn table takes a minute).
 2. Its tournaments with cards drawn independently (``--deck iid``) win as
-   often as the exact solver says (``winprob.solve_win``): winopt against
+   often as the exact solver says (``win.solve2.solve_win``): winopt against
    winopt in the first seat ``p_first_wins``, winopt against the points bot
    ``optimal`` in each seat ``win_vs_ev_seats`` and on average ``win_vs_ev``,
    within 95% confidence (the checks together, ``family_z``).
 3. Its values, built for all turn starts at once by the parallel kernel
-   (``win_bot_kernel._fill_turns``), are byte for byte those of the
+   (``win.bot_kernel._fill_turns``), are byte for byte those of the
    planner's programme run turn start by turn start (``WinPlanner.turn``,
    the reference below), on 1 and 2 threads.
 """
@@ -35,9 +35,11 @@ from tutto_sim.tutto.bots import WinOptBot, parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import SHARE, TuttoGameKernel
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_bot_kernel import FIRST_U, N_U, WinBotData, _build
-from tutto_sim.tutto.win_seat import two_player_state
-from tutto_sim.tutto.winprob import WinPlanner, WinTable, default_margin_cap, solve_win
+from tutto_sim.tutto.win.bot_kernel import FIRST_U, N_U, WinBotData, _build
+from tutto_sim.tutto.win.seat import two_player_state
+from tutto_sim.tutto.win.planner import WinPlanner
+from tutto_sim.tutto.win.solve2 import default_margin_cap, solve_win
+from tutto_sim.tutto.win.table import WinTable
 
 #: The winopt bots solve and save their win tables under results/ of the current folder.
 pytestmark = pytest.mark.usefixtures("in_tmp_dir")
@@ -89,7 +91,7 @@ def test_two_win_tables_in_one_game():
 
 
 # --------------------------------------------------------------------------
-# tables of three and four: the reduced two-player state (tutto.win_seat)
+# tables of three and four: the reduced two-player state (tutto.win.seat)
 # --------------------------------------------------------------------------
 
 N_CASES = [
@@ -317,20 +319,13 @@ def test_parallel_build_is_the_planners_turns(options, cap):
 def test_kernel_layer_is_the_planners_after_plusminus_tuttos(deduction):
     """The layer the kernel picks after j Plus/Minus Tuttos (``win_layer``, from
     the scores at the turn's start) holds the planner's values there
-    (``WinPlanner.where``, checked against the table in test_winprob.py): the
+    (``WinPlanner.where``, checked against the table in test_win_solve2.py): the
     players who lose are fixed at the start of the turn. Target 1100: the
     opponent on 21 units falls below a roller on 15 after one Tutto; seat 1's
     last turns against a leader at or above the target."""
     from types import SimpleNamespace
 
-    from tutto_sim.tutto.win_bot_kernel import (
-        L_BL,
-        L_BLN,
-        WinBotTable,
-        forced_table,
-        kernel_win_args,
-        win_layer,
-    )
+    from tutto_sim.tutto.win.bot_kernel import L_BL, L_BLN, WinBotTable, forced_table, kernel_win_args, win_layer
 
     table = _random_table(7, 5, target=1100, plusminus_deduction=deduction)
     rules = table.rules

@@ -14,7 +14,8 @@ import pytest
 
 from conftest import run_cli, start_cli, stop_when
 from tutto_sim.core.checkpoint import Checkpoint
-from tutto_sim.tutto import winprob_n as wn
+from tutto_sim.tutto.win import solve_n as wn
+from tutto_sim.tutto.win.table import load_win_table_n
 from tutto_sim.tutto.rules import TuttoRules
 
 
@@ -168,7 +169,7 @@ def test_win_only_solves_the_table_alone_and_a_folder_takes_the_default_name(tmp
     assert code == 0, err
     files = list((tmp_path / "tables").iterdir())
     assert [f.name for f in files] == [wn_default_name(rules)]
-    table = wn.load_win_table_n(files[0], rules, 3)
+    table = load_win_table_n(files[0], rules, 3)
     assert table.W.tobytes() == np.clip(whole.W, 0.0, 1.0).tobytes()
     assert table.summary["p_wins_ev"] == [] and table.summary["win_vs_ev"] == []
     assert "everyone plays to win: " + ", ".join(f"{p:.4%}" for p in whole.p_wins) in out
@@ -176,6 +177,6 @@ def test_win_only_solves_the_table_alone_and_a_folder_takes_the_default_name(tmp
 
 
 def wn_default_name(rules):
-    from tutto_sim.tutto.winprob import default_win_file
+    from tutto_sim.tutto.win.table import default_win_file
 
     return default_win_file(rules, 3)[0].name

@@ -1,4 +1,4 @@
-"""The reference win-probability solver (tutto_sim.tutto.win_reference).
+"""The reference win-probability solver (tutto_sim.tutto.win.reference).
 
 Every expected value here is derived independently of the code under test:
 by hand from the rules (target 50, first player to bank wins), by brute force
@@ -23,15 +23,7 @@ from tutto_sim.tutto.bots import parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import solve_tutto
-from tutto_sim.tutto.win_reference import (
-    deducted,
-    game_values,
-    reference_p_first_wins,
-    reference_p_first_wins_ev,
-    reference_win_table,
-    reference_win_vs_ev,
-    table_outcomes,
-)
+from tutto_sim.tutto.win.reference import deducted, game_values, reference_p_first_wins, reference_p_first_wins_ev, reference_win_table, reference_win_vs_ev, table_outcomes
 
 # docs/rules.md §4.1: the deck
 Q_STOP, Q_BONUS, Q_X2, Q_FW, Q_PM, Q_STREET, Q_KLEE = (10 / 56, 25 / 56, 5 / 56, 5 / 56,
@@ -122,7 +114,7 @@ def test_table_outcomes_meet_the_turn_solver():
 
 
 def test_value_iteration_is_a_fixed_point():
-    from tutto_sim.tutto.win_reference import Seat, TurnSolver
+    from tutto_sim.tutto.win.reference import Seat, TurnSolver
 
     rules = TuttoRules(target=150, game_end="immediate")
     solver = TurnSolver(rules)
@@ -175,7 +167,7 @@ def test_turn_recursion_with_points_as_leaves_is_the_turn_solver():
     """With the banked points as leaves (bank T -> T, Niete -> 0, Kleeblatt ->
     its points) the win recursion maximises a turn's expected points: the turn
     solver's exact value, from a different program."""
-    from tutto_sim.tutto.win_reference import Leaves, TurnSolver
+    from tutto_sim.tutto.win.reference import Leaves, TurnSolver
 
     for rules in (TuttoRules(), TuttoRules(plusminus_chain="flat", cloverleaf_value=6000)):
         cap = 200  # units; the optimal turn banks below 90, but x2 may double past the
@@ -189,7 +181,7 @@ def test_turn_recursion_with_points_as_leaves_is_the_turn_solver():
 def test_deciding_by_w_against_a_win_optimal_opponent_gives_w():
     """The two-row turns (decide by W, carry other values) against a player
     who maximises: the game is again the win-optimal one, so the values are W."""
-    from tutto_sim.tutto.win_reference import Seat, TurnSolver
+    from tutto_sim.tutto.win.reference import Seat, TurnSolver
 
     rules = TuttoRules(target=150, game_end="immediate")
     w = reference_win_table(rules)

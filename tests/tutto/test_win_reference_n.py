@@ -1,4 +1,4 @@
-"""The N-player reference win solver (tutto_sim.tutto.win_reference,
+"""The N-player reference win solver (tutto_sim.tutto.win.reference,
 ``solve_reference_n``) against what is known independently: the closed form
 of target 50, the two-player solvers, and the laws of probability."""
 
@@ -8,15 +8,8 @@ import numpy as np
 import pytest
 
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_reference import (
-    TurnSolver,
-    last_turn,
-    last_turn_reference_n,
-    p_wins_reference,
-    reference_win_table,
-    solve_reference_n,
-)
-from tutto_sim.tutto.winprob import solve_win
+from tutto_sim.tutto.win.reference import TurnSolver, last_turn, last_turn_reference_n, p_wins_reference, reference_win_table, solve_reference_n
+from tutto_sim.tutto.win.solve2 import solve_win
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

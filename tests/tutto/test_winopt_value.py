@@ -1,4 +1,4 @@
-"""``winopt`` without an N-player table, valued exactly (``winprob_n.value_winopt``,
+"""``winopt`` without an N-player table, valued exactly (``win.solve_n.value_winopt``,
 ``analyze winopt``).
 
 1. At two players the reduced state is the two-player state itself, so the
@@ -31,8 +31,10 @@ from tutto_sim.tutto.bots import WinOptBot, WinOptBotN, parse_bot
 from tutto_sim.tutto.game import GameConfig
 from tutto_sim.tutto.game_kernel import TuttoGameKernel
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import WinTable, solve_win
-from tutto_sim.tutto.winprob_n import WinTableN, solve_win_n, value_winopt
+from tutto_sim.tutto.win.solve2 import solve_win
+from tutto_sim.tutto.win.table import WinTable
+from tutto_sim.tutto.win.solve_n import solve_win_n, value_winopt
+from tutto_sim.tutto.win.table import WinTableN
 
 pytestmark = pytest.mark.usefixtures("in_tmp_dir")
 

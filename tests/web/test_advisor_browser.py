@@ -6,7 +6,7 @@ page) and once from a local ``http.server``, enter situations of every game
 through the form (typing, choosing, clicking, the Enter key), read the advice
 and compare it with the Python answers: the same policy files read by the
 Python loaders (``tutto.policy.load_policy``, ``macke.policy.load_macke_policy``,
-``rutsmieter.policy.load_weights_policy``, ``tutto.winprob.load_win_table``)
+``rutsmieter.policy.load_weights_policy``, ``tutto.win.table.load_win_table``)
 and the Python reference's legal moves, on seeded random situations. A
 damaged policy file is refused in the page with the reason Python gives.
 
@@ -206,7 +206,7 @@ def tutto_expected(pol, t, card: str, total: int, dice: str) -> dict:
 def win_advisor(path: Path):
     """tutto.human.WinAdvisor on a win table (its planner gives the decisions)."""
     from tutto_sim.tutto.human import WinAdvisor
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     return WinAdvisor(load_win_table(path))
 
@@ -263,7 +263,7 @@ def same_win_advice(got: dict, want: dict) -> bool:
 
 def check_tutto_throws(site, win_file, page):
     from tutto_sim.dice.throws import build_tables
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     pol = tutto_policy()
     t = build_tables(pol.rules.scoring)
@@ -434,7 +434,7 @@ def check_macke_turns(site, page, game, file):
     from tutto_sim.macke.policy import load_macke_policy
     from tutto_sim.macke.api import TurnView
     from tutto_sim.macke.solver import throw_tables
-    from tutto_sim.macke.winprob import load_win_table
+    from tutto_sim.macke.win.table import load_win_table
 
     pol = load_macke_policy(POLICY_DIR / file)
     win = load_win_table(DATA / MACKE_WINS[game])

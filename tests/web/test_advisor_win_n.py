@@ -2,7 +2,7 @@
 real browser (Debian's chromium, as tests/web/test_advisor_browser.py): the
 table is listed with its size, the scores fieldset asks for everyone's score
 by seat, and each player's chance at the start of the turn the page shows
-equals the Python table's (``tutto.winprob_n.load_win_table_n``), in the main
+equals the Python table's (``tutto.win.table.load_win_table_n``), in the main
 phase and in the last round; bad scores are one line in the page."""
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from test_advisor_browser import ask, browser, open_page, phone  # noqa: F401  (
 
 from tutto_sim.cli import main as cli_main
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob_n import load_win_table_n, solve_win_n, write_win_table_n
+from tutto_sim.tutto.win.solve_n import solve_win_n
+from tutto_sim.tutto.win.table import load_win_table_n, write_win_table_n
 
 TARGET = 150
 

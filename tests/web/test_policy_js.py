@@ -258,10 +258,10 @@ def test_export_is_seeded():
 
 def _python_refusal(game: str, path: Path, rules):
     from tutto_sim.macke.policy import load_macke_policy
-    from tutto_sim.macke.winprob import load_win_table as load_macke_win_table
+    from tutto_sim.macke.win.table import load_win_table as load_macke_win_table
     from tutto_sim.rutsmieter.policy import load_weights_policy
     from tutto_sim.tutto.policy import load_policy
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     load = {"tutto": load_policy, "macke": load_macke_policy, "rutsmieter": load_weights_policy,
             "tutto-win": load_win_table, "macke-win": load_macke_win_table}[game]
@@ -284,10 +284,10 @@ def _rules(game: str, **kw):
 
 def _rehash(d: dict, game: str) -> dict:
     from tutto_sim.macke.policy import content_hash as macke_hash
-    from tutto_sim.macke.winprob import _win_hash as macke_win_hash
+    from tutto_sim.macke.win.table import _win_hash as macke_win_hash
     from tutto_sim.rutsmieter.policy import content_hash as ruts_hash
     from tutto_sim.tutto.policy import content_hash as tutto_hash
-    from tutto_sim.tutto.winprob import _win_hash
+    from tutto_sim.tutto.win.table import _win_hash
 
     d["content_sha256"] = {"tutto": tutto_hash, "macke": macke_hash, "rutsmieter": ruts_hash,
                            "tutto-win": _win_hash, "macke-win": macke_win_hash}[game](d)
@@ -626,7 +626,7 @@ WIN_TABLE_FLAT = Path(__file__).with_name("data") / "tutto-win-500-flat.json"
 @pytest.mark.parametrize("table,n", [(WIN_TABLE, 3000), (WIN_TABLE_IMMEDIATE, 1500), (WIN_TABLE_FLAT, 1500)])
 def test_js_win_decisions_inside_a_turn_equal_python(table, n, tmp_path):
     """TuttoWinTable.keepDice / banks / banksAfterTutto / streetTake: the decision of
-    tutto.winprob.WinPlanner and each option's chance of tutto.human.WinAdvisor.chances
+    tutto.win.planner.WinPlanner and each option's chance of tutto.human.WinAdvisor.chances
     (to 1e-12) in seeded situations (tutto/web_cases.py win_turn_cases)."""
     from tutto_sim.tutto.web_cases import win_turn_cases
 
@@ -696,7 +696,7 @@ def test_bot_playing_to_win_leaves_the_tables_chance(table, args):
     the 99.9% CI of the chance at the turn's start that Python's table gives (W, or the last turn's)."""
     import re
 
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     turns = 40_000
     out = run_bot("--win-table", str(table), *args, "--turns", str(turns), "--seed", "5", "--show", "0")

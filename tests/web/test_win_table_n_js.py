@@ -1,5 +1,5 @@
 """The JavaScript reader (tutto_sim/web/policy.mjs) on Tutto win tables of
-three and four players (version 2, ``tutto.winprob_n``): each player's chance
+three and four players (version 2, ``tutto.win.solve_n``): each player's chance
 at seeded turn starts (``tutto.web_cases.win_n_cases``, the end of the round
 included) equals the Python table's bit for bit, and damaged or mismatched
 tables are refused with Python's one-line message."""
@@ -17,14 +17,15 @@ from test_policy_js import WIN_TABLE, node
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.web_cases import win_n_cases
-from tutto_sim.tutto.winprob_n import _hash, load_win_table_n, solve_win_n, win_table_dict
+from tutto_sim.tutto.win.solve_n import solve_win_n
+from tutto_sim.tutto.win.table import _hash_n, load_win_table_n, win_table_n_dict
 
 
 @functools.lru_cache(maxsize=None)
 def _doc(target: int, game_end: str, players: int) -> str:
     sol = solve_win_n(TuttoRules(target=target, game_end=game_end), players=players,
                       evaluate_ev=False)
-    return json.dumps(win_table_dict(sol), separators=(",", ":"))
+    return json.dumps(win_table_n_dict(sol), separators=(",", ":"))
 
 
 def _file(tmp_path, target=150, game_end="round", players=3):
@@ -51,7 +52,7 @@ def test_js_chances_equal_python(target, game_end, players, tmp_path):
 
 
 def _rehashed(d: dict) -> dict:
-    d["content_sha256"] = _hash(d)
+    d["content_sha256"] = _hash_n(d)
     return d
 
 

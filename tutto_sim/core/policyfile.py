@@ -75,6 +75,18 @@ def check_win_kind(path: Path | str, kind: str, write_with: str) -> None:
         raise PolicyFileError(f"{path} is not a win table (kind {found!r}; {write_with})")
 
 
+def check_win_fields(path, rules, file_rules, fields) -> None:
+    """A win table read from ``path`` for ``rules`` (None: any) that was solved
+    for other values of the rule ``fields`` it depends on: PolicyFileError in
+    one line naming each field, asked and found."""
+    if rules is None:
+        return
+    wrong = [f"{f}={getattr(rules, f)!r} (file: {getattr(file_rules, f)!r})"
+             for f in fields if getattr(rules, f) != getattr(file_rules, f)]
+    if wrong:
+        raise PolicyFileError(f"win table {path} was solved for other rules: {', '.join(wrong)}")
+
+
 def saved_table(path: Path, load, rules):
     """``load(path, rules)`` when the file is there and fits ``rules``, else
     None (no file, or one of another rule set)."""

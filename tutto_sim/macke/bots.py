@@ -17,7 +17,7 @@ game kernel too.
                            only: its decisions depend on both scores); at a
                            table of three or more the table's decisions for
                            its own score against the leader's
-                           (``macke.winprob.two_player_scores``)
+                           (``macke.win.planner.two_player_scores``)
 ``table:FILE``             a Macke policy file (``export-policy --game macke``)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on when
@@ -106,12 +106,12 @@ def policy_action(p, d: MackeDecision, endgame: bool = False):
 
 
 class MackeWinOptBot:
-    """Plays to win (``macke.winprob.WinPlanner``): at each decision the
+    """Plays to win (``macke.win.planner.WinPlanner``): at each decision the
     win-optimal turn of the scores in play, as a decision table; at a table of
     three or more that of its own score against the leader's."""
 
     def __init__(self, table, name: str = "winopt"):
-        from tutto_sim.macke.winprob import WinPlanner
+        from tutto_sim.macke.win.planner import WinPlanner
 
         self.planner = WinPlanner(table)
         self.name = name
@@ -124,7 +124,7 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
     """The win table of ``winopt``: from ``path``; else ``results/GAME-win-TARGET-<run>.json``
     when it fits the rules; else solved now (``say`` is told first: it can take
     minutes) and saved there for the next time."""
-    from tutto_sim.macke.winprob import MackeWinTable, default_win_file, load_win_table, win_rules
+    from tutto_sim.macke.win.table import MackeWinTable, default_win_file, load_win_table, win_rules
 
     if path:
         return load_win_table(path, rules)
@@ -135,7 +135,8 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
 @functools.lru_cache(maxsize=4)
 def _solve_and_save(rules: MackeRules, say=None):
     from tutto_sim.core.cli import atomic_write, err
-    from tutto_sim.macke.winprob import default_win_file, solve_macke_win, write_win_table
+    from tutto_sim.macke.win.solve2 import solve_macke_win
+    from tutto_sim.macke.win.table import default_win_file, write_win_table
 
     path = default_win_file(rules)[0]
     (say or err.print)(f"winopt: no win table in {path} for these rules; solving one now "

@@ -85,7 +85,8 @@ class MackeHooks(GameHooks):
         bot = MackeHumanBot(name, read, write, MackeAdvisor(rules), hints)
         if win_table is not None:
             from tutto_sim.core.policyfile import load_for_cli
-            from tutto_sim.macke.winprob import WinPlanner, load_win_table
+            from tutto_sim.macke.win.planner import WinPlanner
+            from tutto_sim.macke.win.table import load_win_table
 
             bot.win = WinPlanner(load_for_cli(load_win_table, win_table, rules, prefix="--win-table: "))
         return bot
@@ -146,8 +147,9 @@ class MackeHooks(GameHooks):
         import json
 
         from tutto_sim.core.cli import err, out, prepare_file, solve_and_save, solve_output
-        from tutto_sim.macke.winprob import DEFAULT_FLOOR, check_win_rules, default_win_file, solve_macke_win, write_win_table
-        from tutto_sim.macke.winprob_n import VOLLE_LOTTE_NOTE
+        from tutto_sim.macke.win.solve2 import DEFAULT_FLOOR, check_win_rules, solve_macke_win
+        from tutto_sim.macke.win.table import default_win_file, write_win_table
+        from tutto_sim.macke.win.solve_n import VOLLE_LOTTE_NOTE
 
         try:
             check_win_rules(rules, DEFAULT_FLOOR)
@@ -186,23 +188,25 @@ class MackeHooks(GameHooks):
                   f"than {sol.residual:.1e})")
 
     def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
-        """``solve --objective win --players 3|4`` (``macke.winprob_n``)."""
+        """``solve --objective win --players 3|4`` (``macke.win.solve_n``)."""
         import json
 
         from tutto_sim.core.cli import (UserError, err, out,
                                         prepare_file, solve_and_save, solve_output)
-        from tutto_sim.macke import winprob_n as wn
+        from tutto_sim.macke.win import solve_n as wn
+        from tutto_sim.macke.win.solve2 import check_win_rules
+        from tutto_sim.macke.win.table import default_win_file_n, write_win_table_n
 
         try:
             wn.check_players(players)
-            wn.check_win_rules(rules, wn.DEFAULT_FLOOR_N)
+            check_win_rules(rules, wn.DEFAULT_FLOOR_N)
         except ValueError as e:
             raise UserError(str(e)) from None
-        default, digest = wn.default_win_file_n(rules, players)
+        default, digest = default_win_file_n(rules, players)
         path = solve_output(out_path, default)
         prepare_file(path, "--out")
         sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase),
-                                   wn.write_win_table_n, path, not as_json)
+                                   write_win_table_n, path, not as_json)
         if as_json:
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
                              indent=2))
@@ -236,7 +240,7 @@ class MackeHooks(GameHooks):
         from tutto_sim.macke import words
 
         if kind == "win-table":
-            from tutto_sim.macke.winprob import load_win_table
+            from tutto_sim.macke.win.table import load_win_table
 
             table = load_for_cli(load_win_table, path)
             extra = {"target": table.rules.target, "floor": table.floor, "summary": table.summary}

@@ -127,7 +127,7 @@ class MackeAdvisor:
 class MackeHumanBot(TerminalPlayer):
     """A player who answers at the terminal: numbered choices, ``?`` shows
     :class:`MackeAdvisor`'s values (``advisor``, or None), and with ``win`` (a
-    ``macke.winprob.WinPlanner``, two players) each choice's chance to win;
+    ``macke.win.planner.WinPlanner``, two players) each choice's chance to win;
     ``q`` leaves (``core.play.QuitGame``)."""
 
     win = None

@@ -16,7 +16,7 @@ from pathlib import Path
 from tutto_sim.core import report as R
 from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.macke import report_figures as figs
-from tutto_sim.macke import report_win
+from tutto_sim.macke.win import report as win_pages
 from tutto_sim.macke.report_data import PhaseHook, compute, game_name
 from tutto_sim.macke.rules import MackeRules
 
@@ -32,7 +32,7 @@ def default_rules(game: str = "macke") -> MackeRules:
 
 def sample_win_target(rules: MackeRules | None = None) -> int:
     """The target of the win pages in the committed sample (``scripts/make_reports.py``)."""
-    return report_win.default_win_target(rules or MackeRules())
+    return win_pages.default_win_target(rules or MackeRules())
 
 
 def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
@@ -43,7 +43,7 @@ def build(out_dir: Path, rules: MackeRules = MackeRules(), seed: int = 1,
 
     The pages on playing to win use the two-player win table of
     ``win_target`` (default: ``results/GAME-win-TARGET-<run>.json`` of the game's
-    target when present, else a quick target, ``report_win``).
+    target when present, else a quick target, ``win.report``).
 
     A ``tournament`` of another game (or variant) is refused
     (:class:`~tutto_sim.core.report.TournamentFileError`)."""
@@ -55,12 +55,12 @@ def pages(rules: MackeRules, seed: int, turns: int, phase: PhaseHook,
           tournament: Tournament | None, win_target: int | None = None) -> ReportPages:
     """The Macke report's numbers and pages (:func:`build`)."""
     data = compute(rules, seed, turns, phase, tournament)
-    win = report_win.compute(rules, win_target, phase)
+    win = win_pages.compute(rules, win_target, phase)
 
     makers = [figs.cheat_sheet, figs.min_score, figs.variants, figs.bank_thresholds,
               figs.returns, figs.simple_vs_optimal]
     makers = [lambda n, m=m: m(data, n) for m in makers]
-    makers += [lambda n: report_win.heatmap(win, n), lambda n: report_win.thresholds(win, n)]
+    makers += [lambda n: win_pages.heatmap(win, n), lambda n: win_pages.thresholds(win, n)]
     if tournament is not None:
         makers.append(lambda n: figs.tournament(data, n))
     intro = (f"Optimal turn play of {game_name(rules)}, exact (dynamic programming) and "

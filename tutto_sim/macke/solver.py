@@ -121,7 +121,7 @@ def turn_level(t0, n_all, n_throws, tab, bankv, mackev, winv, tstar, cv, vt, bt,
     ``T >= tstar``), ``mackev[T]`` (a Macke at total ``T``), ``winv`` (five
     1s); the values after a clear ``cv[T]`` are known for ``t0 < T < tstar``.
     ``tab``: the table arrays of :func:`kernel_args`. The turn solver's
-    leaves are ``r(T)``, ``-T`` (or 0) and ``win_value``; ``macke.winprob``'s
+    leaves are ``r(T)``, ``-T`` (or 0) and ``win_value``; ``macke.win.solve2``'s
     are win probabilities."""
     (state_dice, state_pts, add, sub_start, sub_states, keep_start, keep_states, win, prob,
      start, slot_off) = tab

@@ -63,7 +63,7 @@ def macke_cases(path: Path, n: int, seed: int) -> list[dict]:
 
 def macke_win_cases(path: Path, n: int, seed: int) -> list[dict]:
     from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.macke.winprob import load_win_table
+    from tutto_sim.macke.win.table import load_win_table
 
     table = load_win_table(path)
     rng = random.Random(seed)

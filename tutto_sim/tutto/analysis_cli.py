@@ -4,8 +4,8 @@ mounted on the shared ``analyze`` app through the hook ``analyze_commands``
 
 How good is playing to win without a table of the whole table? ``winopt``
 at three or four players decides by the two-player win table in a reduced
-state (its own score against the leader's, :mod:`tutto_sim.tutto.win_seat`).
-Here it is valued exactly in the N-player game (``winprob_n.value_winopt``),
+state (its own score against the leader's, :mod:`tutto_sim.tutto.win.seat`).
+Here it is valued exactly in the N-player game (``win.solve_n.value_winopt``),
 seat by seat, against players who play to win by the exact N-player table and
 against points players. Exact: no seed. docs/win.md, *How good is winopt
 without an N-player table*, has the figures and the JSON keys.
@@ -21,7 +21,7 @@ import typer
 from tutto_sim.core.cli import RESULTS_DIR, UserError, err, out
 from tutto_sim.core.commands_games import AsJson, OutDir
 
-#: The rule flags the win tables depend on (``winprob.WIN_FIELDS``; the deck
+#: The rule flags the win tables depend on (``win.table.WIN_FIELDS``; the deck
 #: plays no part: the solvers draw the cards independently).
 WIN_RULES = ("six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target",
              "game_end")
@@ -41,8 +41,9 @@ def analyze_winopt(
     from tutto_sim.core.policyfile import load_for_cli
     from tutto_sim.core.runs import run_digest, run_file
     from tutto_sim.tutto.bots import win_table
-    from tutto_sim.tutto.winprob import default_win_file, win_rules
-    from tutto_sim.tutto.winprob_n import MAX_TARGETS, load_win_table_n, value_winopt
+    from tutto_sim.tutto.win.table import default_win_file, win_rules
+    from tutto_sim.tutto.win.solve_n import MAX_TARGETS, value_winopt
+    from tutto_sim.tutto.win.table import load_win_table_n
 
     if players not in (3, 4):
         raise UserError(f"--players must be 3 or 4 for analyze winopt (at two players winopt "

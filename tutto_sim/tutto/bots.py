@@ -22,7 +22,7 @@ Bot specs (``parse_bot``):
                            kernel from its values at every turn start,
                            built at load); at a table of three or more the
                            table's decisions for its own score against the
-                           leader's (``tutto.win_seat``)
+                           leader's (``tutto.win.seat``)
 ``endgame[:FILE]``         a table (default: optimal) that banks at once when
                            banking reaches the target and presses on (never
                            banks) when behind in the last round
@@ -198,9 +198,9 @@ class ThresholdBot:
 
 
 class WinOptBot:
-    """Plays to win (``tutto.winprob.WinPlanner``): a two-player game by the
+    """Plays to win (``tutto.win.planner.WinPlanner``): a two-player game by the
     exact win table, a table of three or more by its decisions in a reduced
-    two-player state (``tutto.win_seat``).
+    two-player state (``tutto.win.seat``).
 
     ``table`` is the win table, or None with ``source(phase)`` giving it when
     first needed: :meth:`prepare` (a tournament, with the command's progress
@@ -215,7 +215,7 @@ class WinOptBot:
         return self._plan(None)
 
     def _plan(self, phase):
-        from tutto_sim.tutto.winprob import WinPlanner
+        from tutto_sim.tutto.win.planner import WinPlanner
 
         if self._planner is None:
             self._planner = WinPlanner(self._table if self._table is not None else self._source(phase))
@@ -246,24 +246,24 @@ class WinOptBot:
         saved, :func:`win_table`), then one step per turn start (who is to
         throw, both scores), about 50 s at target 6000. Built once per table:
         :meth:`table` then finds them."""
-        from tutto_sim.tutto.win_bot_kernel import win_bot_data
+        from tutto_sim.tutto.win.bot_kernel import win_bot_data
 
         planner = self._plan(phase)
         n = planner.n
         win_bot_data(planner.table, phase("preparing the win-to-play bot", 2 * n * n))
 
     def table(self):
-        """The same decisions in the game kernel (``tutto.win_bot_kernel``):
+        """The same decisions in the game kernel (``tutto.win.bot_kernel``):
         the planner's values for every turn start, built once per table."""
-        from tutto_sim.tutto.win_bot_kernel import WinBotTable, forced_table, win_bot_data
+        from tutto_sim.tutto.win.bot_kernel import WinBotTable, forced_table, win_bot_data
 
         return WinBotTable(win_bot_data(self.planner.table), forced_table(self.planner.rules))
 
 
 class WinOptBotN:
-    """Plays to win at a table of N (an N-player table of ``winprob_n``): in
+    """Plays to win at a table of N (an N-player table of ``win.solve_n``): in
     the game kernel, the win-optimal player's turn programme of every state
-    (``win_bot_kernel.win_bot_data_n``)."""
+    (``win.bot_kernel.win_bot_data_n``)."""
 
     def __init__(self, table, name: str = "winopt"):
         self.table_n = table
@@ -274,8 +274,8 @@ class WinOptBotN:
                          "the game kernel (--engine kernel)")
 
     def prepare(self, phase) -> None:
-        from tutto_sim.tutto.win_bot_kernel import win_bot_data_n
-        from tutto_sim.tutto.winprob_n import work_units
+        from tutto_sim.tutto.win.bot_kernel import win_bot_data_n
+        from tutto_sim.tutto.win.solve_n import work_units
 
         t = self.table_n
         win_bot_data_n(t, phase("preparing the win-to-play bot",
@@ -283,7 +283,7 @@ class WinOptBotN:
                                            margin_cap=t.margin_cap)))
 
     def table(self):
-        from tutto_sim.tutto.win_bot_kernel import WinBotTable, forced_table, win_bot_data_n
+        from tutto_sim.tutto.win.bot_kernel import WinBotTable, forced_table, win_bot_data_n
 
         return WinBotTable(win_bot_data_n(self.table_n), forced_table(self.table_n.rules))
 
@@ -301,11 +301,11 @@ def _table_players(path: str) -> int:
 
 def win_table(rules: TuttoRules, path: str | None = None, phase=None):
     """The win table of ``winopt``: from ``path``; else the saved table of
-    ``solve --objective win`` (``winprob.default_win_file``) when it fits the
+    ``solve --objective win`` (``win.table.default_win_file``) when it fits the
     rules (said on stderr); else solved now, with a progress bar when
     ``phase`` is given, and saved there for the next run (:func:`solve_and_save`)."""
     from tutto_sim.core.cli import err
-    from tutto_sim.tutto.winprob import default_win_file, load_win_table, win_rules
+    from tutto_sim.tutto.win.table import default_win_file, load_win_table, win_rules
 
     if path:
         return load_win_table(path, rules)
@@ -334,12 +334,13 @@ def solve_and_save(rules: TuttoRules, phase=None):
     """Solve the win table of ``rules`` as ``solve --objective win`` does (its
     figures too), saying so first on stderr, with a progress bar when
     ``phase`` is given, and save it where that command writes it and
-    :func:`win_table` finds it (``winprob.default_win_file``). The table is then
+    :func:`win_table` finds it (``win.table.default_win_file``). The table is then
     read back from the file, so that this run plays exactly as the next one,
     which finds it. A folder that cannot be written keeps the table for this
     process only (said on stderr)."""
     from tutto_sim.core.cli import atomic_write, duration_words, err
-    from tutto_sim.tutto.winprob import WinTable, default_win_file, load_win_table, solve_win, work_units, write_win_table
+    from tutto_sim.tutto.win.solve2 import solve_win, work_units
+    from tutto_sim.tutto.win.table import WinTable, default_win_file, load_win_table, write_win_table
 
     if rules in _solved:
         return _solved[rules]
@@ -395,12 +396,12 @@ def parse_bot(spec: str, rules: TuttoRules = TuttoRules()):
     if kind == "winopt":
         try:
             if arg and _table_players(arg) > 2:
-                from tutto_sim.tutto.winprob_n import load_win_table_n
+                from tutto_sim.tutto.win.table import load_win_table_n
 
                 return WinOptBotN(load_win_table_n(arg, rules), text)
             if arg:
                 return WinOptBot(win_table(rules, arg), text)
-            from tutto_sim.tutto.winprob import MAX_TARGET
+            from tutto_sim.tutto.win.solve2 import MAX_TARGET
 
             if rules.target > MAX_TARGET:
                 raise ValueError(f"the win solver takes targets up to {MAX_TARGET:,}, "

@@ -50,16 +50,7 @@ from tutto_sim.tutto.table_kernel import BotTable
 from tutto_sim.tutto.turn_kernel import CLOVERLEAF, FIREWORKS, PLUSMINUS, PLUSMINUS_UNITS, STOP, STREET
 from tutto_sim.tutto.turn_kernel import STREET_UNITS, X2, TuttoKernelData, draw_throw, set_aside, street_aside
 from tutto_sim.tutto.turn_kernel import street_throw, tutto_bonus
-from tutto_sim.tutto.win_bot_kernel import (
-    WinBotTable,
-    kernel_win_args,
-    win_banks,
-    win_banks_after_tutto,
-    win_keep,
-    win_layer_at,
-    win_turn_start,
-    win_street,
-)
+from tutto_sim.tutto.win.bot_kernel import WinBotTable, kernel_win_args, win_banks, win_banks_after_tutto, win_keep, win_layer_at, win_street, win_turn_start
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto game kernel"
@@ -151,7 +142,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
     """One turn of bot b in seat ``me``: (banked units, Kleeblatt win?).
 
     ``play_turn_table`` with the deck, the deductions and the endgame rule;
-    a ``winopt`` bot (``win[0][b] >= 0``) decides by ``win_bot_kernel``.
+    a ``winopt`` bot (``win[0][b] >= 0``) decides by ``win.bot_kernel``.
     """
     x2_card = params[P_X2_CARD] == 1
     pm_chain = params[P_PM_CHAIN]
@@ -166,7 +157,7 @@ def _play_turn(st, b, me, n, scores, last_turn, keep, bank, draw, street, keep_x
     pm = 0  # Plus/Minus Tuttos of this turn
     losers = plusminus_losers(scores, me, n)
     # the winopt bot's turn start, before any deduction of the turn: its state
-    # in an N-player table, or the two-player table's state (tutto.win_seat)
+    # in an N-player table, or the two-player table's state (tutto.win.seat)
     i0, seat_r, own_r, other_r = (win_turn_start(win, wb, me, n, scores, last_turn, immediate)
                                   if wb >= 0 else (0, 0, 0, 0))
     pending = 0  # Plus/Minus Tuttos whose deduction waits for the bank
@@ -294,7 +285,7 @@ class TuttoGameKernel(DiceGameKernel):
         kd = TuttoKernelData(config.rules)
         t = build_tables(config.rules.scoring)
         self.config = config
-        # a winopt bot (win_bot_kernel.WinBotTable) stacks its forced keeps here
+        # a winopt bot (win.bot_kernel.WinBotTable) stacks its forced keeps here
         plain = [x.forced if isinstance(x, WinBotTable) else x for x in tables]
         self.winopt = [isinstance(x, WinBotTable) for x in tables]
         self._tables = tables

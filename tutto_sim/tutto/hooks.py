@@ -10,7 +10,7 @@ from tutto_sim.tutto.entry import ENTRY
 
 
 def sol_turn(sol, seat, own, other):
-    from tutto_sim.tutto.winprob import turn_start
+    from tutto_sim.tutto.win.planner import turn_start
 
     return turn_start(sol.rules, sol.W, sol.last_turn_table, sol.margin_cap, seat, own, other)
 
@@ -70,18 +70,18 @@ class TuttoHooks(GameHooks):
         if win_table is not None:  # first: a file that does not fit stops before any solving
             from tutto_sim.core.cli import UserError
             from tutto_sim.core.policyfile import load_for_cli
-            from tutto_sim.tutto.winprob_n import table_size
+            from tutto_sim.tutto.win.table import table_size
 
             size = table_size(win_table)
             if size is not None and size != players:
                 raise UserError(f"--win-table: win table {win_table} is for {size} players, not "
                                 f"{players} (solve --objective win --players {players})")
             if players == 2:
-                from tutto_sim.tutto.winprob import load_win_table
+                from tutto_sim.tutto.win.table import load_win_table
 
                 table = load_for_cli(load_win_table, win_table, rules, prefix="--win-table: ")
             else:
-                from tutto_sim.tutto.winprob_n import load_win_table_n
+                from tutto_sim.tutto.win.table import load_win_table_n
 
                 table = load_for_cli(lambda p, r: load_win_table_n(p, r, players), win_table,
                                      rules, prefix="--win-table: ")
@@ -124,8 +124,9 @@ class TuttoHooks(GameHooks):
         from tutto_sim.core.cli import (UserError, err, out,
                                         prepare_file, solve_and_save, solve_output)
         from tutto_sim.dice.scoring import POINT_UNIT
-        from tutto_sim.tutto.winprob import MAX_TARGET, TIME_POWER, default_win_file, write_win_table
-        from tutto_sim.tutto.winprob import solve_win as solve
+        from tutto_sim.tutto.win.solve2 import MAX_TARGET, TIME_POWER
+        from tutto_sim.tutto.win.table import default_win_file, write_win_table
+        from tutto_sim.tutto.win.solve2 import solve_win as solve
 
         if players not in (None, 2):
             return self._solve_win_n(rules, as_json, out_path, players, resume, win_only)
@@ -179,9 +180,9 @@ class TuttoHooks(GameHooks):
         from tutto_sim.core.checkpoint import Checkpoint
         from tutto_sim.core.cli import (UserError, err, out,
                                         prepare_file, solve_and_save, solve_output)
-        from tutto_sim.tutto.winprob import default_win_file
-        from tutto_sim.tutto.winprob_n import (DEFAULT_TOL, MAX_TARGETS, checkpoint_key,
-                                               margin_cap_of, solve_win_n, write_win_table_n)
+        from tutto_sim.tutto.win.table import default_win_file
+        from tutto_sim.tutto.win.solve_n import DEFAULT_TOL, MAX_TARGETS, checkpoint_key, margin_cap_of, solve_win_n
+        from tutto_sim.tutto.win.table import write_win_table_n
 
         most = MAX_TARGETS[players]
         if rules.target > most:
@@ -243,8 +244,8 @@ class TuttoHooks(GameHooks):
         from tutto_sim.tutto import words
 
         if kind == "win-table":
-            from tutto_sim.tutto.winprob import load_win_table
-            from tutto_sim.tutto.winprob_n import load_win_table_n, table_size
+            from tutto_sim.tutto.win.table import load_win_table
+            from tutto_sim.tutto.win.table import load_win_table_n, table_size
 
             if (table_size(path) or 2) > 2:  # three or four players: each player's chance
                 table = load_for_cli(load_win_table_n, path)

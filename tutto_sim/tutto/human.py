@@ -10,7 +10,7 @@ to win the game), ``q`` leaves the game. With a win table (``play --win-table``:
 two players, or a table of three or four from ``solve --objective win
 --players N`` at a table of that size) :class:`WinAdvisor` adds each choice's
 chance to win the game when everyone plays to win from here
-(``tutto.winprob.WinPlanner``, ``tutto.winprob_n.WinPlannerN``: the turn
+(``tutto.win.planner.WinPlanner``, ``tutto.win.planner.WinPlannerN``: the turn
 programme of the win-optimal player, whose leaves are the table's ``W``; in the
 end of the round, the end-phase values ``E``).
 
@@ -96,12 +96,13 @@ class Advisor:
 
 class WinAdvisor:
     """Each choice's chance to win the game (module docstring), from a
-    two-player ``tutto.winprob.WinTable`` or an N-player
-    ``tutto.winprob_n.WinTableN`` (the table's size is the table's at play)."""
+    two-player ``tutto.win.table.WinTable`` or an N-player
+    ``tutto.win.table.WinTableN`` (the table's size is the table's at play)."""
 
     def __init__(self, table):
-        from tutto_sim.tutto.winprob import WinPlanner
-        from tutto_sim.tutto.winprob_n import WinPlannerN, WinTableN
+        from tutto_sim.tutto.win.planner import WinPlanner
+        from tutto_sim.tutto.win.planner import WinPlannerN
+        from tutto_sim.tutto.win.table import WinTableN
 
         n_table = isinstance(table, WinTableN)
         self.planner = WinPlannerN(table) if n_table else WinPlanner(table)

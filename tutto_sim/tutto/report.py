@@ -13,7 +13,7 @@ from pathlib import Path
 from tutto_sim.core import report as R
 from tutto_sim.core.report import ReportFiles, ReportPages, ReportSize, Tournament
 from tutto_sim.tutto import report_figures as figs
-from tutto_sim.tutto import report_win
+from tutto_sim.tutto.win import report as win_pages
 from tutto_sim.tutto.report_data import SWEEP_CARDS, PhaseHook, compute
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.turn_kernel import NEVER
@@ -25,7 +25,7 @@ SIZE = ReportSize("--turns", 200_000, "turns per point")
 
 def sample_win_target(rules: TuttoRules | None = None) -> int:
     """The target of the win pages in the committed sample (``scripts/make_reports.py``)."""
-    return report_win.DEFAULT_WIN_TARGET
+    return win_pages.DEFAULT_WIN_TARGET
 
 
 def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
@@ -36,7 +36,7 @@ def build(out_dir: Path, rules: TuttoRules = TuttoRules(), seed: int = 1,
 
     The pages on playing to win use the two-player win table of
     ``win_target`` (default: ``results/tutto-win-TARGET-<run>.json`` of the rules'
-    target when present, else a quick target, ``report_win``).
+    target when present, else a quick target, ``win.report``).
 
     ``tournament``: a CSV of ``tutto-sim tournament`` (or its parsed form)
     adds a page of win rates with 95% CIs; a tournament of another game is
@@ -49,8 +49,8 @@ def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
           tournament: Tournament | None, win_target: int | None = None) -> ReportPages:
     """The Tutto report's numbers and pages (:func:`build`)."""
     data = compute(rules, seed, turns, phase)
-    ev_th = int(data.sol.bank_threshold[report_win.CARD, report_win.DICE])
-    win = report_win.compute(rules, None if ev_th >= NEVER else ev_th, win_target)
+    ev_th = int(data.sol.bank_threshold[win_pages.CARD, win_pages.DICE])
+    win = win_pages.compute(rules, None if ev_th >= NEVER else ev_th, win_target)
 
     makers = [lambda n: figs.cheat_sheet(data, n)]
     makers += [lambda n, c=c: figs.threshold_sweeps(data, c, n) for c in SWEEP_CARDS]
@@ -59,9 +59,9 @@ def pages(rules: TuttoRules, seed: int, turns: int, phase: PhaseHook,
                lambda n: figs.card_values(data, n),
                lambda n: figs.banked_distribution(data, n),
                lambda n: figs.street(data, n),
-               lambda n: report_win.heatmap(win, n),
-               lambda n: report_win.thresholds(win, n),
-               lambda n: report_win.sizes_page(win, n)]
+               lambda n: win_pages.heatmap(win, n),
+               lambda n: win_pages.thresholds(win, n),
+               lambda n: win_pages.sizes_page(win, n)]
     if tournament is not None:
         makers.append(lambda n: R.tournament_sheet(tournament, rules, n,
                                                    R.report_footer(rules, "Tutto")))

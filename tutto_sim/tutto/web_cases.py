@@ -66,7 +66,7 @@ def tutto_cases(path: Path, n: int, seed: int) -> list[dict]:
 
 def win_cases(path: Path, n: int, seed: int) -> list[dict]:
     from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     table = load_win_table(path)
     units = table.rules.target // POINT_UNIT
@@ -90,7 +90,7 @@ def win_cases(path: Path, n: int, seed: int) -> list[dict]:
 
 def win_turn_cases(path: Path, n: int, seed: int) -> list[dict]:
     """Seeded situations inside a turn with the win-optimal decision of
-    ``tutto.winprob.WinPlanner`` and each option's chance of
+    ``tutto.win.planner.WinPlanner`` and each option's chance of
     ``tutto.human.WinAdvisor.chances``: keeps (the most points for each number
     of dice), bank or throw on, bank or draw, the Straße, with Plus/Minus Tuttos
     so far and, under ``round``, seat 1's last turn. Only states a turn reaches
@@ -102,7 +102,7 @@ def win_turn_cases(path: Path, n: int, seed: int) -> list[dict]:
 
     from tutto_sim.dice.scoring import POINT_UNIT
     from tutto_sim.tutto.human import WinAdvisor
-    from tutto_sim.tutto.winprob import load_win_table
+    from tutto_sim.tutto.win.table import load_win_table
 
     table = load_win_table(path)
     rules = table.rules
@@ -206,12 +206,12 @@ def _turn_case(rng: random.Random, adv, view, pm: int, most: list[int]) -> dict 
 
 
 def win_n_cases(path: Path, n: int, seed: int) -> list[dict]:
-    """Turn starts of an N-player win table (``tutto.winprob_n``) with each
+    """Turn starts of an N-player win table (``tutto.win.solve_n``) with each
     player's chance: ``{"seat", "scores", "last_round", "answer"}``, scores in
     points; under ``round`` about a third in the end of the round (someone
     before the mover at or past the target, now and then past the cap)."""
     from tutto_sim.dice.scoring import POINT_UNIT
-    from tutto_sim.tutto.winprob_n import load_win_table_n
+    from tutto_sim.tutto.win.table import load_win_table_n
 
     t = load_win_table_n(path)
     N, units = t.players, t.rules.target // POINT_UNIT

@@ -3,7 +3,7 @@
 ``export_cases(game, policy, n, seed)`` draws ``n`` situations of one game
 (seeded: the same seed gives the same situations; the game's hook ``web_cases``) and answers each with the
 Python loaders (``tutto.policy.load_policy``, ``macke.policy.load_macke_policy``,
-``rutsmieter.policy.load_weights_policy``, ``tutto.winprob.load_win_table``).
+``rutsmieter.policy.load_weights_policy``, ``tutto.win.table.load_win_table``).
 ``tests/web/driver.mjs`` answers the same situations with ``policy.mjs``, and
 ``tests/web/test_policy_js.py`` requires the answers to be identical.
 

@@ -1,4 +1,4 @@
-"""The two-player win-probability solver (tutto.winprob) against values derived
+"""The two-player win-probability solver (tutto.win.solve2) against values derived
 independently: closed forms from plain enumeration, the game kernel's
 tournaments, the plain-Python reference solver, and its own invariants."""
 
@@ -15,7 +15,7 @@ import pytest
 from tutto_sim.tutto.cards import DECK_COUNTS, DECK_SIZE, Card
 from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import cloverleaf_probability, street_probability, tutto_probability
-from tutto_sim.tutto.winprob import solve_win
+from tutto_sim.tutto.win.solve2 import solve_win
 
 
 @functools.lru_cache(maxsize=None)
@@ -113,7 +113,7 @@ def test_links_inside_a_group_give_the_fixed_point(chain):
     carries these links as slopes (chain ``flat``: iterates them). The table
     must satisfy one turn's equation at linked states (one turn's programme
     with the table at its leaves gives the table's own value)."""
-    from tutto_sim.tutto.winprob import turn_start
+    from tutto_sim.tutto.win.planner import turn_start
 
     sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_chain=chain),
                     evaluate_ev=False)
@@ -128,7 +128,7 @@ def test_deduction_at_the_tutto_sweeps_until_nothing_moves():
     target), so the solver sweeps again; the table then satisfies one turn's
     equation at every state checked (one turn's programme with the table at
     its leaves gives the table's own value)."""
-    from tutto_sim.tutto.winprob import turn_start
+    from tutto_sim.tutto.win.planner import turn_start
 
     sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_deduction="tutto"),
                     evaluate_ev=False)
@@ -142,18 +142,18 @@ def test_deduction_at_the_tutto_sweeps_until_nothing_moves():
                                 dict(target=1100, plusminus_deduction="tutto")])
 def test_pruning_the_programme_changes_nothing(kw):
     """The solver skips the alternatives to banking where a bound shows that
-    banking is best (win_kernel._layer, ``prune``). Every turn of a solved
+    banking is best (``win.programme._layer``, ``prune``). Every turn of a solved
     table, run with and without it, must give the same bits: the turn's value,
     its slope, every after-Tutto value and every holding value; only the
     draw values the pruned programme skipped may differ (it must skip some)."""
-    from tutto_sim.tutto import win_kernel as k
-    from tutto_sim.tutto.winprob import _params_for, WinScratch, _tsize
+    from tutto_sim.tutto.win import kernel2 as k
+    from tutto_sim.tutto.win.params import WinScratch, params_for, turn_size_for
 
     rules = TuttoRules(**kw)
     sol = solve_win(rules, evaluate_ev=False)
     n, mc = rules.target // 50, sol.margin_cap
-    p = _params_for(rules, n, mc)
-    tsize = _tsize(rules, n, mc, p.t_max)
+    p = params_for(rules, n, mc)
+    tsize = turn_size_for(rules, n, mc, p.t_max)
     x2 = rules.x2_scope == "card"
     skipped = 0
     for seat, own, other in itertools.product((0, 1), range(0, n, 3), range(0, n, 4)):
@@ -192,8 +192,8 @@ CHAINS = [
 
 @pytest.mark.parametrize("a, b, chain", CHAINS)
 def test_deduction_chain_is_fixed_at_the_start_of_the_turn(a, b, chain):
-    from tutto_sim.tutto.win_kernel import win_chain
-    from tutto_sim.tutto.winprob import layers_of
+    from tutto_sim.tutto.win.programme import win_chain
+    from tutto_sim.tutto.win.params import layers_of
 
     out = np.zeros(64, dtype=np.int64)
     n = win_chain(a, b, out)
@@ -219,7 +219,7 @@ def test_deduction_chains_tell_the_readings_apart():
     (140, 130, 3, -1),  # the roller ahead at the start: nobody loses
 ])
 def test_last_turn_margin_after_the_tuttos(own, other, tuttos, margin):
-    from tutto_sim.tutto.win_kernel import last_turn_margin
+    from tutto_sim.tutto.win.programme import last_turn_margin
 
     assert last_turn_margin(own, other, tuttos) == margin
 
@@ -233,7 +233,8 @@ def test_planner_takes_from_the_player_fixed_at_the_start(deduction):
     the table at the opponent's ``max(0, 21 - 20 j)``."""
     from types import SimpleNamespace
 
-    from tutto_sim.tutto.winprob import WinPlanner, WinTable
+    from tutto_sim.tutto.win.planner import WinPlanner
+    from tutto_sim.tutto.win.table import WinTable
 
     sol = solve_win(TuttoRules(target=1100, game_end="immediate", plusminus_deduction=deduction),
                     evaluate_ev=False)
@@ -264,7 +265,8 @@ def test_planner_after_a_plusminus_tutto_takes_from_the_same_player():
     last-turn table (the trailing player on 0)."""
     from types import SimpleNamespace
 
-    from tutto_sim.tutto.winprob import WinPlanner, WinTable
+    from tutto_sim.tutto.win.planner import WinPlanner
+    from tutto_sim.tutto.win.table import WinTable
 
     sol = solve_win(TuttoRules(target=1100, plusminus_deduction="tutto", plusminus_chain="bank"),
                     evaluate_ev=False)

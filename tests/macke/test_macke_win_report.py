@@ -12,12 +12,12 @@ from conftest import run_cli
 from report_checks import WIN_TARGET, win_tables_here
 
 from tutto_sim.core.win_report import threshold
-from tutto_sim.macke import report_win
+from tutto_sim.macke.win import report as win_pages
 from tutto_sim.macke.game import MackeDecision, MackeGameView, MackeKeep
 from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import state_codec
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.winprob import WinPlanner
+from tutto_sim.macke.win.planner import WinPlanner
 
 
 def test_threshold_rule():
@@ -33,8 +33,8 @@ def test_threshold_rule():
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory):
     with win_tables_here(tmp_path_factory.mktemp("cwd"), ("macke",)):
-        return (report_win.compute(MackeRules(), WIN_TARGET),
-                report_win.win_table(MackeRules(), WIN_TARGET)[0])
+        return (win_pages.compute(MackeRules(), WIN_TARGET),
+                win_pages.win_table(MackeRules(), WIN_TARGET)[0])
 
 
 def test_pages_read_the_table_and_its_thresholds_are_the_advice(pages):

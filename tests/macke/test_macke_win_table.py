@@ -10,7 +10,8 @@ import pytest
 
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.winprob import _win_hash, load_win_table, solve_macke_win, write_win_table
+from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.table import _win_hash, load_win_table, write_win_table
 
 RULES = MackeRules(target=200)
 FLOOR = -300

@@ -50,7 +50,8 @@ def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
     from pathlib import Path
 
     from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.macke.winprob import MackeWinTable, default_win_file, load_win_table, solve_macke_win
+    from tutto_sim.macke.win.solve2 import solve_macke_win
+    from tutto_sim.macke.win.table import MackeWinTable, default_win_file, load_win_table
 
     targets = [win_target] if win_target else [rules.target, default_win_target(rules)]
     for t in targets:
@@ -68,7 +69,7 @@ def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
 def compute(rules: MackeRules, win_target: int | None = None, phase=None) -> MackeWinPages:
     from tutto_sim.macke.rules import macke_turn_rules
     from tutto_sim.macke.solver import NEVER, solve_macke
-    from tutto_sim.macke.winprob import WinPlanner
+    from tutto_sim.macke.win.planner import WinPlanner
 
     table, source = win_table(rules, win_target, phase)
     r, u = table.rules, POINT_UNIT

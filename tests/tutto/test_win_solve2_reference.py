@@ -1,5 +1,5 @@
-"""The fast win solver (tutto.winprob) against the plain-Python reference
-solver (tutto.win_reference): written separately from the rules, it tries
+"""The fast win solver (tutto.win.solve2) against the plain-Python reference
+solver (tutto.win.reference): written separately from the rules, it tries
 every keep and solves by plain value iteration."""
 
 from __future__ import annotations
@@ -8,12 +8,8 @@ import numpy as np
 import pytest
 
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.win_reference import (
-    reference_p_first_wins_ev,
-    reference_win_table,
-    reference_win_vs_ev,
-)
-from tutto_sim.tutto.winprob import solve_win
+from tutto_sim.tutto.win.reference import reference_p_first_wins_ev, reference_win_table, reference_win_vs_ev
+from tutto_sim.tutto.win.solve2 import solve_win
 
 
 @pytest.mark.parametrize("options", [

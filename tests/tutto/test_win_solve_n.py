@@ -1,5 +1,5 @@
-"""The N-player win solver (``tutto.winprob_n``) against what is known
-independently: the two-player solver (``tutto.winprob``, its own kernels and
+"""The N-player win solver (``tutto.win.solve_n``) against what is known
+independently: the two-player solver (``tutto.win.solve2``, its own kernels and
 its own leaves), the two-player last turn where a third player cannot matter,
 the closed form at target 50, and the game kernel's games."""
 
@@ -13,8 +13,9 @@ import pytest
 
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import solve_win
-from tutto_sim.tutto.winprob_n import load_win_table_n, solve_win_n, write_win_table_n
+from tutto_sim.tutto.win.solve2 import solve_win
+from tutto_sim.tutto.win.solve_n import solve_win_n
+from tutto_sim.tutto.win.table import load_win_table_n, write_win_table_n
 
 
 @pytest.fixture(scope="module")
@@ -170,9 +171,9 @@ def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
     that a small target has several) and the table is the same to the bit."""
     from conftest import run_cli
 
-    from tutto_sim.tutto import winprob_n
+    from tutto_sim.tutto.win import solve_n
 
-    monkeypatch.setattr(winprob_n, "CLUSTER_STATES", 700)
+    monkeypatch.setattr(solve_n, "CLUSTER_STATES", 700)
     files = []
     for extra in ((), ("--cluster", "local:2")):
         f = tmp_path / f"w{len(files)}.json"
@@ -187,13 +188,13 @@ def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
 @pytest.mark.parametrize("players,target,deduction", [(3, 150, "bank"), (3, 150, "tutto"),
                                                        (4, 100, "bank")])
 def test_the_reference_solver_gives_the_same_table(players, target, deduction):
-    """The plain-numpy reference (``win_reference.solve_reference_n``: every
+    """The plain-numpy reference (``win.reference.solve_reference_n``: every
     keep tried, value iteration, written apart from these kernels) gives the
     same table, every player's chance, under ``immediate``. (Under ``round``
     the two follow the last seat differently at the cap: the reference caps
     it too, this solver lets it throw until it leads; at target 50 they
     differ by 1.7e-4 with a cap of 2,000 points and by 2.7e-7 with 4,000.)"""
-    from tutto_sim.tutto.win_reference import solve_reference_n
+    from tutto_sim.tutto.win.reference import solve_reference_n
 
     rules = TuttoRules(target=target, game_end="immediate", plusminus_deduction=deduction)
     fast = solve_win_n(rules, players=players, evaluate_ev=False)

@@ -11,7 +11,7 @@ from tutto_sim.core.tournament import run_tournament
 from tutto_sim.tutto.bots import parse_bot
 from tutto_sim.tutto.game import GameConfig, play_game
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import solve_win
+from tutto_sim.tutto.win.solve2 import solve_win
 
 #: The winopt bots solve and save their win tables under results/ of the current folder.
 pytestmark = pytest.mark.usefixtures("in_tmp_dir")
@@ -56,7 +56,7 @@ def test_tournament_shows_the_winopt_build_as_a_progress_phase(capsys, monkeypat
     from conftest import run_cli
 
     from tutto_sim.core import commands_games
-    from tutto_sim.tutto import win_bot_kernel
+    from tutto_sim.tutto.win import bot_kernel
 
     seen: list[list] = []  # [label, total, advanced]
 
@@ -70,9 +70,9 @@ def test_tournament_shows_the_winopt_build_as_a_progress_phase(capsys, monkeypat
         yield phase
 
     monkeypatch.setattr(commands_games, "progress_phases", recording)
-    monkeypatch.setattr(win_bot_kernel, "_BUILT", {})  # built here, not found from another test
+    monkeypatch.setattr(bot_kernel, "_BUILT", {})  # built here, not found from another test
     from tutto_sim.tutto import bots
-    from tutto_sim.tutto.winprob import work_units
+    from tutto_sim.tutto.win.solve2 import work_units
 
     monkeypatch.setattr(bots, "_solved", {})  # solved here, not found from another test
     monkeypatch.chdir(tmp_path)  # no saved win table: it is solved as a phase of its own

@@ -1,4 +1,4 @@
-"""Playing to win at a table of N (tutto_sim.macke.winprob_n): N = 2 against
+"""Playing to win at a table of N (tutto_sim.macke.win.solve_n): N = 2 against
 the two-player solver, a third player who cannot matter, the tables'
 properties, threads, the points game against game-kernel tournaments, the
 policy file and the command."""
@@ -17,9 +17,10 @@ from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.core.tournament import run_tournament
 from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.winprob import last_turn_chances, solve_macke_win, write_win_table
-from tutto_sim.macke.winprob_n import (ev_game_n, last_turns_n, load_win_table_n,
-                                       solve_macke_win_n, write_win_table_n)
+from tutto_sim.macke.win.solve2 import last_turn_chances, solve_macke_win
+from tutto_sim.macke.win.table import write_win_table
+from tutto_sim.macke.win.solve_n import ev_game_n, last_turns_n, solve_macke_win_n
+from tutto_sim.macke.win.table import load_win_table_n, write_win_table_n
 
 TINY = MackeRules(target=100)
 
@@ -123,7 +124,8 @@ def test_the_level_kernel_values_as_the_turn_solver(variant):
     # values of the turn solver's own level (macke.solver.turn_level), written
     # apart from it; only the tie-break (within 1e-12) may tell them apart
     from tutto_sim.macke.solver import turn_level
-    from tutto_sim.macke.winprob_n import _level, _Setup
+    from tutto_sim.macke.win.kernel_n import _level
+    from tutto_sim.macke.win.solve_n import _Setup
 
     s = _Setup(MackeRules.preset(variant, target=300), 3, -100, 60)
     sf, si, _ = s.scratch()
@@ -216,7 +218,7 @@ def test_the_policy_file_round_trips_and_refuses_what_does_not_fit(tmp_path):
 
 @pytest.fixture
 def small_n(monkeypatch):
-    import tutto_sim.macke.winprob_n as wn
+    import tutto_sim.macke.win.solve_n as wn
 
     monkeypatch.setattr(wn, "solve_macke_win_n",
                         lambda rules, players, phase=None: n_solved(rules, players, -100, 10))
@@ -254,7 +256,7 @@ def test_solve_three_players_text(capsys, small_n, tmp_path):
 
 
 def test_two_player_volle_lotte_says_the_rules_ask_for_three(capsys, tmp_path, monkeypatch):
-    import tutto_sim.macke.winprob as wp
+    import tutto_sim.macke.win.solve2 as wp
     from conftest import run_cli
 
     monkeypatch.setattr(wp, "solve_macke_win", lambda rules, phase=None: two(rules, -300, 40))

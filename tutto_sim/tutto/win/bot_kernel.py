@@ -2,7 +2,7 @@ r"""The ``winopt`` bot in the game kernel: playing to win by table lookups.
 
 Part of the game layer. The reference bot (``bots.WinOptBot``) decides by
 one turn's dynamic programme with the win table ``W`` at its leaves
-(:class:`tutto_sim.tutto.winprob.WinPlanner`, docs/win.md); its values depend
+(:class:`tutto_sim.tutto.win.planner.WinPlanner`, docs/win.md); its values depend
 on the seat and both scores, so a decision table like the other kernel bots'
 would be ``2 x N x N`` turn tables of every keep of every throw. Instead this
 module stores, once per win table, the values the planner compares, and the
@@ -36,7 +36,7 @@ Which layer: the players a turn's Plus/Minus Tuttos take from are fixed at
 its start, so under either deduction layer ``j`` = the Tuttos so far (at most
 the last layer) of the turn start ``(seat, own, other)``, the scores at the
 start of the turn. In seat 1's last turn the margin after the Tuttos so far
-(``win_kernel.last_turn_margin``) picks the layer.
+(``programme.last_turn_margin``) picks the layer.
 
 Layers of all win tables of a run sit in one flat ``vals`` array with a
 column table ``lay[L, :]`` (offsets, lengths, ``tcap``, the next layer's
@@ -45,13 +45,13 @@ start of ``36 tcap + 2 tcap`` doubles plus ``bl``: 15 MB at target 1000,
 93 MB at 2000, 4.2 GB at 6000 (docs/win.md, *Checked by games*).
 
 How they are built (:func:`_build`): the layer table comes first, in numpy
-(each turn start's layers, ``winprob.layers_of``, in the order seat, own,
+(each turn start's layers, ``params.layers_of``, in the order seat, own,
 other, layer); ``vals`` is allocated once and the numba kernel
 :func:`_fill_turns` fills it, block by block of turn starts (a progress
 report after each) and in parallel inside a block, one scratch per thread
 slot. For each turn start it runs the planner's programme once: the leaves
-as ``win_kernel.state_value`` fills them for the win-optimal player, then
-``win_kernel.one_layer`` layer by layer, deepest first, each layer's
+as ``kernel2.state_value`` fills them for the win-optimal player, then
+``programme.one_layer`` layer by layer, deepest first, each layer's
 arrays written into place as soon as it is solved (``U`` has no layer axis).
 The bytes are those of ``WinPlanner.turn`` run turn start by turn start, on
 any number of threads (the tests compare them); seat 1's last-turn layers,
@@ -74,10 +74,10 @@ from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.dice.throws import MAX_DICE, build_tables
 from tutto_sim.tutto.cards import BANKABLE_CARDS, N_CARDS, Card
 from tutto_sim.tutto.table_kernel import BotTable
-from tutto_sim.tutto.win_kernel import MAX_MODE, last_turn_margin, leaf_value, one_layer, win_chain
-from tutto_sim.tutto.win_kernel_n import fill_leaves as fill_leaves_n
-from tutto_sim.tutto.win_kernel_n import losers_of as losers_of_n
-from tutto_sim.tutto.win_seat import two_player_state
+from tutto_sim.tutto.win.programme import MAX_MODE, last_turn_margin, leaf_value, one_layer, win_chain
+from tutto_sim.tutto.win.kernel_n import fill_leaves as fill_leaves_n
+from tutto_sim.tutto.win.kernel_n import losers_of as losers_of_n
+from tutto_sim.tutto.win.seat import two_player_state
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto win-table bots' kernels"
@@ -153,7 +153,8 @@ def _build(table, key: str, progress, slots: int | None = None) -> WinBotData:
     """The values of every turn start by :func:`_fill_turns` (``slots``
     scratch slots, default one per thread; the same bytes for any number),
     then seat 1's last-turn layers from the planner."""
-    from tutto_sim.tutto.winprob import WinPlanner, WinScratch
+    from tutto_sim.tutto.win.params import WinScratch
+    from tutto_sim.tutto.win.planner import WinPlanner
 
     planner = WinPlanner(table)
     n, x2, tsize = planner.n, planner.x2_card, planner.tsize
@@ -210,7 +211,7 @@ def _turn_layout(planner) -> tuple[np.ndarray, np.ndarray, int]:
     order (index ``(seat * N + own) * N + other``): each layer's ``bl`` (the
     planner's whole row), ``A``, ``D``, ``U``, ``UX`` one after the other.
     Returns the first layer of each turn start, ``lay`` and the doubles used."""
-    from tutto_sim.tutto.winprob import layers_of
+    from tutto_sim.tutto.win.params import layers_of
 
     n, tsize, x2 = planner.n, planner.tsize, planner.x2_card
     cpx = planner.p.cpmax + 1
@@ -289,7 +290,7 @@ def _fill_turns(i0, i1, first, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, 
 @njit(cache=True)
 def _fill_turn(s, a, b, row0, n, mc, immediate, ded_tutto, W, LT, tp, ev, lay, vals, bust_out,
                A, D, U, UX, bl, bust, win, chain, sc_buf):
-    """One turn start: the leaves as ``win_kernel.state_value`` (kind 0)
+    """One turn start: the leaves as ``kernel2.state_value`` (kind 0)
     fills them, then the layers deepest first (``WinPlanner.turn``)."""
     nl = win_chain(a, b, chain)
     tcap = n - a + (mc if s == 0 else 0)
@@ -362,8 +363,8 @@ def _static_choices(rules) -> tuple[np.ndarray, ...]:
     """Plus/Minus, Kleeblatt and Straße keeps, most or least likely Tutto
     (``WinPlanner.keep_dice`` and ``street_take`` without the scores)."""
     from tutto_sim.tutto.solver import street_new_numbers
-    from tutto_sim.tutto.win_kernel import tutto_extremes
-    from tutto_sim.tutto.winprob import street_by_numbers
+    from tutto_sim.tutto.win.programme import tutto_extremes
+    from tutto_sim.tutto.win.params import street_by_numbers
 
     t = build_tables(rules.scoring)
     best = np.asarray(t.best_pts)
@@ -484,7 +485,7 @@ def _hold(vals, lay, L, card, t, cp, d, x2_card, cpx):
 def win_layer(win, w, me, own, other, last_round, tuttos, immediate):
     """The layer of the two-player table's seat ``me`` (``own`` against
     ``other`` units at the start of the turn; at a table of three or more the
-    reduced state of ``tutto.win_seat``) after ``tuttos`` Plus/Minus Tuttos of
+    reduced state of ``tutto.win.seat``) after ``tuttos`` Plus/Minus Tuttos of
     this turn: the players they take from are fixed at the turn's start, so
     layer ``tuttos`` of that turn start under either deduction. In the last
     round every seat still to move plays seat 1's last turn."""
@@ -533,7 +534,7 @@ def win_turn_start(win, w, me, n, scores, last_round, immediate):
     """What the game kernel keeps of ``winopt``'s turn start (the scores before
     any deduction of the turn): ``(i0, seat, own, other)``, ``i0`` the state's
     index in an N-player table (``win_bot_data_n``: ``last0 < 0``), else the
-    two-player table's state (``tutto.win_seat.two_player_state``)."""
+    two-player table's state (``tutto.win.seat.two_player_state``)."""
     if win[5][w] < 0:
         return win_state_n(win, w, me, scores, last_round, immediate), 0, 0, 0
     seat, own, other = two_player_state(scores, me, n)
@@ -625,7 +626,7 @@ def win_street(win, L, total, have, new):
 
 
 # --------------------------------------------------------------------------
-# tables of N players (winprob_n): the same layers, one turn start per state
+# tables of N players (solve_n): the same layers, one turn start per state
 # --------------------------------------------------------------------------
 
 
@@ -638,7 +639,7 @@ def n_state_index(players: int, n: int, M: int, seat: int, scores, end_phase: bo
 
 
 def win_bot_data_n(table, progress=None) -> WinBotData:
-    """The kernel's values of an N-player win table (``winprob_n.WinTableN``),
+    """The kernel's values of an N-player win table (``table.WinTableN``),
     kept for this process as :func:`win_bot_data`'s: every main-phase turn
     start and every end-of-round turn start, each one turn's programme."""
     h = hashlib.sha256()
@@ -654,8 +655,9 @@ def win_bot_data_n(table, progress=None) -> WinBotData:
 
 
 def _build_n(table, key: str, progress) -> WinBotData:
-    from tutto_sim.tutto.win_kernel_n import losers_of, tcap_of
-    from tutto_sim.tutto.winprob_n import end_state_ids, programme_of
+    from tutto_sim.tutto.win.kernel_n import losers_of, tcap_of
+    from tutto_sim.tutto.win.planner import programme_of
+    from tutto_sim.tutto.win.table import end_state_ids
 
     pr = programme_of(table)
     N, n, M, tsize = pr.N, pr.n, pr.M, pr.tsize
@@ -728,7 +730,7 @@ def _fill_turns_n(i0, i1, seat, xs, end, first, nl, tc, used, N, n, M, immediate
                   tp, ev, lay, vals, bust_out, A, D, U, UX, bl, bust, win, sc_buf, ys, lose, vec,
                   vecd, link_layer, link_idx, nlink):
     """One turn's programme per N-player turn start ``i0 .. i1 - 1`` (slot 0
-    of the scratch; the leaves as ``win_kernel_n.fill_leaves`` fills them for
+    of the scratch; the leaves as ``kernel_n.fill_leaves`` fills them for
     the win-optimal player), its layers stored as :func:`_fill_turn` does."""
     for i in range(i0, i1):
         s = seat[i]

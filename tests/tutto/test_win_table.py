@@ -11,7 +11,9 @@ from conftest import run_cli
 
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import load_win_table, solve_win, turn_start, write_win_table
+from tutto_sim.tutto.win.planner import turn_start
+from tutto_sim.tutto.win.solve2 import solve_win
+from tutto_sim.tutto.win.table import load_win_table, write_win_table
 
 RULES = TuttoRules(target=200)
 

@@ -7,7 +7,7 @@ target when ``results/tutto-win-TARGET-<run>.json`` holds one, else solves it;
 scores for either seat and how the bank threshold of the win-optimal player
 moves with the score difference (``core.win_report``). :func:`sizes_page`
 sets the two-player answer beside the tables of three and four players that
-``results/`` holds at the same target (``tutto.winprob_n``; none is solved
+``results/`` holds at the same target (``tutto.win.solve_n``; none is solved
 here): the bank threshold after a Tutto by own score and the leader's.
 """
 
@@ -67,7 +67,7 @@ def win_table(rules: TuttoRules, win_target: int | None = None):
     solved now (``tutto.bots.win_table``)."""
     from tutto_sim.core.policyfile import PolicyFileError
     from tutto_sim.tutto.bots import win_table as table_of
-    from tutto_sim.tutto.winprob import default_win_file, load_win_table
+    from tutto_sim.tutto.win.table import default_win_file, load_win_table
 
     targets = [win_target] if win_target else [rules.target, DEFAULT_WIN_TARGET]
     for t in targets:
@@ -84,7 +84,7 @@ def compute(rules: TuttoRules, ev_bank_threshold: int | None, win_target: int | 
             ) -> TuttoWinPages:
     """``ev_bank_threshold``: the points-optimal threshold (points; None: never)
     of :data:`CARD` with :data:`DICE` dice left."""
-    from tutto_sim.tutto.winprob import WinPlanner
+    from tutto_sim.tutto.win.planner import WinPlanner
 
     table, source = win_table(rules, win_target)
     r, u = table.rules, POINT_UNIT
@@ -121,10 +121,10 @@ def bank_from_points(ts) -> float:
 
 def size_tables(rules: TuttoRules) -> tuple[dict, list]:
     """({players: table}, words per size) for the tables of :data:`SIZES` at
-    ``rules`` in ``results/`` (``winprob.default_win_file(rules, players)``)."""
+    ``rules`` in ``results/`` (``table.default_win_file(rules, players)``)."""
     from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.tutto.winprob import default_win_file
-    from tutto_sim.tutto.winprob_n import load_win_table_n
+    from tutto_sim.tutto.win.table import default_win_file
+    from tutto_sim.tutto.win.table import load_win_table_n
 
     tables, files = {}, []
     for size in SIZES:
@@ -146,8 +146,8 @@ def size_curves(table) -> SizeCurves:
     """:class:`SizeCurves` of the two-player ``table`` and the tables of three
     and four at its rules: the leader on a quarter, half and three quarters
     of the target; the others (seats 2..) on the leader's score or on 0."""
-    from tutto_sim.tutto.winprob import turn_start
-    from tutto_sim.tutto.winprob_n import programme_of
+    from tutto_sim.tutto.win.planner import turn_start
+    from tutto_sim.tutto.win.planner import programme_of
 
     r, u = table.rules, POINT_UNIT
     n = r.target // u

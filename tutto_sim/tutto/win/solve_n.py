@@ -1,9 +1,9 @@
 r"""Playing to win at a table of N: exact win probabilities of N-player Tutto.
 
 Part of the solver layer, beside the two-player solver
-:mod:`tutto_sim.tutto.winprob` (read its docstring first: one turn is the same
-dynamic programme, with the same leaves in other places). The numba kernels
-are in :mod:`tutto_sim.tutto.win_kernel_n`.
+:mod:`tutto_sim.tutto.win.solve2` (read its docstring first: one turn is the same
+dynamic programme, :mod:`tutto_sim.tutto.win.programme`, with the same leaves in
+other places). The numba kernels are in :mod:`tutto_sim.tutto.win.kernel_n`.
 
 States and values
 -----------------
@@ -76,9 +76,10 @@ import numpy as np
 from tutto_sim.core.blocks import chunks
 from tutto_sim.core.checkpoint import Steps
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.tutto import win_kernel_n as kn
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import PREPARING, TurnPlanner, WinScratch, turn_params_for
+from tutto_sim.tutto.win import kernel_n as kn
+from tutto_sim.tutto.win.params import PREPARING, WinScratchN, turn_params_for
+from tutto_sim.tutto.win.table import WIN_FIELDS, WinTableN
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14
@@ -149,22 +150,6 @@ class WinSolutionN:
         }
 
 
-class _Scratch(WinScratch):
-    """The two-player solver's per-thread scratch with ``nv`` components, and
-    the N-player kernels' own rows (never shared between threads)."""
-
-    def __init__(self, slots, nv, layers, tsize, x2_card, cpmax, players, links):
-        super().__init__(slots, layers, tsize, x2_card, cpmax, nv)
-        self.xs = np.zeros((slots, players), dtype=np.int64)
-        self.ys = np.zeros((slots, players), dtype=np.int64)
-        self.lose = np.zeros((slots, players), dtype=np.bool_)
-        self.vec = np.zeros((slots, nv))
-        self.vecd = np.zeros((slots, nv))
-        self.link_layer = np.zeros((slots, links), dtype=np.int64)
-        self.link_idx = np.zeros((slots, links), dtype=np.int64)
-        self.nlink = np.zeros((slots, 1), dtype=np.int64)
-
-
 class _Solver:
     def __init__(self, rules: TuttoRules, players: int, margin_cap: int | None, tol: float,
                  progress):
@@ -191,7 +176,7 @@ class _Solver:
         self.links = self.layers
         self.nv = 1 + players + 1 + self.links
         slots = max(1, numba.get_num_threads())
-        self.s = _Scratch(slots, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
+        self.s = WinScratchN(slots, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
                           self.p.cpmax, players, self.links)
         N = players
         # the main phase's levels: every scores x < n by their sum, seats 0..N-1 each
@@ -222,7 +207,7 @@ class _Solver:
         return V, E
 
     def _run(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
-        """:func:`win_kernel_n.run_states` on these states: here, or on a Dask
+        """:func:`kernel_n.run_states` on these states: here, or on a Dask
         cluster (``--cluster``) in tasks of :data:`CLUSTER_STATES` states, each
         a pure function of its states and the tables it reads (the same
         bytes wherever it runs)."""
@@ -570,7 +555,7 @@ def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
 @dataclass(frozen=True)
 class WinoptValue:
     """``winopt`` as it plays at a table of N without an N-player table (the
-    two-player table's decisions in a reduced state, :mod:`tutto_sim.tutto.win_seat`),
+    two-player table's decisions in a reduced state, :mod:`tutto_sim.tutto.win.seat`),
     valued exactly in the N-player game, seat by seat (the other seats as
     they were).
 
@@ -615,16 +600,14 @@ class WinoptValue:
                 "seconds": round(self.seconds, 3), "residual": self.residual}
 
 
-def value_winopt(table: "WinTableN", table2, against_ev: bool = True, tol: float = DEFAULT_TOL,
+def value_winopt(table: WinTableN, table2, against_ev: bool = True, tol: float = DEFAULT_TOL,
                  phase=None) -> WinoptValue:
     """Value ``winopt`` (deciding by the two-player table ``table2``, a
-    :class:`tutto_sim.tutto.winprob.WinTable` of the same rules) in every seat
+    :class:`tutto_sim.tutto.win.table.WinTable` of the same rules) in every seat
     of the N-player game of ``table``: one world per seat and opponents, each
-    a fixed-decision evaluation of the solver (kind 3, :func:`win_kernel_n.reduced_leaves`).
+    a fixed-decision evaluation of the solver (kind 3, :func:`kernel_n.reduced_leaves`).
     The points players' figures are taken from the table's summary when it
     has them, else valued here too. ``phase`` as :func:`solve_win_n`'s."""
-    from tutto_sim.tutto.winprob import WIN_FIELDS
-
     t0 = time.perf_counter()
     rules, N = table.rules, table.players
     wrong = [f for f in WIN_FIELDS if getattr(rules, f) != getattr(table2.rules, f)]
@@ -668,269 +651,3 @@ def value_winopt(table: "WinTableN", table2, against_ev: bool = True, tol: float
                       for s in range(N))
     return WinoptValue(rules, N, exact, vs_win, win_ev, vs_ev, p_ev,
                        time.perf_counter() - t0, float(residual))
-
-
-# --------------------------------------------------------------------------
-# the policy file
-# --------------------------------------------------------------------------
-
-WIN_TABLE_KIND = "win-table"
-#: Version 2: a table of N players (version 1 is the two-player file of ``winprob``).
-WIN_TABLE_VERSION = 2
-WIN_OBJECTIVE = ("every player maximises his chance of winning a game of N players "
-                 "(docs/win.md; cards drawn independently at the deck frequencies)")
-_HASHED = ("format", "version", "game", "kind", "win_table_version", "rules", "rules_sha256",
-           "players", "point_unit", "target_units", "margin_cap_units", "W", "E")
-
-
-def _pack(a: np.ndarray) -> dict:
-    import base64
-
-    a = np.ascontiguousarray(a, dtype="<f8")
-    return {"shape": list(a.shape), "dtype": "float64-le",
-            "base64": base64.b64encode(a.tobytes()).decode("ascii")}
-
-
-def _unpack(d: dict, shape: tuple, path, what: str) -> np.ndarray:
-    import base64
-    import binascii
-
-    from tutto_sim.core.policyfile import PolicyFileError
-
-    if tuple(d["shape"]) != shape:
-        raise PolicyFileError(f"policy file {path}: {what} must have the shape "
-                              f"{' x '.join(map(str, shape))}, not {' x '.join(map(str, d['shape']))}")
-    try:
-        raw = base64.b64decode(d["base64"], validate=True)
-    except (binascii.Error, ValueError):
-        raise PolicyFileError(f"policy file {path}: {what} is not valid base64") from None
-    if len(raw) != 8 * int(np.prod(shape)):
-        raise PolicyFileError(f"policy file {path}: {what} holds {len(raw)} bytes, not "
-                              f"{8 * int(np.prod(shape))}")
-    a = np.frombuffer(raw, dtype="<f8").reshape(shape).astype(float)
-    if not np.isfinite(a).all() or a.min(initial=0.0) < 0.0 or a.max(initial=0.0) > 1.0:
-        raise PolicyFileError(f"policy file {path}: {what} holds values that are not chances")
-    return a
-
-
-def end_state_ids(n: int, M: int, players: int) -> list[np.ndarray]:
-    """The end phase's states of seat m = 1 .. N-1 (scores' index in base M):
-    the seats from m on are below the target (they have not moved since)."""
-    xe = np.indices((M,) * players).reshape(players, -1)
-    return [np.flatnonzero(np.all(xe[m:] < n, axis=0)) for m in range(1, players)]
-
-
-def _hash(d: dict) -> str:
-    from tutto_sim.core.policyfile import fields_sha256
-
-    return fields_sha256(d, _HASHED)
-
-
-def win_table_dict(sol: WinSolutionN) -> dict:
-    """The JSON document of an N-player win table (schema/win-policy-n.schema.json)."""
-    from tutto_sim.core.policyfile import win_table_document
-
-    N, n = sol.players, sol.rules.target // POINT_UNIT
-    M = n + sol.margin_cap + 1
-    ends = []
-    if sol.rules.game_end == "round":
-        flat = sol.E.reshape(N, -1, N)
-        ends = [_pack(np.clip(flat[m][ids], 0.0, 1.0))
-                for m, ids in enumerate(end_state_ids(n, M, N), start=1)]
-    return win_table_document("tutto", sol.rules, WIN_TABLE_KIND, WIN_TABLE_VERSION,
-                              WIN_OBJECTIVE, {
-                                  "players": N, "point_unit": POINT_UNIT, "target_units": n,
-                                  "margin_cap_units": sol.margin_cap,
-                                  "W": _pack(np.clip(sol.W, 0.0, 1.0)),
-                                  "E": ends,
-                                  "summary": sol.summary(),
-                              }, _hash)
-
-
-def write_win_table_n(sol: WinSolutionN, path) -> None:
-    """Write the policy file (the caller makes the write atomic)."""
-    from tutto_sim.core.policyfile import write_compact
-
-    write_compact(path, win_table_dict(sol))
-
-
-@dataclass(frozen=True)
-class WinTableN:
-    """An N-player win table read from its policy file."""
-
-    rules: TuttoRules
-    players: int
-    W: np.ndarray
-    E: np.ndarray
-    margin_cap: int
-    summary: dict
-
-    def chances(self, seat: int, scores) -> np.ndarray:
-        """Each player's chance at the start of ``seat``'s turn (main phase)."""
-        return self.W[(seat,) + tuple(scores)]
-
-
-def win_schema_n() -> dict:
-    from tutto_sim.core.policyfile import schema_of
-
-    return schema_of(__package__, "win-policy-n.schema.json")
-
-
-def table_size(path) -> int | None:
-    """Players of the win table in ``path``: its ``players`` (version 2), 2 for
-    a two-player table (``win_table_version`` 1); None for a file that cannot be read as
-    one (the loaders say what is wrong)."""
-    import json
-    from pathlib import Path
-
-    try:
-        d = json.loads(Path(path).read_text(encoding="utf-8"))
-        n = d.get("players", 2 if d.get("win_table_version", 1) == 1 else None)
-    except (OSError, ValueError, AttributeError, UnicodeDecodeError):
-        return None
-    return n if isinstance(n, int) else None
-
-
-def load_win_table_n(path, rules: TuttoRules | None = None, players: int | None = None
-                     ) -> WinTableN:
-    """Read an N-player win table; :class:`PolicyFileError` (one line) for a
-    damaged file, another kind or version, shapes that do not fit, rules
-    other than ``rules`` or a table of another size than ``players``."""
-    from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
-    from tutto_sim.tutto.winprob import WIN_FIELDS
-
-    check_win_kind(path, WIN_TABLE_KIND, "export one with: tutto-sim solve --objective win --players N")
-    d, file_rules, path = read_policy_file(path, "tutto", win_schema_n(), TuttoRules, _hash,
-                                           asked=rules)
-    N = int(d["players"])
-    if players is not None and N != players:
-        raise PolicyFileError(f"win table {path} is for {N} players, not {players}")
-    n = file_rules.target // POINT_UNIT
-    if d["target_units"] != n:
-        raise PolicyFileError(f"policy file {path}: target_units does not fit the target")
-    if rules is not None:
-        wrong = [f"{f}={getattr(rules, f)!r} (file: {getattr(file_rules, f)!r})"
-                 for f in WIN_FIELDS if getattr(rules, f) != getattr(file_rules, f)]
-        if wrong:
-            raise PolicyFileError(f"win table {path} was solved for other rules: {', '.join(wrong)}")
-    W = _unpack(d["W"], (N,) + (n,) * N + (N,), path, "W")
-    mc = int(d["margin_cap_units"])
-    M = n + mc + 1
-    if file_rules.game_end == "round":
-        ids = end_state_ids(n, M, N)
-        if len(d["E"]) != N - 1:
-            raise PolicyFileError(f"policy file {path}: E must hold {N - 1} end-phase tables")
-        E = np.zeros((N, M ** N, N))
-        for m, (blk, i) in enumerate(zip(d["E"], ids), start=1):
-            E[m, i] = _unpack(blk, (len(i), N), path, f"E[{m}]")
-        E = E.reshape((N,) + (M,) * N + (N,))
-    else:
-        E = np.zeros(0)
-    return WinTableN(file_rules, N, W, E, mc, d["summary"])
-
-
-# --------------------------------------------------------------------------
-# one turn's programme from a table (advice, reports, bots)
-# --------------------------------------------------------------------------
-
-
-class TurnProgramme:
-    """One turn of the win-optimal player from an N-player table: the
-    programme's arrays for the mover's own chance (component 0), layer by
-    layer (``A``, ``D``, ``U``, ``UX``, ``bl``, ``bust``: as the two-player
-    planner's, :class:`tutto_sim.tutto.winprob.WinPlanner`)."""
-
-    def __init__(self, rules: TuttoRules, players: int, W: np.ndarray, E: np.ndarray,
-                 margin_cap: int):
-        self.rules = rules
-        self.N = players
-        self.n = rules.target // POINT_UNIT
-        self.immediate = rules.game_end == "immediate"
-        self.C = 0 if self.immediate else margin_cap
-        self.M = self.n + self.C + 1
-        tsize = 2 * (self.M + 1) + 90
-        self.p, self.tsize = turn_params_for(rules, tsize)
-        self.layers = self.M // 20 + 3
-        self.nv = 1 + players + 1 + self.layers
-        self.s = _Scratch(1, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
-                          self.p.cpmax, players, self.layers)
-        self.V = np.ascontiguousarray(W.reshape(players, -1, players))
-        self.Ev = (np.ascontiguousarray(E.reshape(players, -1, players)) if E.size
-                   else np.zeros((players, 1, players)))
-
-    def run(self, seat: int, scores, end_phase: bool = False):
-        """Solve the turn; returns (tcap, layers): the arrays stay in ``self.s``
-        (slot 0) until the next call."""
-        s = self.s
-        x = s.xs[0]
-        x[:] = np.asarray(scores, dtype=np.int64)
-        N = self.N
-        bound = self.M if end_phase else self.n
-        if not (0 <= seat < N and len(scores) == N and x.min() >= 0 and x.max() < bound):
-            raise ValueError(f"seat must be 0..{N - 1} and {N} scores below {bound} units")
-        if end_phase and (self.immediate or seat == 0):
-            raise ValueError("the end of the round has seats 1.. under game end round only")
-        n_layers = min(kn.losers_of(x, seat, N, s.lose[0]), self.layers)
-        tcap = kn.tcap_of(seat, x, end_phase, N, self.n, self.M, self.immediate)
-        used = min(2 * tcap + 90, self.tsize)
-        level = int(x.sum())
-        nv = kn.fill_leaves(False, seat, x, end_phase, N, self.n, self.M, self.immediate,
-                            self.rules.plusminus_deduction == "tutto", level, self.V, self.Ev,
-                            self.V, self.Ev, s.lose[0], n_layers, s.nlink[0], used, s.bl[0],
-                            s.bust[0], s.win[0], s.ys[0], s.vec[0], s.vecd[0],
-                            s.link_layer[0], s.link_idx[0])
-        from tutto_sim.tutto.win_kernel import MAX_MODE, turn_programme
-
-        turn_programme(MAX_MODE, nv, tcap, n_layers, s.bl[0], s.bust[0], s.win[0], s.A[0],
-                       s.D[0], s.U[0], s.UX[0], s.sc[0], self.p.tp, self.p.ev, np.bool_(False))
-        return tcap, n_layers
-
-    def turn_start(self, seat: int, scores, end_phase: bool = False):
-        """Layer 0 of the turn as a :class:`tutto_sim.tutto.winprob.TurnStart`:
-        the mover's chance after banking and after drawing, by turn total."""
-        from tutto_sim.tutto.winprob import TurnStart
-
-        tcap, _ = self.run(seat, scores, end_phase)
-        s = self.s
-        return TurnStart(s.bl[0, 0, 0, :tcap + 1].copy(), s.D[0, 0, 0, :tcap + 1].copy(), tcap)
-
-
-def programme_of(table) -> TurnProgramme:
-    """The turn programme of a :class:`WinTableN` or :class:`WinSolutionN`."""
-    return TurnProgramme(table.rules, table.players, table.W, table.E, table.margin_cap)
-
-
-class WinPlannerN(TurnPlanner):
-    """Win-optimal decisions inside a turn from an N-player table (the
-    advice at ``play``): each turn's :class:`TurnProgramme` is run once per
-    seat and scores, its layers kept for the decisions of
-    :class:`tutto_sim.tutto.winprob.TurnPlanner`. In the end of the round
-    (``view.last_round`` under ``round``) the end-phase state is used, scores
-    above the cap counting as the cap."""
-
-    def __init__(self, table):
-        self.table = table
-        self.prog = programme_of(table)
-        super().__init__(table.rules, self.prog.p)
-        self._turns: dict = {}
-
-    def turn(self, seat: int, scores: tuple, end_phase: bool = False):
-        key = (seat, scores, end_phase)
-        if key not in self._turns:
-            if len(self._turns) > 64:
-                self._turns.clear()
-            tcap, layers = self.prog.run(seat, scores, end_phase)
-            self._turns[key] = self._run(self.prog.s, layers, tcap, range(layers - 1, -1, -1))
-        return self._turns[key]
-
-    def where(self, view, plusminus_tuttos: int):
-        """The programme and layer of the player to move in ``view``."""
-        prog = self.prog
-        if len(view.scores) != prog.N:
-            raise ValueError(f"the win table is for {prog.N} players, not {len(view.scores)}")
-        end = bool(view.last_round) and not prog.immediate
-        # the losers of Plus/Minus are fixed at the turn's start: its scores, that layer
-        start = getattr(view, "turn_start", None) or view.scores
-        x = tuple(min(s // POINT_UNIT, prog.M - 1) for s in start)
-        lay = self.turn(view.seat, x, end)
-        return lay, min(plusminus_tuttos, len(lay.U) - 1)

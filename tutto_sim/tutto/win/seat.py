@@ -1,8 +1,8 @@
 r"""Which two-player state a seat at a table of N plays to win by.
 
 Part of the game layer, beside the ``winopt`` bot (``tutto.bots.WinOptBot``
-in the reference game, ``tutto.win_bot_kernel`` in the game kernel). The win
-table (``tutto.winprob``) is exact for two players; at a table of three or
+in the reference game, ``tutto.win.bot_kernel`` in the game kernel). The win
+table (``tutto.win.solve2``) is exact for two players; at a table of three or
 more the bot plays the two-player table's decisions in a reduced state:
 
 * **own score** against **the leader among the others** (the strongest
@@ -20,10 +20,12 @@ With two players this is the table itself: seat ``me``, the other's score,
 and the last round only in seat 1. :func:`two_player_state` is the one place
 that decides it, called by both engines with the same numbers (the tests
 demand the same games); an exact N-player table (where one fits) would be
-chosen here. numba compiles this function into the game kernel's
-(``tutto.game_kernel``), whose cache is keyed by its own file's text: after
-a change here, delete ``tutto_sim/tutto/__pycache__/game_kernel.*.nb*`` and
-``win_bot_kernel.*.nb*``, or the kernel plays the old reduction.
+chosen here. numba compiles this function into the kernels that call it
+(``tutto.game_kernel``, ``tutto.win.bot_kernel``, ``tutto.win.kernel_n``),
+whose caches are keyed by their own files' text: after a change here, delete
+``tutto_sim/tutto/__pycache__/game_kernel.*.nb*`` and, in
+``tutto_sim/tutto/win/__pycache__/``, ``bot_kernel.*.nb*`` and
+``kernel_n.*.nb*``, or the kernels play the old reduction.
 
 Measured (docs/win.md, *At tables of three and four*): to 1,000 with the
 cards independent, the second seat for the last of the round wins 0.6

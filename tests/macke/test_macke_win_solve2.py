@@ -1,4 +1,4 @@
-"""Win-probability-optimal two-player Macke (tutto_sim.macke.winprob): the
+"""Win-probability-optimal two-player Macke (tutto_sim.macke.win.solve2): the
 last turn and the Bellman equation against an independent plain-Python turn
 solver, the table's properties, optimality against the EV-optimal policy,
 threads, cap and floor, and the EV game against game-kernel tournaments."""
@@ -19,7 +19,7 @@ from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import is_instant_win, keep_dice, legal_keeps, unit_points
 from tutto_sim.macke.solver import solve_macke
-from tutto_sim.macke.winprob import ev_game, last_turn_chances, solve_macke_win
+from tutto_sim.macke.win.solve2 import ev_game, last_turn_chances, solve_macke_win
 
 SMALL = MackeRules(target=300)
 FLOOR = -500
@@ -153,7 +153,7 @@ def test_playing_to_win_beats_playing_for_points_in_both_seats():
 
 
 def test_the_table_does_not_depend_on_the_thread_count(monkeypatch):
-    import tutto_sim.macke.winprob as wp
+    import tutto_sim.macke.win.solve2 as wp
 
     rules, threads = MackeRules(target=200), numba.get_num_threads()
     try:
@@ -206,7 +206,7 @@ def test_the_ev_game_matches_a_game_kernel_tournament():
 @pytest.fixture
 def small_solve(monkeypatch):
     """The command's solve at a floor of -300 and a cap of 40 units (seconds, not minutes)."""
-    import tutto_sim.macke.winprob as wp
+    import tutto_sim.macke.win.solve2 as wp
 
     monkeypatch.setattr(wp, "solve_macke_win", lambda rules, phase=None: _small(rules))
     return _small

@@ -1,9 +1,9 @@
 """The Tutto report's page on tables of three and four players
-(``tutto.report_win.sizes_page``): which files it reads, that it says which
+(``tutto.win.report.sizes_page``): which files it reads, that it says which
 are absent, and its thresholds.
 
-The two-player line comes from the two-player solver (``winprob``); it must
-equal the N-player solver's (``winprob_n``, an independent programme of the
+The two-player line comes from the two-player solver (``win.solve2``); it must
+equal the N-player solver's (``win.solve_n``, an independent programme of the
 game) run for two players. The three-player line is the N-player table's turn
 programme; its banking leaves are checked against the table's ``W`` read by
 hand (below the target: the next seat's turn start on the new scores)."""
@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 from report_checks import WIN_TARGET, win_tables_here
 
-from tutto_sim.tutto import report_win
+from tutto_sim.tutto.win import report as win_pages
 from tutto_sim.tutto.rules import TuttoRules
-from tutto_sim.tutto.winprob import WinTable, cached_solution, default_win_file
-from tutto_sim.tutto.winprob_n import programme_of, solve_win_n
+from tutto_sim.tutto.win.solve2 import cached_solution
+from tutto_sim.tutto.win.table import WinTable, default_win_file
+from tutto_sim.tutto.win.planner import programme_of
+from tutto_sim.tutto.win.solve_n import solve_win_n
 
 RULES = TuttoRules(target=WIN_TARGET)
 N = WIN_TARGET // 50
@@ -35,7 +37,7 @@ def _two_player_table() -> WinTable:
 @pytest.fixture(scope="module")
 def curves(tmp_path_factory):
     with win_tables_here(tmp_path_factory.mktemp("cwd"), ("tutto",)) as folder:
-        return report_win.size_curves(_two_player_table()), folder
+        return win_pages.size_curves(_two_player_table()), folder
 
 
 def test_the_page_names_its_files(curves):
@@ -56,7 +58,7 @@ def test_two_players_agree_with_the_n_player_solver(curves):
     c, _ = curves
     prog = programme_of(solve_win_n(RULES, players=2, evaluate_ev=False))
     for lead, lines in c.lines.items():
-        want = [report_win.bank_from_points(prog.turn_start(0, (o, lead // 50)))
+        want = [win_pages.bank_from_points(prog.turn_start(0, (o, lead // 50)))
                 for o in range(N)]
         got = lines[0][1]
         assert all((math.isnan(a) and math.isnan(b)) or a == b for a, b in zip(got, want)), lead
@@ -64,7 +66,7 @@ def test_two_players_agree_with_the_n_player_solver(curves):
 
 def test_three_players_bank_on_the_tables_leaves(curves):
     c, folder = curves
-    from tutto_sim.tutto.winprob_n import load_win_table_n
+    from tutto_sim.tutto.win.table import load_win_table_n
 
     table = load_win_table_n(folder / default_win_file(RULES, 3)[0], RULES, 3)
     prog = programme_of(table)
@@ -83,11 +85,11 @@ def test_three_players_bank_on_the_tables_leaves(curves):
 
 def test_the_page_says_when_no_table_is_there(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    c = report_win.size_curves(_two_player_table())
+    c = win_pages.size_curves(_two_player_table())
     assert c.found == () and all("is absent" in f for f in c.files)
     assert all(len(lines) == 1 for lines in c.lines.values())
-    pages = report_win.TuttoWinPages(RULES, RULES, "solved", [], [], c)
-    sheet = report_win.sizes_page(pages, 15)
+    pages = win_pages.TuttoWinPages(RULES, RULES, "solved", [], [], c)
+    sheet = win_pages.sizes_page(pages, 15)
     assert "No table of three or four players was found" in sheet.caption
     assert str(default_win_file(RULES, 3)[0]) in sheet.caption
     assert all(np.isfinite(lines[0][1]).any() for lines in c.lines.values())

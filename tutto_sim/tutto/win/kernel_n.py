@@ -1,8 +1,8 @@
-"""Numba kernels of the N-player win solver (``tutto.winprob_n``).
+"""Numba kernels of the N-player win solver (``tutto.win.solve_n``).
 
 Private and small; the mathematics is in the docstring of
-:mod:`tutto_sim.tutto.winprob_n`. One turn is the two-player solver's
-programme (:func:`tutto_sim.tutto.win_kernel.turn_programme`) with more
+:mod:`tutto_sim.tutto.win.solve_n`. One turn is the two-player solver's
+programme (:func:`tutto_sim.tutto.win.programme.turn_programme`) with more
 components: component ``o + f`` is the chance of the player ``f`` seats after
 the mover (``o`` = 0, or 1 when component 0 holds the deciding values of
 another world), then the slope in the Niete's state (the next seat at the same
@@ -21,15 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from tutto_sim.tutto.win_kernel import (
-    MAX_MODE,
-    PM_UNITS,
-    last_turn_margin,
-    leaf_value,
-    turn_programme,
-    win_chain,
-)
-from tutto_sim.tutto.win_seat import two_player_state
+from tutto_sim.tutto.win.programme import MAX_MODE, PM_UNITS, last_turn_margin, leaf_value, turn_programme, win_chain
+from tutto_sim.tutto.win.seat import two_player_state
 
 #: What a first run compiles here, for the one line it says (``core.jit``).
 COMPILING = "the Tutto N-player win solver's kernels"
@@ -236,12 +229,12 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
 def reduced_leaves(s, x, end_phase, nplayers, n, immediate, ded_tutto, W2, L2, n_layers,
                    tsize_used, bl, bust, chain):
     """Component 0 of seat s's turn at x as ``winopt`` values it at a table of
-    N without an N-player table (:mod:`tutto_sim.tutto.win_seat`): the
+    N without an N-player table (:mod:`tutto_sim.tutto.win.seat`): the
     two-player table (``W2``, its last turns ``L2``) in the reduced state
     (two-player seat 1 for the last seat of the round, else 0; own score
     against the leader among the others at the turn's start, who loses 20
     per Plus/Minus Tutto when he is at or above the roller). In the main
-    phase its leaves are the two-player solver's (``win_kernel.leaf_value``,
+    phase its leaves are the two-player solver's (``programme.leaf_value``,
     a Niete as there); in the last round (the end phase) seat 1's last turn
     against the leader's margin after the Tuttos so far: banking wins above
     it, 1/2 level with it. Overwrites ``bl[0]`` and ``bust[0]`` of the
