@@ -39,8 +39,27 @@ class TurnParams:
     ev_out: tuple = ()
 
 
-def turn_params(rules: TuttoRules, gmax: int) -> TurnParams:
-    from tutto_sim.tutto.policy import optimal_policy
+def points_player(rules: TuttoRules, opponent=None):
+    """The points player the solvers value play against: ``opponent`` (an
+    :class:`tutto_sim.tutto.policy.ExactPolicy`, e.g. a policy file read with
+    ``policy.load_policy``) when given, else the ``optimal`` bot's table
+    (``policy.optimal_policy``). Its table must be one of these rules' turn
+    (``policy.turn_rules``): else ``ValueError`` naming the fields."""
+    from tutto_sim.tutto.policy import optimal_policy, turn_rules
+
+    if opponent is None:
+        return optimal_policy(rules)
+    want, got = turn_rules(rules), turn_rules(opponent.rules)
+    wrong = [f for f in want.__dataclass_fields__ if getattr(want, f) != getattr(got, f)]
+    if wrong:
+        raise ValueError(f"the points player's table was solved for other rules: "
+                         f"{', '.join(wrong)}")
+    return opponent
+
+
+def turn_params(rules: TuttoRules, gmax: int, opponent=None) -> TurnParams:
+    """The kernels' parameters for turn totals up to ``gmax``, with the points
+    player's table :func:`points_player` (``opponent``, default ``optimal``)."""
 
     t = build_tables(rules.scoring)
     prob = np.ascontiguousarray(t.prob)
@@ -52,7 +71,7 @@ def turn_params(rules: TuttoRules, gmax: int) -> TurnParams:
     p_hi, p_lo = k.tutto_extremes(prob, start, best_pts)
     r = street_new_numbers(prob, start, np.ascontiguousarray(t.faces))
     q_hi, q_lo = k.street_extremes(r)
-    pol = optimal_policy(rules)
+    pol = points_player(rules, opponent)
     cpmax = max_card_points(t)
     # the Feuerwerk's gains as far as a turn of the EV table reaches (_ev_outcomes)
     pmf, surv = k.fireworks_pmf(prob, start, kd, kp,
@@ -227,13 +246,25 @@ def params_for(rules: TuttoRules, n: int, mc: int) -> TurnParams:
     return turn_params(rules, turn_size_for(rules, n, mc, probe.t_max) + 2)
 
 
-@functools.lru_cache(maxsize=4)
-def turn_params_for(rules: TuttoRules, turn_size: int) -> TurnParams:
+def turn_params_for(rules: TuttoRules, turn_size: int, opponent=None) -> TurnParams:
     """The kernels' parameters for turn totals below ``turn_size`` (units),
-    at least the EV table's reach: ``(params, size)``; the N-player solver's."""
-    probe = turn_params(rules, 8)
+    at least the EV table's reach: ``(params, size)``; the N-player solver's.
+    Kept for the ``optimal`` points player (``opponent`` None); another is
+    worked out each time."""
+    if opponent is None:
+        return _turn_params_for(rules, turn_size)
+    return _sized(rules, turn_size, opponent)
+
+
+@functools.lru_cache(maxsize=4)
+def _turn_params_for(rules: TuttoRules, turn_size: int) -> TurnParams:
+    return _sized(rules, turn_size, None)
+
+
+def _sized(rules: TuttoRules, turn_size: int, opponent) -> tuple[TurnParams, int]:
+    probe = turn_params(rules, 8, opponent)
     size = max(turn_size, probe.t_max + 2)
-    return turn_params(rules, size + 2), size
+    return turn_params(rules, size + 2, opponent), size
 
 
 def layers_of(own: int, other: int) -> int:

@@ -372,8 +372,8 @@ def _solve_group(kinds, linear, a, b, z, W, LW, V, LV, n, immediate, ded_tutto, 
 
 
 def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
-              tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None
-              ) -> WinSolution:
+              tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None,
+              opponent=None) -> WinSolution:
     """Both players maximise their chance of winning: ``W`` and the figures.
 
     Parameters
@@ -387,6 +387,10 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
         Sweeps stop when no value moves by more than this.
     evaluate_ev:
         Also evaluate the EV-optimal player (``p_first_wins_ev``, ``win_vs_ev``).
+    opponent:
+        The points player's table for those figures: an
+        :class:`tutto_sim.tutto.policy.ExactPolicy` of these rules (default:
+        the ``optimal`` bot's, ``params.points_player``).
     progress:
         Called after every group of every world with its number of score
         pairs (for a progress bar); :func:`work_units` says how many to expect
@@ -411,11 +415,11 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
     n = rules.target // POINT_UNIT
     immediate = rules.game_end == "immediate"
     mc = 0 if immediate else int(default_margin_cap(n) if margin_cap is None else margin_cap)
-    probe = turn_params(rules, 8)
+    probe = turn_params(rules, 8, opponent)
     # a turn followed up to tcap reads leaves up to 2 tcap + 82 (an x2 Tutto)
     mmax = n + mc + 1
     tsize = 2 * max(n + mc, probe.t_max + 1, mmax + 1) + 90
-    p = turn_params(rules, tsize + 2)
+    p = turn_params(rules, tsize + 2, opponent)
     layers = n // 20 + 3
     slots = max(1, numba.get_num_threads())
     scratch = WinScratch(slots, layers, tsize, rules.x2_scope == "card", p.cpmax)

@@ -152,7 +152,7 @@ class WinSolutionN:
 
 class _Solver:
     def __init__(self, rules: TuttoRules, players: int, margin_cap: int | None, tol: float,
-                 progress):
+                 progress, opponent=None):
         if players not in PLAYERS:
             raise ValueError(f"players must be one of {PLAYERS}, not {players}")
         self.rules = rules
@@ -166,7 +166,7 @@ class _Solver:
         self.progress = progress
         self.phase = None  # or phase(label, total, unit): a phase per part of each world
         tsize = 2 * (self.M + 1) + 90
-        self.p, self.tsize = turn_params_for(rules, tsize)
+        self.p, self.tsize = turn_params_for(rules, tsize, opponent)
         q = self.p.ev_out[0]
         if q.shape[1] <= self.M + self.p.t_max + 2:
             raise ValueError("the EV outcomes do not reach the cap")
@@ -465,17 +465,37 @@ def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
 CHECKPOINT_FORMAT = 1
 
 
-def checkpoint_key(rules: TuttoRules, players: int, margin_cap: int, tol: float) -> dict:
+def checkpoint_key(rules: TuttoRules, players: int, margin_cap: int, tol: float,
+                   opponent=None) -> dict:
     """What identifies a solve in its checkpoint (everything that changes its numbers;
-    a solve with and without the points players' tables shares its first table's steps)."""
-    return {"game": "tutto", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
-            "rules": rules.to_dict(), "margin cap": margin_cap, "tolerance": tol}
+    a solve with and without the points players' tables shares its first table's steps;
+    a points player other than ``optimal`` adds the digest of its table)."""
+    key = {"game": "tutto", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
+           "rules": rules.to_dict(), "margin cap": margin_cap, "tolerance": tol}
+    if opponent is not None:
+        key["points player"] = policy_digest(opponent)
+    return key
+
+
+def policy_digest(pol) -> str:
+    """SHA-256 of a points player's decisions (its table's arrays)."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for a in (pol.keep, pol.bank, pol.draw, pol.street_take, pol.keep_x2p, pol.bank_x2p):
+        if a is not None:
+            h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
 
 
 def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: int | None = None,
                 tol: float = DEFAULT_TOL, evaluate_ev: bool = True, progress=None, phase=None,
-                checkpoint=None) -> WinSolutionN:
+                checkpoint=None, opponent=None) -> WinSolutionN:
     """Every player maximises his chance of winning: ``W`` and the figures.
+
+    ``opponent``: the points players' table for ``p_wins_ev`` and
+    ``win_vs_ev`` (an :class:`tutto_sim.tutto.policy.ExactPolicy` of these
+    rules; default the ``optimal`` bot's, ``params.points_player``).
 
     ``checkpoint``: a :class:`tutto_sim.core.checkpoint.Checkpoint` opened with
     :func:`checkpoint_key` where each finished level and part of the end of the
@@ -497,11 +517,11 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
     """
     t0 = time.perf_counter()
     ready = phase(PREPARING, 1, "steps") if phase is not None else None
-    sv = _Solver(rules, players, margin_cap, tol, progress)
+    sv = _Solver(rules, players, margin_cap, tol, progress, opponent)
     if checkpoint is not None:
         from tutto_sim.core.checkpoint import plain_key
 
-        if checkpoint.key != plain_key(checkpoint_key(rules, players, sv.C, tol)):
+        if checkpoint.key != plain_key(checkpoint_key(rules, players, sv.C, tol, opponent)):
             raise ValueError("the checkpoint was opened for another solve (checkpoint_key)")
         sv.steps = Steps(checkpoint)
     if phase is not None:
@@ -601,13 +621,14 @@ class WinoptValue:
 
 
 def value_winopt(table: WinTableN, table2, against_ev: bool = True, tol: float = DEFAULT_TOL,
-                 phase=None) -> WinoptValue:
+                 phase=None, opponent=None) -> WinoptValue:
     """Value ``winopt`` (deciding by the two-player table ``table2``, a
     :class:`tutto_sim.tutto.win.table.WinTable` of the same rules) in every seat
     of the N-player game of ``table``: one world per seat and opponents, each
     a fixed-decision evaluation of the solver (kind 3, :func:`kernel_n.reduced_leaves`).
     The points players' figures are taken from the table's summary when it
-    has them, else valued here too. ``phase`` as :func:`solve_win_n`'s."""
+    has them (and ``opponent``, their table, is the default ``optimal``'s),
+    else valued here too. ``phase`` as :func:`solve_win_n`'s."""
     t0 = time.perf_counter()
     rules, N = table.rules, table.players
     wrong = [f for f in WIN_FIELDS if getattr(rules, f) != getattr(table2.rules, f)]
@@ -616,7 +637,7 @@ def value_winopt(table: WinTableN, table2, against_ev: bool = True, tol: float =
     if rules.game_end == "round" and table2.margin_cap != table.margin_cap:
         raise ValueError(f"the two-player table follows turns {table2.margin_cap} units past the "
                          f"target, the {N}-player table {table.margin_cap}: solve them alike")
-    sv = _Solver(rules, N, table.margin_cap, tol, None)
+    sv = _Solver(rules, N, table.margin_cap, tol, None, opponent)
     sv.two = (np.ascontiguousarray(table2.W, dtype=np.float64),
               np.ascontiguousarray(table2.last_turn_table, dtype=np.float64))
     if phase is not None:
@@ -638,7 +659,8 @@ def value_winopt(table: WinTableN, table2, against_ev: bool = True, tol: float =
                                f"winopt in seat {s + 1} of {N}")[0, 0, s]) for s in range(N))
     win_ev = p_ev = vs_ev = ()
     if against_ev:
-        summ = table.summary if isinstance(getattr(table, "summary", None), dict) else {}
+        summ = (table.summary if isinstance(getattr(table, "summary", None), dict)
+                and opponent is None else {})
         win_ev, p_ev = tuple(summ.get("win_vs_ev") or ()), tuple(summ.get("p_wins_ev") or ())
         if not p_ev:
             p_ev = tuple(float(v) for v in world([1] * N, "everyone playing for points")[0, 0])
