@@ -139,3 +139,23 @@ def test_analyze_winopt_from_the_saved_table(capsys, in_tmp_dir, three):
 def test_analyze_winopt_refuses_in_one_line(capsys, args, words):
     line = one_line(*run_cli(capsys, "analyze", "winopt", "--game", "tutto", *args))
     assert words in line
+
+
+def test_analyze_winopt_on_a_cluster_gives_the_same_figures(capsys, monkeypatch, three):
+    """``--cluster local:2``: the turns of ``winopt``'s seat go out in tasks
+    (made small here, so that a small target has several: the two-player table
+    travels with each) and every figure is the same to the bit."""
+    from tutto_sim.tutto.win import solve_n
+
+    base = ["--game", "tutto", "--target", "300", "--players", "3"]
+    code, _, err = run_cli(capsys, "solve", "--objective", "win", "--win-only", "--json", *base)
+    assert code == 0, err
+    monkeypatch.setattr(solve_n, "CLUSTER_STATES", 40)
+    got = []
+    for extra in ((), ("--cluster", "local:2")):
+        code, out, err = run_cli(capsys, "analyze", "winopt", "--json", "--no-points-players",
+                                 *base, *extra)
+        assert code == 0, err
+        assert "nothing of this command ran on the cluster" not in err
+        got.append(json.loads(out))
+    assert got[0]["winopt_vs_win"] == got[1]["winopt_vs_win"] == list(three[3].vs_win)
