@@ -16,6 +16,9 @@ from tutto_sim.dice.scoring import MAX_POINTS, POINT_UNIT, SIX_OF_KIND_CHOICES
 
 VARIANTS = ("standard", "instant-win", "jackpot", "ones-and-fives", "volle-lotte")
 BUST_CHOICES = ("subtract", "zero")
+#: The rule fields a win table depends on (``win_value`` is the turn analysis'
+#: price of five 1s; to win, five 1s are worth the game).
+WIN_FIELDS = ("variant", "min_score", "throws", "bust", "target", "six_of_kind")
 
 
 #: Ceiling of the minimum score (the exact solver's tables grow with it).

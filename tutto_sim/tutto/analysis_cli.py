@@ -20,11 +20,8 @@ import typer
 
 from tutto_sim.core.cli import RESULTS_DIR, UserError, err, out
 from tutto_sim.core.commands_games import AsJson, OutDir
+from tutto_sim.tutto.rules import WIN_FIELDS
 
-#: The rule flags the win tables depend on (``win.table.WIN_FIELDS``; the deck
-#: plays no part: the solvers draw the cards independently).
-WIN_RULES = ("six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target",
-             "game_end")
 
 
 def analyze_winopt(
@@ -95,7 +92,7 @@ def analyze_winopt(
     _print(res, path, csv_path)
 
 
-analyze_winopt.rule_flags = WIN_RULES
+analyze_winopt.rule_flags = WIN_FIELDS
 
 
 def _print(res, path, csv_path) -> None:

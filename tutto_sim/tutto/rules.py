@@ -22,6 +22,11 @@ PLUSMINUS_DEDUCTION_CHOICES = ("bank", "tutto")
 RESHUFFLE_CHOICES = ("full", "discard")
 GAME_END_CHOICES = ("round", "immediate")
 DECK_CHOICES = ("real", "iid")
+#: The rule fields a win table depends on (the deck, the reshuffle and the
+#: Kleeblatt's turn-analysis value do not change it: the win solvers draw the
+#: cards independently).
+WIN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target",
+              "game_end")
 
 
 def _check_choice(name: str, value: str, choices: tuple[str, ...]) -> None:

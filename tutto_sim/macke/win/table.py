@@ -1,7 +1,7 @@
 """The Macke / Volle Lotte win tables' policy files: two players (version 1,
 :class:`MackeWinTable`) and N players (version 2, :class:`MackeWinNTable`;
 the loader reads either): the JSON documents, writing, reading with their
-checks, the rule fields a table depends on (:data:`WIN_FIELDS`) and where a
+checks, the rule fields a table depends on (``rules.WIN_FIELDS``) and where a
 table is kept (:func:`default_win_file`, :func:`default_win_file_n`).
 """
 
@@ -15,7 +15,7 @@ import numpy as np
 from tutto_sim.core.policyfile import (check_win_fields, fields_sha256, schema_of, win_table_document,
                                        write_compact)
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.macke.rules import MackeRules
+from tutto_sim.macke.rules import WIN_FIELDS, MackeRules
 from tutto_sim.macke.win.solve2 import MackeWinSolution, WinSetup, check_win_rules
 
 #: The package whose ``schema/`` holds the win tables' JSON Schemas.
@@ -33,9 +33,6 @@ WIN_OBJECTIVE = ("both players maximise their chance of winning a two-player gam
 _WIN_HASHED = ("format", "version", "game", "kind", "win_table_version", "rules",
                "rules_sha256", "point_unit", "target_units", "floor_units", "cap_units", "W",
                "last_turn")
-#: Rule fields a win table depends on (``win_value`` is the turn analysis' price
-#: of five 1s; to win, five 1s are worth the game).
-WIN_FIELDS = ("variant", "min_score", "throws", "bust", "target", "six_of_kind")
 
 
 @dataclass(frozen=True)
@@ -97,7 +94,7 @@ def win_schema() -> dict:
 def load_win_table(path, rules: MackeRules | None = None) -> MackeWinTable:
     """Read a Macke / Volle Lotte win policy file; :class:`PolicyFileError` (one
     line) for a damaged file, another version or kind, a floor or shapes that
-    do not fit, or rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
+    do not fit, or rules other than ``rules`` (the fields of ``rules.WIN_FIELDS``)."""
     from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
     check_win_kind(path, WIN_TABLE_KIND, "write one with: tutto-sim solve --objective win --game macke")
@@ -212,7 +209,7 @@ def load_win_table_n(path, rules: MackeRules | None = None,
     """Read a Macke / Volle Lotte win table of any number of players (a
     two-player version-1 file too); :class:`PolicyFileError` in one line for a
     damaged file, another kind or version, shapes that do not fit, rules other
-    than ``rules`` (the fields of :data:`WIN_FIELDS`) or other ``players``."""
+    than ``rules`` (the fields of ``rules.WIN_FIELDS``) or other ``players``."""
     from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
     check_win_kind(path, WIN_TABLE_KIND, "write one with: tutto-sim solve --objective win --game macke")

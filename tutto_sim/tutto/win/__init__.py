@@ -27,7 +27,8 @@ The map, module -> its job -> what it is read with:
     ``kernel_n`` and ``solve2``.
 ``table``
     the win tables' policy files, two players and N (write, load, check;
-    ``WIN_FIELDS``; where a table is kept: ``default_win_file``). Read with
+    the rule fields they depend on are ``rules.WIN_FIELDS``; where a table is
+    kept: ``default_win_file``). Read with
     ``solve2`` and ``solve_n``.
 ``planner``
     decisions inside a turn from a table (``TurnPlanner``, ``WinPlanner``,

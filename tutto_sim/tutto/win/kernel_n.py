@@ -164,14 +164,15 @@ def niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M, immediate, lose, 
 
 
 @njit(cache=True)
-def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level,
+def fill_leaves(deciding, read_d, s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level,
                 Vd, Ed, V, E, lose, n_layers, nlink, tsize_used, bl, bust, win, y, vec, vecd,
                 link_layer, link_idx):
     """The leaves of one turn of seat s at scores x, for the programme.
 
     Components: ``o + f`` (o = 1 if ``deciding`` else 0) the chance of seat
     ``(s + f) % N`` in the world (V, E); component 0 with ``deciding`` the
-    mover's chance in the deciding world (Vd, Ed: its decisions); then
+    mover's chance in the deciding world (Vd, Ed: its decisions; read only with
+    ``read_d``, else left for the caller, :func:`reduced_leaves`); then
     ``o + N``: the slope in the Niete's state (main phase: the next seat at the
     same scores), ``o + N + 1 + k``: the slope in the k-th link (a main-phase
     state of the same score sum, ``level``, reached by banking exactly
@@ -201,7 +202,7 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
             read(kind, seat, idx, s, y, V, E, nplayers, vec)
             for f in range(nplayers):
                 bl[o + f, j, t] = vec[(s + f) % nplayers]
-            if deciding:
+            if read_d:
                 read(kind, seat, idx, s, y, Vd, Ed, nplayers, vecd)
                 bl[0, j, t] = vecd[s]
             if not end_phase:
@@ -215,7 +216,7 @@ def fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
         read(kind, seat, idx, s, y, V, E, nplayers, vec)
         for f in range(nplayers):
             bust[o + f, j] = vec[(s + f) % nplayers]
-        if deciding:
+        if read_d:
             read(kind, seat, idx, s, y, Vd, Ed, nplayers, vecd)
             bust[0, j] = vecd[s]
         if not end_phase:
@@ -366,7 +367,7 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                 tcap = tcap_of(s, x, end_phase, nplayers, n, M, immediate)
                 used = min(2 * tcap + 90, tsize)
                 deciding = kind >= 2
-                nv = fill_leaves(deciding, s, x, end_phase, nplayers, n, M, immediate,
+                nv = fill_leaves(deciding, kind == 2, s, x, end_phase, nplayers, n, M, immediate,
                                  ded_tutto, level, Vd, Ed, V, E, lose[blk], n_layers,
                                  nlink[blk], used, bl[blk], bust[blk], win[blk], y, vec[blk],
                                  vecd[blk], link_layer[blk], link_idx[blk])

@@ -350,7 +350,7 @@ class TurnProgramme:
         tcap = kn.tcap_of(seat, x, end_phase, N, self.n, self.M, self.immediate)
         used = min(2 * tcap + 90, self.tsize)
         level = int(x.sum())
-        nv = kn.fill_leaves(False, seat, x, end_phase, N, self.n, self.M, self.immediate,
+        nv = kn.fill_leaves(False, False, seat, x, end_phase, N, self.n, self.M, self.immediate,
                             self.rules.plusminus_deduction == "tutto", level, self.V, self.Ev,
                             self.V, self.Ev, s.lose[0], n_layers, s.nlink[0], used, s.bl[0],
                             s.bust[0], s.win[0], s.ys[0], s.vec[0], s.vecd[0],

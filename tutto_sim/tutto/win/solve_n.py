@@ -76,10 +76,10 @@ import numpy as np
 from tutto_sim.core.blocks import chunks
 from tutto_sim.core.checkpoint import Steps
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.rules import WIN_FIELDS, TuttoRules
 from tutto_sim.tutto.win import kernel_n as kn
 from tutto_sim.tutto.win.params import PREPARING, WinScratchN, turn_params_for
-from tutto_sim.tutto.win.table import WIN_FIELDS, WinTableN
+from tutto_sim.tutto.win.table import WinTableN
 
 #: Newton's rounds on a level stop when no input moves by more than this.
 PAIR_TOL = 1e-14

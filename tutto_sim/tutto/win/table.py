@@ -1,7 +1,7 @@
 """The win tables' policy files, two players (version 1: :class:`WinTable`)
 and N players (version 2: :class:`WinTableN`): the JSON documents, writing,
 reading with their checks, the rule fields a table depends on
-(:data:`WIN_FIELDS`) and where a table is kept (:func:`default_win_file`).
+(``rules.WIN_FIELDS``) and where a table is kept (:func:`default_win_file`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from tutto_sim.core.policyfile import (check_win_fields, fields_sha256, schema_of, win_table_document,
                                        write_compact)
 from tutto_sim.dice.scoring import POINT_UNIT
-from tutto_sim.tutto.rules import TuttoRules
+from tutto_sim.tutto.rules import WIN_FIELDS, TuttoRules
 from tutto_sim.tutto.win.planner import TurnStart, turn_start
 
 #: The package whose ``schema/`` holds the win tables' JSON Schemas.
@@ -31,10 +31,6 @@ WIN_OBJECTIVE = ("both players maximise their chance of winning a two-player gam
 _WIN_HASHED = ("format", "version", "game", "kind", "win_table_version", "rules",
                "rules_sha256", "point_unit", "target_units", "margin_cap_units", "W",
                "last_turn")
-#: Rule fields a win table depends on (the deck, the reshuffle and the
-#: Kleeblatt's turn-analysis value do not change it).
-WIN_FIELDS = ("six_of_kind", "x2_scope", "plusminus_chain", "plusminus_deduction", "target",
-              "game_end")
 
 
 @dataclass(frozen=True)
@@ -80,7 +76,7 @@ def win_schema() -> dict:
 def load_win_table(path, rules: TuttoRules | None = None) -> WinTable:
     """Read a win policy file; :class:`PolicyFileError` (one line) for a damaged
     file, another version or kind, shapes that do not fit the target, or
-    rules other than ``rules`` (the fields of :data:`WIN_FIELDS`)."""
+    rules other than ``rules`` (the fields of ``rules.WIN_FIELDS``)."""
     from tutto_sim.core.policyfile import PolicyFileError, check_win_kind, read_policy_file
 
     check_win_kind(path, WIN_TABLE_KIND, "export one with: tutto-sim solve --objective win")
