@@ -359,6 +359,43 @@ def test_run_tasks_takes_results_in_task_order_and_only_a_prefix_after_ctrl_c(sc
         assert taken == list(range(6))  # the tasks finished later are never taken: no gap
 
 
+def test_kept_tables_are_sent_once_and_follow_every_write(scheduler):
+    """``KeptTables``: an array goes to the workers once; each write reported
+    with ``wrote`` reaches every worker before the next round of tasks (the
+    tasks read their worker's copy: equal to the array here; both workers
+    hold one); an array a round no longer reads is dropped there."""
+    import numpy as np
+
+    a = np.arange(12.0).reshape(3, 4)
+    b = np.ones(5)
+    with cluster.using(scheduler.address):
+        kept = cluster.KeptTables()
+        assert len(kept.workers) == 2
+        ra, rb = kept.refs(a, b)
+        for step in range(3):
+            a[step, [1, 3]] += 10.0 * (step + 1)  # written here, reported, read there
+            kept.wrote(a, (step, [1, 3]))
+            b[step] = -step
+            kept.wrote(b, step)
+            got = []
+            cluster.run_tasks(cluster.kept_array, [(ra,), (rb,)] * 8,
+                              lambda i, r: got.append(r), kept=kept)
+            assert all(np.array_equal(g, a if i % 2 == 0 else b) for i, g in enumerate(got))
+            assert kept.refs(a, b) == [ra, rb]  # not sent again
+        assert kept.stats["tables_sent"] == 2
+        assert kept.stats["table_bytes"] == a.nbytes + b.nbytes
+        assert kept.stats["updates_sent"] == 6
+        assert kept.stats["update_bytes"] == 3 * (2 * 8 + 8)
+        kept.refs(a)  # b is not read any more: gone from the workers
+        with pytest.raises(RuntimeError, match="does not hold table"):
+            cluster.run_tasks(cluster.kept_array, [(rb,)], lambda i, r: None, kept=kept)
+        # each worker answers from its own copy
+        token = kept.token
+        ran = cluster._client.run(lambda: sorted(cluster._kept_store.get(token, {})))
+        assert sorted(ran) == kept.workers and all(v == [0] for v in ran.values())
+    assert cluster._kept_sets == []  # the block's end drops them
+
+
 # -- where the work ran: the analyses say it as tournaments do ----------------------------------
 
 

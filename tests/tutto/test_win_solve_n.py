@@ -167,22 +167,35 @@ def test_the_command_prints_the_figures_and_writes_the_table(capsys, tmp_path):
 
 
 def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
-    """``--cluster local:2``: the states go out in tasks (made small here, so
-    that a small target has several) and the table is the same to the bit."""
+    """``--cluster local:2``: the states go out in tasks (made tiny here, so
+    that a small target has several in every stage of the end of the round
+    and in the levels; deduction at the Tutto: two sweeps) and the table is
+    the same to the bit. The tables go to the workers once each, then only
+    the values written."""
     from conftest import run_cli
 
     from tutto_sim.tutto.win import solve_n
 
-    monkeypatch.setattr(solve_n, "CLUSTER_STATES", 700)
+    monkeypatch.setattr(solve_n, "CLUSTER_STATES", 4)
     files = []
     for extra in ((), ("--cluster", "local:2")):
         f = tmp_path / f"w{len(files)}.json"
-        code, _, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3",
-                               "--target", "100", "--out", str(f), "--json", *extra)
+        code, out, err = run_cli(capsys, "solve", "--objective", "win", "--players", "3",
+                                 "--target", "150", "--plusminus-deduction", "tutto",
+                                 "--win-only", "--out", str(f), "--json", *extra)
         assert code == 0, err
+        assert "nothing of this command ran on the cluster" not in err
         files.append(load_win_table_n(f))
+    assert json.loads(out)["sweeps"] == 2
     assert np.array_equal(files[0].W, files[1].W)
     assert np.array_equal(files[0].E, files[1].E)
+    # sent whole once each: the table being solved (W and E, also read as the
+    # deciding world) and the two-player table's two placeholders of 2 numbers each
+    traffic = json.loads(out)["cluster_traffic"]
+    table = files[1]
+    assert traffic["tables_sent"] == 4
+    assert traffic["table_bytes"] == table.W.nbytes + table.E.nbytes + 2 * 2 * 8
+    assert 0 < traffic["update_bytes"] < table.E.nbytes
 
 
 @pytest.mark.parametrize("players,target,deduction", [(3, 150, "bank"), (3, 150, "tutto"),

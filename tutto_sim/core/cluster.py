@@ -206,6 +206,9 @@ def using(spec: str | None) -> Iterator[ClusterSpec | None]:
             print(f"note: nothing of this command ran on the cluster {parsed.label()}: its "
                   "work runs in this process", file=sys.stderr)
     finally:
+        for kept in list(_kept_sets):
+            if kept.client is client:
+                kept.drop()
         _client, _sent, _spec = previous, sent, spec_before
         client.close()
         if cluster is not None:
@@ -297,7 +300,8 @@ def _task_list(fn: Callable, tasks: list, offset: int, n: int) -> list:
     return [fn(*tasks[i]) for i in range(offset, offset + n)]
 
 
-def run_tasks(fn: Callable, tasks, take: Callable[[int, Any], None], per_task: int = 1) -> None:
+def run_tasks(fn: Callable, tasks, take: Callable[[int, Any], None], per_task: int = 1,
+              kept: "KeptTables | None" = None) -> None:
     """``take(i, fn(*tasks[i]))`` for every task, in task order: in this process
     one after the other, on a cluster (:func:`using`) ``per_task`` of them per
     Dask task. For work that is not a range of games: candidates of a search,
@@ -306,7 +310,8 @@ def run_tasks(fn: Callable, tasks, take: Callable[[int, Any], None], per_task: i
     among them), so the results do not depend on where they ran. The task
     list travels once per call, by value. Ctrl-C: the tasks finished before
     the first unfinished one are taken (never a gap), then KeyboardInterrupt
-    passes on."""
+    passes on. ``kept``: the tasks read tables kept on the workers
+    (:class:`KeptTables`) and run only on the workers that hold them."""
     tasks = list(tasks)
     given = 0
 
@@ -318,6 +323,11 @@ def run_tasks(fn: Callable, tasks, take: Callable[[int, Any], None], per_task: i
             take(offset + k, result)
         given = offset + n
 
+    if kept is not None and _client is not None:
+        kept.flush()
+        _on_cluster(_client, functools.partial(_task_list, fn, tasks), len(tasks), per_task,
+                    take_chunk, None, 1, workers=kept.workers)
+        return
     run_chunks(functools.partial(_task_list, fn, tasks), len(tasks),
                per_task if _client is not None else 1, take_chunk)
 
@@ -383,7 +393,8 @@ def _call(work, offset: int, n: int):
     return work(offset, n)
 
 
-def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: int) -> None:
+def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: int,
+                workers: list | None = None) -> None:
     import cloudpickle
     from distributed import as_completed
 
@@ -399,7 +410,9 @@ def _on_cluster(client, work, total: int, chunk: int, take, progress, weight: in
     _sent += len(chunks)
     index = {}
     for i, (offset, n) in enumerate(chunks):
-        fut = client.submit(_call, loaded, offset, n, key=f"tutto-sim-chunk-{run}-{i}", pure=False)
+        pin = {} if workers is None else {"workers": workers, "allow_other_workers": False}
+        fut = client.submit(_call, loaded, offset, n, key=f"tutto-sim-chunk-{run}-{i}", pure=False,
+                            **pin)
         index[fut.key] = (i, fut)
 
     def finished():
@@ -440,6 +453,141 @@ def _take_in_order(finished, chunks: list, take, progress, weight: int, stop) ->
     except BaseException:
         stop()
         raise
+
+
+# --------------------------------------------------------------------------
+# tables kept on the workers (a long solve: sent once, then only what changed)
+# --------------------------------------------------------------------------
+
+#: On a worker: the kept tables, ``{token: {name: array}}`` (:class:`KeptTables`).
+_kept_store: dict = {}
+#: Here: the :class:`KeptTables` of the current :func:`using` block, dropped at its end.
+_kept_sets: list = []
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A task's reference to an array kept on its worker: resolve it there with
+    :func:`kept_array`."""
+
+    token: str
+    name: int
+
+
+def kept_array(ref):
+    """The array ``ref`` (a :class:`Kept`) names on this worker; anything else
+    is returned as it is (a task run in this process gets the arrays
+    themselves)."""
+    if not isinstance(ref, Kept):
+        return ref
+    try:
+        return _kept_store[ref.token][ref.name]
+    except KeyError:
+        raise RuntimeError(f"this worker does not hold table {ref.name} of {ref.token}: "
+                           "a worker that joined after the solve started") from None
+
+
+def _kept_put(token: str, name: int, array) -> int:
+    _kept_store.setdefault(token, {})[name] = array
+    return int(array.nbytes)
+
+
+def _kept_update(token: str, changes: list) -> int:
+    tables = _kept_store[token]
+    for name, index, values in changes:
+        tables[name][index] = values
+    return len(changes)
+
+
+def _kept_drop(token: str, names: list | None) -> None:
+    if names is None:
+        _kept_store.pop(token, None)
+        return
+    tables = _kept_store.get(token, {})
+    for name in names:
+        tables.pop(name, None)
+
+
+class KeptTables:
+    """Arrays that a long computation's tasks read, kept on the workers of the
+    current cluster instead of travelling with every round of tasks.
+
+    :meth:`refs` sends an array to every worker the first time a round of
+    tasks reads it (``client.run``: once per worker) and gives the tasks a
+    :class:`Kept` reference; arrays the round does not read any more are
+    dropped on the workers. The computation reports each write it makes to a
+    kept array with :meth:`wrote` (the index it wrote); the values written
+    are sent to every worker before the next round of tasks (:meth:`flush`,
+    called by :func:`run_tasks`), so a worker's copy is the array itself
+    whenever a task reads it, and the results are the same bytes as in this
+    process. The tasks run only on the workers that hold the tables
+    (``workers``). ``stats``: arrays sent whole and their bytes, updates and
+    their bytes, and the rounds of tasks with the bytes the arrays they read
+    would have taken had they travelled with every round, for the command's
+    output."""
+
+    def __init__(self):
+        if _client is None:
+            raise RuntimeError("KeptTables needs a cluster (inside cluster.using)")
+        self.client = _client
+        self.token = "tutto-sim-kept-" + uuid.uuid4().hex[:12]
+        self.workers = sorted(self.client.scheduler_info()["workers"])
+        self._arrays: dict[int, tuple[int, Any]] = {}  # id -> (name, array)
+        self._pending: list = []
+        self._next = 0
+        self.stats = {"tables_sent": 0, "table_bytes": 0, "updates_sent": 0, "update_bytes": 0,
+                      "rounds": 0, "round_bytes": 0}
+        _kept_sets.append(self)
+
+    def refs(self, *arrays) -> list:
+        """:class:`Kept` references to ``arrays`` for this round's tasks."""
+        now = {id(a): a for a in arrays}
+        self.stats["rounds"] += 1
+        self.stats["round_bytes"] += sum(int(a.nbytes) for a in now.values())
+        gone = [k for k in self._arrays if k not in now]
+        if gone:
+            names = [self._arrays.pop(k)[0] for k in gone]
+            self._pending = [c for c in self._pending if c[0] not in names]
+            self.client.run(_kept_drop, self.token, names, workers=self.workers)
+        out = []
+        for a in arrays:
+            if id(a) not in self._arrays:
+                self.flush()  # the writes to other arrays first: one order on every worker
+                name = self._next
+                self._next += 1
+                self.client.run(_kept_put, self.token, name, a, workers=self.workers)
+                self._arrays[id(a)] = (name, a)
+                self.stats["tables_sent"] += 1
+                self.stats["table_bytes"] += int(a.nbytes)
+            out.append(Kept(self.token, self._arrays[id(a)][0]))
+        return out
+
+    def wrote(self, array, index) -> None:
+        """The computation wrote ``array[index]``: the workers get those values
+        before the next round of tasks (nothing when the array is not kept)."""
+        entry = self._arrays.get(id(array))
+        if entry is not None:
+            values = array[index]
+            self._pending.append((entry[0], index, values.copy()))
+
+    def flush(self) -> None:
+        if not self._pending:
+            return
+        changes, self._pending = self._pending, []
+        self.client.run(_kept_update, self.token, changes, workers=self.workers)
+        self.stats["updates_sent"] += len(changes)
+        self.stats["update_bytes"] += sum(int(v.nbytes) for _, _, v in changes)
+
+    def drop(self) -> None:
+        """Forget every kept array here and on the workers."""
+        self._arrays.clear()
+        self._pending = []
+        if self in _kept_sets:
+            _kept_sets.remove(self)
+        try:
+            self.client.run(_kept_drop, self.token, None, workers=self.workers)
+        except Exception:  # noqa: BLE001 - a cluster that is gone keeps nothing either
+            pass
 
 
 # --------------------------------------------------------------------------

@@ -204,10 +204,18 @@ class TuttoHooks(GameHooks):
                                                              evaluate_ev=not win_only),
                                    write_win_table_n, path, not as_json, checkpoint=ck)
         summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
+        traffic = sol.extra.get("cluster")
+        if traffic:  # what went to the workers: the tables once, then what changed
+            summary["cluster_traffic"] = traffic
         if as_json:
             print(json.dumps(summary, indent=2))
             return
         err.print(f"win table written to {path.shown}")
+        if traffic:
+            err.print(f"to each worker: {traffic['tables_sent']} tables once "
+                      f"({traffic['table_bytes'] / 1e6:,.1f} MB), then "
+                      f"{traffic['update_bytes'] / 1e6:,.1f} MB of changed values in "
+                      f"{traffic['updates_sent']:,} updates")
         ends = "the round is finished" if rules.game_end == "round" else "the first to reach it wins"
         out.print(f"Tutto, {players} players to {rules.target:,} ({ends}), exact; seats in the "
                   f"order they move, fair share {1 / players:.2%}:")

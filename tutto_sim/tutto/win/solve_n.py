@@ -199,6 +199,7 @@ class _Solver:
         self.steps = Steps(None)  # or a checkpoint's (solve_win_n)
         # kind 3 (winopt without an N-player table): the two-player table it decides by
         self.two = (np.zeros((2, 1, 1)), np.zeros((2, 1)))
+        self.kept = None  # on a cluster: the tables kept on the workers (_run)
 
     def empty(self):
         N = self.N
@@ -210,22 +211,32 @@ class _Solver:
         """:func:`kernel_n.run_states` on these states: here, or on a Dask
         cluster (``--cluster``) in tasks of :data:`CLUSTER_STATES` states, each
         a pure function of its states and the tables it reads (the same
-        bytes wherever it runs)."""
+        bytes wherever it runs). The tables stay on the workers
+        (:class:`tutto_sim.core.cluster.KeptTables`): sent once, then only the
+        values written since the last round (:meth:`_wrote`)."""
         from tutto_sim.core import cluster
 
         if cluster.active() and len(seat) > CLUSTER_STATES:
+            if self.kept is None or self.kept.client is not cluster._client:
+                self.kept = cluster.KeptTables()
+            tables = self.kept.refs(Vd, Ed, V, E, *self.two)
             cuts = list(range(0, len(seat), CLUSTER_STATES))
             tasks = [(self.rules, self.N, self.C, seat[a:a + CLUSTER_STATES],
-                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, Vd, Ed, V, E, self.two)
+                      idx[a:a + CLUSTER_STATES], end_phase, kinds, level, *tables)
                      for a in cuts]
             parts: list = [None] * len(tasks)
 
             def take(i, result):
                 parts[i] = result
 
-            cluster.run_tasks(remote_run, tasks, take)
+            cluster.run_tasks(remote_run, tasks, take, kept=self.kept)
             return tuple(np.concatenate([q[k] for q in parts]) for k in range(5))
         return self.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
+
+    def _wrote(self, table, index) -> None:
+        """``table[index]`` was written: on a cluster the workers' copies get it."""
+        if self.kept is not None:
+            self.kept.wrote(table, index)
 
     def run_here(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
         s, p = self.s, self.p
@@ -278,12 +289,14 @@ class _Solver:
                     c = kept[0]["c"]
                 if inv is None:
                     E[m, part] = c
+                    self._wrote(E, (m, part))
                 else:
                     out[a:b] = c
                 if self.progress is not None:
                     self.progress(len(part))
             if inv is not None:
                 E[m, ids] = out[inv]
+                self._wrote(E, (m, ids))
         if self.phase is not None:
             self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
                                        "turn-start states")
@@ -307,6 +320,7 @@ class _Solver:
                     self.steps.done(name, {"v": new}, {"moved": move})
                 else:
                     V[seat, idx] = kept[0]["v"]
+                    self._wrote(V, (seat, idx))
                     move = kept[1]["moved"]
                 moved = max(moved, move)
                 if self.progress is not None:
@@ -332,6 +346,7 @@ class _Solver:
         tmp = np.zeros(N)
         if sweeps == 1:
             V[seat, idx] = self._first_guess(V, seat, idx)
+            self._wrote(V, (seat, idx))
         which = np.ones(len(seat), dtype=np.bool_)
         out = None
         used_cyc = np.zeros(len(seat))
@@ -353,6 +368,7 @@ class _Solver:
                 a[sel] = b
             kn.solve_level(seat, idx, oc, op, ow, olk, onl, V, N, self.n, 1e-16, 500,
                            cur, r, tmp)
+            self._wrote(V, (seat, idx))
             if not deciding:
                 break
             moves = kn.input_moves(seat, idx, olk, onl, V, used_cyc, used_lk, N)
@@ -441,11 +457,16 @@ def _worker_solver(rules: TuttoRules, players: int, cap: int) -> _Solver:
     return _Solver(rules, players, cap, DEFAULT_TOL, None)
 
 
-def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, two):
+def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, W2, L2):
     """One cluster task: the turns of these states (a worker keeps its solver's
-    tables and scratch between tasks; ``two``: kind 3's two-player table)."""
+    scratch between tasks, and the tables, references to the worker's kept
+    copies, :class:`tutto_sim.core.cluster.KeptTables`; ``W2``, ``L2``: kind
+    3's two-player table)."""
+    from tutto_sim.core.cluster import kept_array
+
     sv = _worker_solver(rules, players, cap)
-    sv.two = two
+    Vd, Ed, V, E, W2, L2 = (kept_array(a) for a in (Vd, Ed, V, E, W2, L2))
+    sv.two = (W2, L2)
     return sv.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
 
 
@@ -564,7 +585,8 @@ def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
         win_vs_ev=vs_ev, states=sv.states, seconds=time.perf_counter() - t0,
         residual=float(residual), sweeps=sweeps, margin_cap=sv.C,
         extra={"main_states": N * sv.n ** N, "end_states": sv.end_count,
-               **{k: round(v, 3) for k, v in sv.timing.items()}})
+               **{k: round(v, 3) for k, v in sv.timing.items()},
+               **({"cluster": dict(sv.kept.stats)} if sv.kept is not None else {})})
 
 
 # --------------------------------------------------------------------------
