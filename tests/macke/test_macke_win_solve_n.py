@@ -221,7 +221,8 @@ def small_n(monkeypatch):
     import tutto_sim.macke.win.solve_n as wn
 
     monkeypatch.setattr(wn, "solve_macke_win_n",
-                        lambda rules, players, phase=None: n_solved(rules, players, -100, 10))
+                        lambda rules, players, phase=None, checkpoint=None: n_solved(rules, players,
+                                                                                     -100, 10))
 
 
 @pytest.mark.parametrize("game", ["macke", "volle-lotte"])

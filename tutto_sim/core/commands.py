@@ -120,7 +120,7 @@ def solve(
     out_path: Annotated[Optional[Path], typer.Option("--out", help="--objective win: the win-table policy file to write (default: results/GAME-win-TARGET-<run>.json, <run> a digest of the rules the table depends on; winopt, report and advisor find it there); a folder (or a name without .json) gets the table under that name.")] = None,
     players: Annotated[Optional[int], typer.Option("--players", help="--objective win: players at the table, 2-4 (default: the game's usual table for its win tables).")] = None,
     win_only: Annotated[bool, typer.Option("--win-only", help="--objective win --players 3 or 4: only the table where everyone plays to win (not the figures of points players: sooner done at large targets).")] = False,
-    resume: Annotated[bool, typer.Option("--resume", help="--objective win --players 3 or 4: go on from the finished levels kept beside the table (FILE.checkpoint/) by a solve that was stopped.")] = False,
+    resume: Annotated[bool, typer.Option("--resume", help="--objective win --players 3 or 4: go on from the finished levels (Tutto) or sweeps (Berliner Macke, Volle Lotte) kept beside the table (FILE.checkpoint/) by a solve that was stopped.")] = False,
     cluster: Cluster = None,
     rules=None,
 ) -> None:

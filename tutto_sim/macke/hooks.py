@@ -132,7 +132,8 @@ class MackeHooks(GameHooks):
 
         return words(variant)
 
-    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None) -> None:
+    def solve_win(self, rules, as_json: bool, out_path, players: int | None = None,
+                  resume: bool = False) -> None:
         """``solve --objective win``: exact chances to win Berliner Macke or Volle
         Lotte when every player plays to win (docs/macke-win.md), written as a
         policy file; JSON or a short table in the players' words. ``players``
@@ -143,7 +144,10 @@ class MackeHooks(GameHooks):
         if players is None:
             players = 3 if rules.variant == "volle-lotte" else 2
         if players != 2:
-            return self._solve_win_n(rules, as_json, out_path, players)
+            return self._solve_win_n(rules, as_json, out_path, players, resume)
+        if resume:
+            raise UserError("--resume applies to the tables of three and four players "
+                            "(--players 3 or 4): a two-player table is solved in minutes")
         import json
 
         from tutto_sim.core.cli import err, out, prepare_file, solve_and_save, solve_output
@@ -187,9 +191,14 @@ class MackeHooks(GameHooks):
                   f"{sol.seconds:.1f} s, {sol.iterations} sweeps, the last changed no chance by more "
                   f"than {sol.residual:.1e})")
 
-    def _solve_win_n(self, rules, as_json: bool, out_path, players: int) -> None:
-        """``solve --objective win --players 3|4`` (``macke.win.solve_n``)."""
+    def _solve_win_n(self, rules, as_json: bool, out_path, players: int,
+                     resume: bool = False) -> None:
+        """``solve --objective win --players 3|4`` (``macke.win.solve_n``): each
+        finished sweep kept beside the table (FILE.checkpoint/), ``resume`` goes
+        on from there."""
         import json
+
+        from tutto_sim.core.checkpoint import Checkpoint
 
         from tutto_sim.core.cli import (UserError, err, out,
                                         prepare_file, solve_and_save, solve_output)
@@ -205,8 +214,14 @@ class MackeHooks(GameHooks):
         default, digest = default_win_file_n(rules, players)
         path = solve_output(out_path, default)
         prepare_file(path, "--out")
-        sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase),
-                                   write_win_table_n, path, not as_json)
+        ck = Checkpoint.open(path.with_suffix(".checkpoint"), wn.checkpoint_key(rules, players),
+                             resume, f"the {players}-player win table to {rules.target:,}")
+        if resume:
+            err.print(f"resuming from {ck.folder}: {ck.summary()}" if ck.parts else
+                      f"--resume: nothing saved in {ck.folder} yet; solving from the start")
+        sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase,
+                                                                      checkpoint=ck),
+                                   write_win_table_n, path, not as_json, checkpoint=ck)
         if as_json:
             print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
                              indent=2))

@@ -441,10 +441,24 @@ def last_turns_n(rules: MackeRules = MackeRules(), players: int = 3, floor: int 
     return s.end_table(stages[1]).reshape((s.n,) * (players - 1) + (s.n_t, players))
 
 
+#: The layout of the steps a checkpoint keeps (a checkpoint of another is refused).
+CHECKPOINT_FORMAT = 1
+
+
+def checkpoint_key(rules: MackeRules, players: int, floor: int | None = None,
+                   cap_units: int = DEFAULT_CAP_UNITS, tol: float = DEFAULT_TOL) -> dict:
+    """What identifies a solve in its checkpoint: everything that changes its numbers."""
+    if floor is None:
+        floor = DEFAULT_FLOOR if players == 2 else DEFAULT_FLOOR_N
+    return {"game": "macke", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
+            "rules": rules.to_dict(), "floor": floor, "cap units": cap_units, "tolerance": tol}
+
+
 def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
                       floor: int | None = None, cap_units: int = DEFAULT_CAP_UNITS,
                       tol: float = DEFAULT_TOL, max_iter: int = 50,
-                      phase=None, reference: bool = False) -> MackeWinNSolution:
+                      phase=None, reference: bool = False,
+                      checkpoint=None) -> MackeWinNSolution:
     """Win chances of N-player Macke / Volle Lotte, all playing to win (module docstring).
 
     ``floor`` defaults to -2,500 points at two players (the two-player
@@ -455,6 +469,14 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     forward passes as first written, which the tests hold the families of
     :func:`stage_win` and the digests and forward passes of :func:`sweep` to.
 
+    ``checkpoint``: a :class:`tutto_sim.core.checkpoint.Checkpoint` opened with
+    :func:`checkpoint_key`. Each finished sweep keeps the table it leads to
+    (the values the next sweep starts from); a resumed solve takes them and
+    goes on with the next sweep, whose forward passes all run (the sweep
+    before it would have let it skip those whose decisions did not change:
+    the same numbers), so it gives the same bytes as an unbroken solve. A
+    stop loses at most the sweep it was in.
+
     Examples
     --------
     >>> sol = solve_macke_win_n(MackeRules(target=100), 3, floor=-100, cap_units=20)
@@ -463,6 +485,19 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     """
     s, floor, phase = _prepare(rules, players, floor, cap_units, phase, reference)
     t_start = time.perf_counter()
+    from tutto_sim.core.checkpoint import Steps, plain_key
+
+    if checkpoint is not None and checkpoint.key != plain_key(
+            checkpoint_key(rules, players, floor, cap_units, tol)):
+        raise ValueError("the checkpoint was opened for another solve (checkpoint_key)")
+    steps = Steps(checkpoint)
+    try:
+        return _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_start)
+    finally:
+        steps.flush()  # however it stops: every finished sweep is kept
+
+
+def _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_start):
     N, n, f, g = players, s.n, s.floor_u, s.target_u
     scratch = s.scratch()
     sf, si, mass = scratch
@@ -483,6 +518,12 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
     residual = np.inf
     for it in range(1, max_iter + 1):
         advance = phase(sweep_label(it), n_states, "turn-start states")
+        kept = steps.get(f"sweep {it}")
+        if kept is not None:  # a resumed solve: this sweep is done
+            V = kept[0]["v"]
+            digests[:] = 0  # the next sweep's forward passes all run
+            advance(n_states)
+            continue
         for lo, hi in chunks(n_states):
             sweep(N, n, f, g, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf, si, mass,
                    w_new, q, c[0], c2, tstars, digests, lo, hi)
@@ -493,6 +534,7 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
         if residual <= tol:
             break
         V = _evaluate(q, q_ev, c, np.array([False]), tv, n)[0]
+        steps.done(f"sweep {it}", {"v": V}, {"residual": residual})
     else:
         raise RuntimeError(f"the win solve did not reach {tol:g} in {max_iter} sweeps "
                            f"(residual {residual:.2e})")
