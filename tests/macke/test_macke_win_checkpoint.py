@@ -48,7 +48,7 @@ def test_a_solve_stopped_in_a_sweep_and_resumed_gives_the_same_bytes(tmp_path, m
     key = wn.checkpoint_key(rules, players, **SMALL)
     calls = []
     kernel = wn.sweep
-    monkeypatch.setattr(wn, "sweep", lambda *a: (calls.append(a[-2]), kernel(*a)))
+    monkeypatch.setattr(wn, "sweep", lambda *a: (calls.append(a[-3]), kernel(*a)))  # lo
     for k in (2, whole.iterations):
         folder = tmp_path / f"stop{k}.checkpoint"
         ck = Checkpoint.open(folder, key, resume=False)

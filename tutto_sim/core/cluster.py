@@ -508,6 +508,14 @@ def _kept_drop(token: str, names: list | None) -> None:
         tables.pop(name, None)
 
 
+def traffic_line(stats: dict) -> str:
+    """What went to each worker (:attr:`KeptTables.stats`), in one line for stderr."""
+    return (f"to each worker: {stats['tables_sent']} tables once "
+            f"({stats['table_bytes'] / 1e6:,.1f} MB), then {stats['update_bytes'] / 1e6:,.1f} MB "
+            f"of changed values in {stats['updates_sent']:,} updates, over "
+            f"{stats['rounds']:,} rounds of tasks")
+
+
 class KeptTables:
     """Arrays that a long computation's tasks read, kept on the workers of the
     current cluster instead of travelling with every round of tasks.

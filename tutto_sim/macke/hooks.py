@@ -222,11 +222,18 @@ class MackeHooks(GameHooks):
         sol, path = solve_and_save(lambda phase: wn.solve_macke_win_n(rules, players, phase=phase,
                                                                       checkpoint=ck),
                                    write_win_table_n, path, not as_json, checkpoint=ck)
+        summary = {**sol.summary(), "policy_file": str(path), "run_digest": digest}
+        traffic = sol.cluster_traffic
+        if traffic:  # what went to the workers: the tables once, then what changed
+            summary["cluster_traffic"] = traffic
         if as_json:
-            print(json.dumps({**sol.summary(), "policy_file": str(path), "run_digest": digest},
-                             indent=2))
+            print(json.dumps(summary, indent=2))
             return
         err.print(f"win table written to {path.shown}")
+        if traffic:
+            from tutto_sim.core.cluster import traffic_line
+
+            err.print(traffic_line(traffic))
         seats = ", ".join(f"seat {s} {p:.2%}" for s, p in enumerate(sol.p_wins))
         out.print(f"{self.title(rules)}, {players} players to {rules.target:,} (reaching it, every other "
                   "player throws once more), exact:")

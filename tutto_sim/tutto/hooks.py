@@ -212,10 +212,9 @@ class TuttoHooks(GameHooks):
             return
         err.print(f"win table written to {path.shown}")
         if traffic:
-            err.print(f"to each worker: {traffic['tables_sent']} tables once "
-                      f"({traffic['table_bytes'] / 1e6:,.1f} MB), then "
-                      f"{traffic['update_bytes'] / 1e6:,.1f} MB of changed values in "
-                      f"{traffic['updates_sent']:,} updates")
+            from tutto_sim.core.cluster import traffic_line
+
+            err.print(traffic_line(traffic))
         ends = "the round is finished" if rules.game_end == "round" else "the first to reach it wins"
         out.print(f"Tutto, {players} players to {rules.target:,} ({ends}), exact; seats in the "
                   f"order they move, fair share {1 / players:.2%}:")

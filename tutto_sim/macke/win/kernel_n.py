@@ -620,7 +620,7 @@ def _mover_leaf(s, o, n, floor_u, target_u, N, V, E):
 @njit(cache=True, parallel=True)
 def sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, tab, empty, kpref,
            spref, ak, p0, win_max, hard_cap, sf, si, mass, w_new, q, c, c2, tstars, digests, lo,
-           hi):
+           hi, off):
     """One sweep: every state's best turn against ``V`` (mover's value in
     ``w_new``), where it ends: ``q[i, s - F]`` below the target, ``c[i]`` /
     ``c2[i]`` the chances through the end phase of ``E`` / ``E2`` and five 1s.
@@ -628,7 +628,9 @@ def sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, t
     (``digests[i]``; 0: none kept) keeps its ``q[i]``, ``c[i]``, ``c2[i]``
     (they depend on nothing else): no forward pass; the others' forward pass
     is :func:`_outcomes` (``bt[0]``, a row no throw uses, adds up its
-    chances). Only the states ``lo <= i < hi`` (the caller sweeps in chunks)."""
+    chances). Only the states ``lo <= i < hi`` (the caller sweeps in chunks);
+    state ``i``'s results are in row ``i - off`` of the outputs (``off`` 0:
+    arrays of every state; ``lo``: a cluster task's arrays of its own states)."""
     n_states = min(hi, V.shape[0])
     n_o = n ** (N - 1)
     nb = sf[0].shape[0]
@@ -644,20 +646,21 @@ def sweep(N, n, floor_u, target_u, min_u, subtract, V, E, E2, n_all, n_throws, t
                 mackev[t] = _mover_leaf(a - t if subtract else a, o, n, floor_u, target_u, N, V, E)
             w, ts = _turn_programme(n_all, n_throws, tab, empty, kpref, spref, ak, p0, win_max,
                                     hard_cap, bankv, mackev, cv, cbank, vt, bt, keep, ret, bank)
-            w_new[i] = w
-            tstars[i] = ts
+            r = i - off
+            w_new[r] = w
+            tstars[r] = ts
             if digests.shape[0]:
                 h = _decisions_hash(ts, keep, ret, bank, cbank)
-                if h == digests[i] and h != 0:
+                if h == digests[r] and h != 0:
                     continue
-                digests[i] = h
+                digests[r] = h
                 p_win = _outcomes(ts, n_all, n_throws, tab, ak, empty, keep, ret, bank, cbank,
                                   mass[blk], bank_mass, macke_mass, bt[0], si[4][blk])
             else:  # the reference: the forward pass as first written
                 p_win = turn_outcomes(ts, n_all, n_throws, tab, empty, keep, ret, bank, cbank,
                                       mass[blk], bank_mass, macke_mass)
-            _settle(a, o, target_u, min_u, subtract, bank_mass, macke_mass, p_win, E, E2, q[i],
-                    c[i], c2[i], True)
+            _settle(a, o, target_u, min_u, subtract, bank_mass, macke_mass, p_win, E, E2, q[r],
+                    c[r], c2[r], True)
 
 
 @njit(cache=True)

@@ -104,6 +104,7 @@ solved with its own (larger) cap; its outcomes at totals of ``R`` or more
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -186,6 +187,7 @@ class _Setup:
                  reference: bool = False):
         two = WinSetup(rules, floor, cap_units)
         self.two = two
+        self.rules, self.floor, self.cap_units = rules, floor, cap_units
         self.N = players
         self.m, self.tab, self.empty = two.m, two.tab, int(two.m.empty)
         self.n_all, self.L = two.n_all, two.L
@@ -357,6 +359,8 @@ class MackeWinNSolution:
     seconds: float
     max_locked: int = 0
     ev_table: np.ndarray = field(default=None, repr=False)
+    #: On a cluster: what travelled to the workers (``KeptTables.stats``).
+    cluster_traffic: dict = field(default_factory=dict, repr=False)
 
     @property
     def target(self) -> int:
@@ -443,6 +447,64 @@ def last_turns_n(rules: MackeRules = MackeRules(), players: int = 3, floor: int 
 
 #: The layout of the steps a checkpoint keeps (a checkpoint of another is refused).
 CHECKPOINT_FORMAT = 1
+#: Turn-start states per Dask task of a sweep on a cluster.
+CLUSTER_STATES = 4096
+
+
+def _on_cluster(n_states: int) -> bool:
+    from tutto_sim.core import cluster
+
+    return cluster.active() and n_states > CLUSTER_STATES
+
+
+def _sweep_on_cluster(s, reference, kept, V, E_eq, E_ev, w_new, q, c, c2, tstars, advance):
+    """One sweep on the cluster (``--cluster``): tasks of :data:`CLUSTER_STATES`
+    states, each :func:`remote_sweep`, the tables it reads kept on the workers
+    (``V`` sent once a sweep, the end tables once; :class:`tutto_sim.core.cluster.KeptTables`).
+    Every forward pass runs there (no digests of the sweep before: the same
+    numbers, see ``checkpoint``). Returns the kept tables for the next sweep."""
+    from tutto_sim.core import cluster
+
+    if kept is None or kept.client is not cluster._client:
+        kept = cluster.KeptTables()
+    refs = kept.refs(V, E_eq, E_ev)
+    n_states = V.shape[0]
+    cuts = list(range(0, n_states, CLUSTER_STATES))
+    tasks = [(s.rules, s.N, s.floor, s.cap_units, reference, a,
+              min(a + CLUSTER_STATES, n_states), *refs) for a in cuts]
+
+    def take(i, result):
+        a = cuts[i]
+        b = a + len(result[0])
+        w_new[a:b], q[a:b], c[a:b], c2[a:b], tstars[a:b] = result
+        advance(b - a)
+
+    cluster.run_tasks(remote_sweep, tasks, take, kept=kept)
+    return kept
+
+
+@functools.lru_cache(maxsize=2)
+def _worker_setup(rules: MackeRules, players: int, floor: int, cap_units: int, reference: bool):
+    s = _Setup(rules, players, floor, cap_units, reference)
+    return s, s.scratch()
+
+
+def remote_sweep(rules, players, floor, cap_units, reference, lo, hi, V, E_eq, E_ev):
+    """One cluster task: the sweep's turns of states ``lo .. hi - 1`` (the
+    worker keeps its setup and scratch between tasks; ``V``, ``E_eq``,
+    ``E_ev``: references to its kept copies). Returns their ``w_new``, ``q``,
+    ``c``, ``c2`` and ``tstars`` rows."""
+    from tutto_sim.core.cluster import kept_array
+
+    s, (sf, si, mass) = _worker_setup(rules, players, floor, cap_units, reference)
+    V, E_eq, E_ev = (kept_array(a) for a in (V, E_eq, E_ev))
+    k, N = hi - lo, players
+    w_new, tstars = np.zeros(k), np.zeros(k, dtype=np.int64)
+    q, c, c2 = np.zeros((k, s.n)), np.zeros((k, N)), np.zeros((k, N))
+    digests = np.zeros(0 if reference else k, dtype=np.uint64)
+    sweep(N, s.n, s.floor_u, s.target_u, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf,
+          si, mass, w_new, q, c, c2, tstars, digests, lo, hi, lo)
+    return w_new, q, c, c2, tstars
 
 
 def checkpoint_key(rules: MackeRules, players: int, floor: int | None = None,
@@ -516,18 +578,23 @@ def _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_s
     V = V_ev[0]
     tv = np.empty((1, n_states, N))
     residual = np.inf
+    kept = None  # on a cluster: the tables kept on the workers
     for it in range(1, max_iter + 1):
         advance = phase(sweep_label(it), n_states, "turn-start states")
-        kept = steps.get(f"sweep {it}")
-        if kept is not None:  # a resumed solve: this sweep is done
-            V = kept[0]["v"]
+        done = steps.get(f"sweep {it}")
+        if done is not None:  # a resumed solve: this sweep is done
+            V = done[0]["v"]
             digests[:] = 0  # the next sweep's forward passes all run
             advance(n_states)
             continue
-        for lo, hi in chunks(n_states):
-            sweep(N, n, f, g, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf, si, mass,
-                   w_new, q, c[0], c2, tstars, digests, lo, hi)
-            advance(hi - lo)
+        if _on_cluster(n_states):
+            kept = _sweep_on_cluster(s, reference, kept, V, E_eq, E_ev, w_new, q, c[0], c2, tstars,
+                                     advance)
+        else:
+            for lo, hi in chunks(n_states):
+                sweep(N, n, f, g, s.min_u, s.subtract, V, E_eq, E_ev, *s.turn_args(), sf, si,
+                      mass, w_new, q, c[0], c2, tstars, digests, lo, hi, 0)
+                advance(hi - lo)
         evaluate_step(n, q, q_ev, c, np.array([False]), V[None], tv, np.zeros(N_BLOCKS))
         tv[0, :, 0] = w_new
         residual = float(np.abs(tv[0] - V).max())
@@ -558,4 +625,5 @@ def _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_s
         p_wins=[float(x) for x in W[z]], p_wins_ev=[float(x) for x in V_ev[0, z]],
         win_vs_ev=[float(V_mix[r, z, r]) for r in range(N)], residual=residual, iterations=it,
         seconds=time.perf_counter() - t_start, max_locked=int(tstars.max()) * POINT_UNIT,
-        ev_table=V_ev[0].reshape(shape))
+        ev_table=V_ev[0].reshape(shape),
+        cluster_traffic=dict(kept.stats) if kept is not None else {})
