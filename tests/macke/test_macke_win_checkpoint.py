@@ -29,7 +29,7 @@ def _stop_in_sweep(k):
     Ctrl-C would), after the sweeps before it finished."""
 
     def phase(label, total, unit=None):
-        if label == sweep_label(k):
+        if label == sweep_label(k, 3) or label == sweep_label(k, 4):
             raise KeyboardInterrupt
         return lambda n: None
 

@@ -272,9 +272,11 @@ def policy_values(q: list, c: list, start: list | None = None, tol: float = _EVA
     raise RuntimeError(f"policy evaluation did not converge ({delta:.2e} after {max_iter} steps)")
 
 
-def sweep_label(it: int) -> str:
-    """The phase of sweep ``it`` of a win solve: the number of sweeps is known only at the end."""
-    return f"solving to win: sweep {it} (usually 4 to 6)"
+def sweep_label(it: int, players: int = 2) -> str:
+    """The phase of sweep ``it`` of a win solve: the number of sweeps is known only
+    at the end (measured: 4 to 6 at two players, 7 to 9 at three, docs/macke-win.md)."""
+    usual = "4 to 6" if players == 2 else "7 to 9"
+    return f"solving to win: sweep {it} (usually {usual})"
 
 
 def check_win_rules(rules: MackeRules, floor: int) -> None:

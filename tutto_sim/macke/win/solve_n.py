@@ -580,7 +580,7 @@ def _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_s
     residual = np.inf
     kept = None  # on a cluster: the tables kept on the workers
     for it in range(1, max_iter + 1):
-        advance = phase(sweep_label(it), n_states, "turn-start states")
+        advance = phase(sweep_label(it, N), n_states, "turn-start states")
         done = steps.get(f"sweep {it}")
         if done is not None:  # a resumed solve: this sweep is done
             V = done[0]["v"]
