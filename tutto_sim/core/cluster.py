@@ -31,6 +31,11 @@ Work that is not one range of games (the candidates of a search, positions,
 several start positions) goes through :func:`run_tasks`: a list of
 independent tasks, taken in list order, one after the other here and side
 by side on a cluster.
+
+A long solve whose rounds of tasks all read large tables that change a
+little between rounds (the win solvers' levels and sweeps) keeps them on the
+workers (:class:`KeptTables`): each table goes to every worker once, and
+before each round only the values written since the round before.
 """
 
 from __future__ import annotations
