@@ -274,8 +274,8 @@ def policy_values(q: list, c: list, start: list | None = None, tol: float = _EVA
 
 def sweep_label(it: int, players: int = 2) -> str:
     """The phase of sweep ``it`` of a win solve: the number of sweeps is known only
-    at the end (measured: 4 to 6 at two players, 7 to 9 at three, docs/macke-win.md)."""
-    usual = "4 to 6" if players == 2 else "7 to 9"
+    at the end (measured: 4 to 6 at two players, 7 to 10 at three, docs/macke-win.md)."""
+    usual = "4 to 6" if players == 2 else "7 to 10"
     return f"solving to win: sweep {it} (usually {usual})"
 
 
