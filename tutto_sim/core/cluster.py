@@ -552,6 +552,11 @@ class KeptTables:
                       "rounds": 0, "round_bytes": 0}
         _kept_sets.append(self)
 
+    def current(self) -> bool:
+        """Whether these tables are on the cluster in use now (a new ``--cluster``
+        block needs its own)."""
+        return self.client is _client
+
     def refs(self, *arrays) -> list:
         """:class:`Kept` references to ``arrays`` for this round's tasks."""
         now = {id(a): a for a in arrays}

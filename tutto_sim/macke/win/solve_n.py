@@ -465,7 +465,7 @@ def _sweep_on_cluster(s, reference, kept, V, E_eq, E_ev, w_new, q, c, c2, tstars
     numbers, see ``checkpoint``). Returns the kept tables for the next sweep."""
     from tutto_sim.core import cluster
 
-    if kept is None or kept.client is not cluster._client:
+    if kept is None or not kept.current():
         kept = cluster.KeptTables()
     refs = kept.refs(V, E_eq, E_ev)
     n_states = V.shape[0]

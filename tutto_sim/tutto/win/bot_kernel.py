@@ -744,7 +744,7 @@ def _fill_turns_n(i0, i1, seat, xs, end, first, nl, tc, used, N, n, M, immediate
         for q in range(N):
             lev += x[q]
         losers_of_n(x, s, N, lose[0])  # who loses to a Plus/Minus: fixed at the turn's start
-        fill_leaves_n(False, s, x, end[i], N, n, M, immediate, ded_tutto, lev, V, E, V, E,
+        fill_leaves_n(False, False, s, x, end[i], N, n, M, immediate, ded_tutto, lev, V, E, V, E,
                       lose[0], n_layers, nlink[0], used[i], bl[0], bust[0], win[0], ys[0],
                       vec[0], vecd[0], link_layer[0], link_idx[0])
         for j in range(n_layers):

@@ -217,7 +217,7 @@ class _Solver:
         from tutto_sim.core import cluster
 
         if cluster.active() and len(seat) > CLUSTER_STATES:
-            if self.kept is None or self.kept.client is not cluster._client:
+            if self.kept is None or not self.kept.current():
                 self.kept = cluster.KeptTables()
             tables = self.kept.refs(Vd, Ed, V, E, *self.two)
             cuts = list(range(0, len(seat), CLUSTER_STATES))
