@@ -392,6 +392,12 @@ class MackeWinNSolution:
 VOLLE_LOTTE_NOTE = "the rules ask for three or more players at Volle Lotte"
 
 
+def default_floor(players: int) -> int:
+    """The floor (points) of a solve that names none: the two-player solver's at
+    two players, :data:`DEFAULT_FLOOR_N` at three and four."""
+    return DEFAULT_FLOOR if players == 2 else DEFAULT_FLOOR_N
+
+
 def check_players(players) -> None:
     """ValueError in one line for a player count the N-player solve does not take."""
     if players not in PLAYERS:
@@ -401,7 +407,7 @@ def check_players(players) -> None:
 def _prepare(rules, players, floor, cap_units, phase, reference=False):
     check_players(players)
     if floor is None:
-        floor = DEFAULT_FLOOR if players == 2 else DEFAULT_FLOOR_N
+        floor = default_floor(players)
     check_win_rules(rules, floor)
     phase = phase or (lambda label, total, unit=None: (lambda k: None))
     return _Setup(rules, players, floor, cap_units, reference), floor, phase
@@ -511,7 +517,7 @@ def checkpoint_key(rules: MackeRules, players: int, floor: int | None = None,
                    cap_units: int = DEFAULT_CAP_UNITS, tol: float = DEFAULT_TOL) -> dict:
     """What identifies a solve in its checkpoint: everything that changes its numbers."""
     if floor is None:
-        floor = DEFAULT_FLOOR if players == 2 else DEFAULT_FLOOR_N
+        floor = default_floor(players)
     return {"game": "macke", "solver": "win", "format": CHECKPOINT_FORMAT, "players": players,
             "rules": rules.to_dict(), "floor": floor, "cap units": cap_units, "tolerance": tol}
 
