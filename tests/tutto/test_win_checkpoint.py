@@ -185,3 +185,66 @@ def wn_default_name(rules):
     from tutto_sim.tutto.win.table import default_win_file
 
     return default_win_file(rules, 3)[0].name
+
+
+def _alone(rules, players):
+    """Every world solved alone, one after another (each its own end of the round)."""
+    sv = wn._Solver(rules, players, None, wn.DEFAULT_TOL, None)
+    W, WE = sv.empty()
+    sv.world([0] * players, W, WE, W, WE)
+    seats = {}
+    for s in range(players):
+        V, VE = sv.empty()
+        sv.world([2 if q == s else 1 for q in range(players)], W, WE, V, VE)
+        seats[s] = (V, VE)
+    return W, WE, seats
+
+
+@pytest.mark.parametrize("players, target", [(3, 200), (4, 100)])
+def test_the_end_of_the_round_values_two_worlds_with_one_programme_bit_for_bit(
+        monkeypatch, players, target):
+    """A win player's last turns among points players are the win table's own
+    programmes: run once for both worlds, the same bytes as each world alone,
+    and no turn of a win player among points players is run apart."""
+    rules = TuttoRules(target=target)
+    W, WE, seats = _alone(rules, players)
+    sv = wn._Solver(rules, players, None, wn.DEFAULT_TOL, None)
+    W2, WE2 = sv.empty()
+    later = {s: sv.empty() for s in range(1, players)}
+    kinds_seen = []
+    run = wn.kn.run_states
+
+    def spy(seat, idx, end_phase, kinds, *rest):
+        kinds_seen.append((int(seat[0]), tuple(int(k) for k in kinds), bool(rest[-4])))
+        return run(seat, idx, end_phase, kinds, *rest)
+
+    monkeypatch.setattr(wn.kn, "run_states", spy)
+    sv.end_of_round([("world 1", np.zeros(players, dtype=np.int64), W2, WE2, W2, WE2)]
+                    + [(f"world {3 + s}", [2 if q == s else 1 for q in range(players)], W2, WE2,
+                        *later[s]) for s in later])
+    assert WE2.tobytes() == WE.tobytes()
+    for s in later:
+        assert later[s][1].tobytes() == seats[s][1].tobytes(), s
+    # the win player's seat m: only in the runs of the win table, with a second world
+    apart = [(m, k) for m, k, _ in kinds_seen if k[m] == 2]
+    assert apart == []
+    assert {m for m, k, extra in kinds_seen if extra} == set(range(1, players))
+    # and the whole solve gives each seat's figure of the worlds alone
+    sol = wn.solve_win_n(rules, players)
+    assert sol.win_vs_ev == tuple(float(seats[s][0][0, 0, s]) for s in range(players))
+
+
+def test_a_table_solved_alone_resumes_into_the_solve_with_every_world(tmp_path):
+    """A checkpoint of ``--win-only`` holds the win table's end of the round
+    alone: the solve with the points players' worlds resumed from it runs
+    their win player's last turns apart, to the same bytes."""
+    rules = TuttoRules(target=200)
+    whole = wn.solve_win_n(rules, 3)
+    key = _key(rules, 3, False)
+    ck = Checkpoint.open(tmp_path / "ck", key, resume=True)
+    wn.solve_win_n(rules, 3, evaluate_ev=False, checkpoint=ck)
+    ck = Checkpoint.open(tmp_path / "ck", key, resume=True)
+    resumed = wn.solve_win_n(rules, 3, checkpoint=ck)
+    assert resumed.W.tobytes() == whole.W.tobytes()
+    assert resumed.E.tobytes() == whole.E.tobytes()
+    assert (resumed.p_wins_ev, resumed.win_vs_ev) == (whole.p_wins_ev, whole.win_vs_ev)

@@ -227,6 +227,33 @@ def fill_leaves(deciding, read_d, s, x, end_phase, nplayers, n, M, immediate, de
 
 
 @njit(cache=True)
+def extra_leaves(s, x, nplayers, n, M, immediate, ded_tutto, lose, n_layers, tsize_used, V2, E2, bl,
+                 bust, win, y, vec, off):
+    """Another world's leaves of seat s's turn at x in the end of the round,
+    as components ``off + f`` (the chance of seat ``(s + f) % N`` in (V2, E2)),
+    beside the deciding world's (:func:`fill_leaves`): one programme then
+    values the same decisions in both worlds (``run_states`` with ``extra``).
+    Returns the number of components."""
+    for f in range(nplayers):
+        win[off + f] = 1.0 if f == 0 else 0.0
+    for j in range(n_layers):
+        for t in range(tsize_used):
+            deducted(x, lose, j, nplayers, y)
+            y[s] = x[s] + t
+            kind, seat, idx = where(s, y, True, nplayers, n, M, immediate)
+            read(kind, seat, idx, s, y, V2, E2, nplayers, vec)
+            for f in range(nplayers):
+                bl[off + f, j, t] = vec[(s + f) % nplayers]
+        # a Niete or a Stop: as fill_leaves
+        kind, seat, idx, _ = niete_state(s, x, j, True, ded_tutto, nplayers, n, M, immediate,
+                                         lose, y)
+        read(kind, seat, idx, s, y, V2, E2, nplayers, vec)
+        for f in range(nplayers):
+            bust[off + f, j] = vec[(s + f) % nplayers]
+    return off + nplayers
+
+
+@njit(cache=True)
 def reduced_leaves(s, x, end_phase, nplayers, n, immediate, ded_tutto, W2, L2, n_layers,
                    tsize_used, bl, bust, chain):
     """Component 0 of seat s's turn at x as ``winopt`` values it at a table of
@@ -328,7 +355,7 @@ def ev_state(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, level, V, E,
 def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto, level, Vd,
                Ed, V, E, tp, ev, t_max, q, po, hfw, pb, pw, A, D, U, UX, bl, bust, win, sc_buf,
                xs, ys, lose, vec, vecd, link_layer, link_idx, nlink, out_c, out_p, out_w,
-               out_lk, out_nl, tsize, W2, L2, chain):
+               out_lk, out_nl, tsize, W2, L2, chain, extra, V2, E2, out_c2):
     """One turn for each listed state, in the world (V, E) with its inputs
     from there: ``kinds[seat]`` 0 win-optimal (deciding in V itself), 1 the
     EV table, 2 win-optimal decisions (from Vd, Ed) valued in V, 3 ``winopt``
@@ -336,8 +363,11 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
     ``L2`` in the reduced state, :func:`reduced_leaves`) valued in V. Writes the
     value vector (absolute seats) with the Niete's state and the links at
     their current values in ``out_c``, the Niete slope ``out_p`` and the link
-    slopes ``out_w`` (targets ``out_lk``, ``out_nl`` of them). Each thread
-    slot has its own scratch: results do not depend on the threads."""
+    slopes ``out_w`` (targets ``out_lk``, ``out_nl`` of them). With ``extra``
+    (the end of the round, kind 0 only): the same decisions valued in the
+    world (V2, E2) too, in ``out_c2`` (:func:`extra_leaves`; the numbers are
+    those of a kind-2 turn there). Each thread slot has its own scratch:
+    results do not depend on the threads."""
     ns = seat.shape[0]
     slots = A.shape[0]
     for blk in prange(slots):
@@ -374,6 +404,11 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                 if kind == 3:
                     reduced_leaves(s, x, end_phase, nplayers, n, immediate, ded_tutto, W2, L2,
                                    n_layers, used, bl[blk], bust[blk], chain[blk])
+                off = nv
+                if extra:
+                    nv = extra_leaves(s, x, nplayers, n, M, immediate, ded_tutto, lose[blk],
+                                      n_layers, used, V2, E2, bl[blk], bust[blk], win[blk], y,
+                                      vec[blk], off)
                 turn_programme(MAX_MODE, nv, tcap, n_layers, bl[blk], bust[blk], win[blk],
                                A[blk], D[blk], U[blk], UX[blk], sc_buf[blk], tp, ev,
                                np.bool_(True))
@@ -386,6 +421,9 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                     out_w[i, k] = D[blk][o + nplayers + 1 + k, 0, 0]
                     out_lk[i, k] = link_idx[blk][k]
                 out_nl[i] = nl
+                if extra:
+                    for f in range(nplayers):
+                        out_c2[i, (s + f) % nplayers] = D[blk][off + f, 0, 0]
 
 
 @njit(cache=True)

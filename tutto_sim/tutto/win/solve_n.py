@@ -207,19 +207,21 @@ class _Solver:
         E = np.zeros((N, self.M ** N if not self.immediate else 1, N))
         return V, E
 
-    def _run(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+    def _run(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, extra=None):
         """:func:`kernel_n.run_states` on these states: here, or on a Dask
         cluster (``--cluster``) in tasks of :data:`CLUSTER_STATES` states, each
         a pure function of its states and the tables it reads (the same
         bytes wherever it runs). The tables stay on the workers
         (:class:`tutto_sim.core.cluster.KeptTables`): sent once, then only the
-        values written since the last round (:meth:`_wrote`)."""
+        values written since the last round (:meth:`_wrote`). ``extra``: a
+        second world's tables (V2, E2) valued with the same decisions (the
+        end of the round, kind 0); its values come last in the result."""
         from tutto_sim.core import cluster
 
         if cluster.active() and len(seat) > CLUSTER_STATES:
             if self.kept is None or not self.kept.current():
                 self.kept = cluster.KeptTables()
-            tables = self.kept.refs(Vd, Ed, V, E, *self.two)
+            tables = self.kept.refs(Vd, Ed, V, E, *self.two, *(extra or ()))
             cuts = list(range(0, len(seat), CLUSTER_STATES))
             tasks = [(self.rules, self.N, self.C, seat[a:a + CLUSTER_STATES],
                       idx[a:a + CLUSTER_STATES], end_phase, kinds, level, *tables)
@@ -230,15 +232,15 @@ class _Solver:
                 parts[i] = result
 
             cluster.run_tasks(remote_run, tasks, take, kept=self.kept)
-            return tuple(np.concatenate([q[k] for q in parts]) for k in range(5))
-        return self.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
+            return tuple(np.concatenate([q[k] for q in parts]) for k in range(len(parts[0])))
+        return self.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E, extra)
 
     def _wrote(self, table, index) -> None:
         """``table[index]`` was written: on a cluster the workers' copies get it."""
         if self.kept is not None:
             self.kept.wrote(table, index)
 
-    def run_here(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E):
+    def run_here(self, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, extra=None):
         s, p = self.s, self.p
         ns = len(seat)
         out_c = np.zeros((ns, self.N))
@@ -246,62 +248,45 @@ class _Solver:
         out_w = np.zeros((ns, self.links))
         out_lk = np.zeros((ns, self.links), dtype=np.int64)
         out_nl = np.zeros(ns, dtype=np.int64)
+        if extra is not None:
+            if not end_phase or (kinds[seat] != 0).any() or 2 * self.N > self.nv:
+                raise ValueError("a second world is valued only in the end of the round, "
+                                 "beside turns that decide in their own world")
+            V2, E2 = extra
+            out_c2 = np.zeros((ns, self.N))
+        else:
+            V2, E2, out_c2 = V, E, out_c
         q, po, hfw, pb, pw = p.ev_out
         kn.run_states(seat, idx, end_phase, kinds, self.N, self.n, self.M, self.immediate,
                       self.ded_tutto, level, Vd, Ed, V, E, p.tp, p.ev, p.t_max, q, po, hfw, pb,
                       pw, s.A, s.D, s.U, s.UX, s.bl, s.bust, s.win, s.sc, s.xs, s.ys, s.lose,
                       s.vec, s.vecd, s.link_layer, s.link_idx, s.nlink, out_c, out_p, out_w,
-                      out_lk, out_nl, self.tsize, self.two[0], self.two[1], s.chain)
-        return out_c, out_p, out_w, out_lk, out_nl
+                      out_lk, out_nl, self.tsize, self.two[0], self.two[1], s.chain,
+                      extra is not None, V2, E2, out_c2)
+        res = (out_c, out_p, out_w, out_lk, out_nl)
+        return res + (out_c2,) if extra is not None else res
 
-    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win"):
+    def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win",
+              end=True):
         """Fill (V, E) for seats playing ``kinds`` (0 win-optimal, 1 EV table,
         2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps).
         With :attr:`phase`, the end phase and the levels are phases of their
         own named after ``label`` (an end-phase turn is far cheaper than a
         level's: one rate for both would mislead). Each finished part of the
         end phase and each level is a step of :attr:`steps`: taken from a
-        checkpoint when it holds it, saved there when it is done."""
+        checkpoint when it holds it, saved there when it is done. ``end``
+        False: the end phase is done (:meth:`end_of_round`, several worlds
+        at once)."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
         self.world_no += 1
         w = f"world {self.world_no}"
-        t0 = time.perf_counter()
-        if self.phase is not None and self.end_states:
-            self.progress = self.phase(f"{label}: the last turns after the target", self.end_count,
-                                       "turn-start states")
-        for m, ids, runs, inv in self.end_states:
-            if kinds[m] == 0:
-                Vd_, Ed_ = V, E
-            else:
-                Vd_, Ed_ = Vd, Ed
-            # in parts, to show how far it is: a turn here reads only later seats' end phase
-            out = np.empty((len(runs), N)) if inv is not None else None
-            for a, b in chunks(len(runs)):
-                part = runs[a:b]
-                name = f"{w} end of the round seat {m} states {a}-{b}"
-                kept = self.steps.get(name)
-                if kept is None:
-                    seat = np.full(len(part), m, dtype=np.int64)
-                    c, *_ = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)
-                    self.steps.done(name, {"c": c})
-                else:
-                    c = kept[0]["c"]
-                if inv is None:
-                    E[m, part] = c
-                    self._wrote(E, (m, part))
-                else:
-                    out[a:b] = c
-                if self.progress is not None:
-                    self.progress(len(part))
-            if inv is not None:
-                E[m, ids] = out[inv]
-                self._wrote(E, (m, ids))
+        if end:
+            self.end_of_round([(w, kinds, Vd, Ed, V, E)], label)
         if self.phase is not None:
             self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
                                        "turn-start states")
         t1 = time.perf_counter()
-        self.timing["end_seconds"] = self.timing.get("end_seconds", 0.0) + t1 - t0
         sweeps = 0
         residual = np.inf
         while sweeps < max_sweeps:
@@ -335,6 +320,82 @@ class _Solver:
         self.timing["main_seconds"] = (self.timing.get("main_seconds", 0.0)
                                        + time.perf_counter() - t1)
         return residual, sweeps
+
+    def end_of_round(self, worlds, label="solving to win") -> None:
+        """The end phase (the round finished after the target) of several
+        worlds ``(name, kinds, Vd, Ed, V, E)``, seat by seat from the last.
+        Where a world's seat decides in its own tables (kind 0) and another
+        world's same seat plays those decisions (kind 2, deciding tables the
+        first's), one programme values both (``run_states`` with ``extra``:
+        the same numbers as two runs, one programme instead of two)."""
+        if not self.end_states:
+            return
+        t0 = time.perf_counter()
+        if self.phase is not None:
+            self.progress = self.phase(f"{label}: the last turns after the target",
+                                       self.end_count * len(worlds), "turn-start states")
+        kinds = [np.asarray(k, dtype=np.int64) for _, k, *_ in worlds]
+        for m, ids, runs, inv in self.end_states:
+            merged = set()
+            for i, (w, _, Vd, Ed, V, E) in enumerate(worlds):
+                if i in merged:
+                    continue
+                pair = None
+                if kinds[i][m] == 0:
+                    pair = next((j for j, o in enumerate(worlds) if j != i and j not in merged
+                                 and kinds[j][m] == 2 and o[2] is V and o[3] is E), None)
+                if pair is not None:
+                    merged.add(pair)
+                self._end_seat(m, ids, runs, inv, worlds[i], kinds[i],
+                               None if pair is None else worlds[pair])
+        self.timing["end_seconds"] = (self.timing.get("end_seconds", 0.0)
+                                      + time.perf_counter() - t0)
+
+    def _end_seat(self, m, ids, runs, inv, world, kinds, other) -> None:
+        """Seat m's end-phase turns of one world, and of ``other`` beside it
+        (:meth:`end_of_round`), in parts (to show how far it is: a turn here
+        reads only later seats' end phase), each part a checkpoint step."""
+        N = self.N
+        w, _, Vd, Ed, V, E = world
+        Vd_, Ed_ = (V, E) if kinds[m] == 0 else (Vd, Ed)
+        outs = [E] if other is None else [E, other[5]]
+        out = [np.empty((len(runs), N)) for _ in outs] if inv is not None else None
+        for a, b in chunks(len(runs)):
+            part = runs[a:b]
+            names = [f"{w} end of the round seat {m} states {a}-{b}"]
+            if other is not None:
+                names.append(f"{other[0]} end of the round seat {m} states {a}-{b}")
+            kept = [self.steps.get(nm) for nm in names]
+            seat = np.full(len(part), m, dtype=np.int64)
+            if kept[0] is None and other is not None:
+                res = self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E, (other[4], other[5]))
+                cs = [res[0], res[5]]
+            elif kept[0] is None:
+                cs = [self._run(seat, part, True, kinds, -1, Vd_, Ed_, V, E)[0]]
+            else:
+                cs = [kept[0][0]["c"]]
+                if other is not None:  # kept for the first world only: the second alone
+                    if kept[1] is None:
+                        k2 = np.asarray(other[1], dtype=np.int64)
+                        cs.append(self._run(seat, part, True, k2, -1, other[2], other[3],
+                                            other[4], other[5])[0])
+                    else:
+                        cs.append(kept[1][0]["c"])
+            for nm, kp, c in zip(names, kept, cs):
+                if kp is None:
+                    self.steps.done(nm, {"c": c})
+            for q, (Et, c) in enumerate(zip(outs, cs)):
+                if inv is None:
+                    Et[m, part] = c
+                    self._wrote(Et, (m, part))
+                else:
+                    out[q][a:b] = c
+            if self.progress is not None:
+                self.progress(len(part) * len(outs))
+        if inv is not None:
+            for q, Et in enumerate(outs):
+                Et[m, ids] = out[q][inv]
+                self._wrote(Et, (m, ids))
 
     def _level(self, kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E):
         """Solve one level of equal score sum in V (Newton's method, see the
@@ -457,17 +518,19 @@ def _worker_solver(rules: TuttoRules, players: int, cap: int) -> _Solver:
     return _Solver(rules, players, cap, DEFAULT_TOL, None)
 
 
-def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, W2, L2):
+def remote_run(rules, players, cap, seat, idx, end_phase, kinds, level, Vd, Ed, V, E, W2, L2,
+               V2=None, E2=None):
     """One cluster task: the turns of these states (a worker keeps its solver's
     scratch between tasks, and the tables, references to the worker's kept
     copies, :class:`tutto_sim.core.cluster.KeptTables`; ``W2``, ``L2``: kind
-    3's two-player table)."""
+    3's two-player table; ``V2``, ``E2``: a second world valued beside)."""
     from tutto_sim.core.cluster import kept_array
 
     sv = _worker_solver(rules, players, cap)
     Vd, Ed, V, E, W2, L2 = (kept_array(a) for a in (Vd, Ed, V, E, W2, L2))
     sv.two = (W2, L2)
-    return sv.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E)
+    extra = None if V2 is None else (kept_array(V2), kept_array(E2))
+    return sv.run_here(seat, idx, end_phase, kinds, level, Vd, Ed, V, E, extra)
 
 
 def work_units(rules: TuttoRules, players: int, evaluate_ev: bool = True,
@@ -557,25 +620,34 @@ def solve_win_n(rules: TuttoRules = TuttoRules(), players: int = 3, margin_cap: 
 def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
     N, rules = sv.N, sv.rules
     W, WE = sv.empty()
-    res, sweeps = sv.world([0] * N, W, WE, W, WE)
-    residual = res
     zero = (0,) * N
     p_ev: tuple = ()
     vs_ev: tuple = ()
+    # the worlds of one win player among points players: world 3 + s for seat s
+    seat_kinds = [[2 if q == s else 1 for q in range(N)] for s in range(N)]
+    later = {}
+    if evaluate_ev:
+        # seats 1.. play in the end of the round: their turns there are the same
+        # programmes as the win table's, valued in both worlds at once
+        later = {s: sv.empty() for s in range(1, N)}
+        sv.end_of_round([("world 1", np.zeros(N, dtype=np.int64), W, WE, W, WE)]
+                        + [(f"world {3 + s}", seat_kinds[s], W, WE, *later[s]) for s in later])
+    res, sweeps = sv.world([0] * N, W, WE, W, WE, end=not evaluate_ev)
+    residual = res
     if evaluate_ev:
         V, VE = sv.empty()
         r2, _ = sv.world([1] * N, W, WE, V, VE, label=f"valuing the points players (1 of {N + 1})")
         residual = max(residual, r2)
         p_ev = tuple(float(v) for v in V[(0, np.ravel_multi_index(zero, (sv.n,) * N))])
+        del V, VE
         seats = []
         for s in range(N):
-            V, VE = sv.empty()
-            kinds = [1] * N
-            kinds[s] = 2
-            r3, _ = sv.world(kinds, W, WE, V, VE,
+            V, VE = later.pop(s) if s in later else sv.empty()
+            r3, _ = sv.world(seat_kinds[s], W, WE, V, VE, end=s == 0,
                              label=f"valuing the points players ({s + 2} of {N + 1})")
             residual = max(residual, r3)
             seats.append(float(V[0, 0, s]))
+            del V, VE
         vs_ev = tuple(seats)
     shape = (N,) + (sv.n,) * N + (N,)
     eshape = (N,) + (sv.M,) * N + (N,) if not sv.immediate else (0,)
