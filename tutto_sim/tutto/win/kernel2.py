@@ -122,7 +122,7 @@ def _link_slopes(kind, a, b, n_units, tcap, n_layers, chain, bl, bust, A, D, tp,
     card adds points), by a Feuerwerk's empty first throw or by banking
     after the Tutto, or by more Plus/Minus Tuttos."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho, kappa) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     nl = out_r.shape[0]

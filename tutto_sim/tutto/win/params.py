@@ -82,7 +82,7 @@ def turn_params(rules: TuttoRules, gmax: int, opponent=None) -> TurnParams:
     tp = (rules.x2_scope == "card", PLUSMINUS_CHAIN_CHOICES.index(rules.plusminus_chain),
           gstart, gprob, gk, kdice, kpts, best_pts, np.ascontiguousarray(CARD_FREQ), bonus,
           float(p_hi[MAX_DICE]), float(p_lo[MAX_DICE]), float(q_hi), float(q_lo), pmf, surv,
-          kslot, slot_lk, p_niete, rho)
+          kslot, slot_lk, p_niete, rho, kleeblatt_bound(float(p_hi[MAX_DICE]), float(q_hi)))
 
     _check_ev_banks_at_top(pol)
     keep = np.ascontiguousarray(pol.keep.astype(np.int64))
@@ -179,6 +179,23 @@ def _bust_chances(gstart, gprob, gk, p_hi: float, q_hi: float) -> tuple[np.ndarr
     rho = (f[Card.STOP] + bankable * p_niete[MAX_DICE] + f[Card.PLUSMINUS] * (1.0 - p_hi)
            + f[Card.STREET] * (1.0 - q_hi) + f[Card.CLOVERLEAF] * (1.0 - p_hi * p_hi))
     return p_niete, float(rho)
+
+
+def kleeblatt_bound(p_hi: float, q_hi: float) -> float:
+    """The most a Kleeblatt's win can weigh in what follows a turn's next
+    card, for the kernel's pruning (:func:`programme._layer`): ``K``, the
+    chance of a Kleeblatt won at a later draw, whatever the player does.
+
+    A card drawn wins by a Kleeblatt (two Tuttos, at most ``p_hi^2``), or
+    leads to another draw only after a Tutto of a Bonus, x2, Plus/Minus (at
+    most ``p_hi`` each) or Straße (at most ``q_hi``) card; Stop, Feuerwerk
+    and Kleeblatt never draw again. So ``K <= f_K p_hi^2 + s K`` with ``s``
+    the chance to draw again at its likeliest, ``K = f_K p_hi^2 / (1 - s)``."""
+    f = CARD_FREQ
+    again = sum(f[c] for c in range(N_CARDS) if Card(c).can_bank_before_tutto)
+    again += f[Card.PLUSMINUS]
+    s = again * p_hi + f[Card.STREET] * q_hi
+    return float(f[Card.CLOVERLEAF] * p_hi * p_hi / (1.0 - s))
 
 
 #: Width of the kernels' small scratch rows: at least the keep slots of :func:`_keep_slots`.

@@ -200,7 +200,8 @@ def _best_keeps(nv, d, j, gstart, gprob, gk, kslot, opt, bust, acc):
 def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, prune):
+           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, kappa,
+           n_layers, prune):
     """Fill ``A[:, j, T]`` (after a Tutto) and ``D[:, j, T]`` (drawing a card) for
     T = tcap-1 .. 0 of layer j; T >= tcap banks (``bl[:, j, tcap]``).
 
@@ -221,6 +222,21 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
     be. ``D`` is then not needed there (it is set to the bank's value; only
     the turn's start ``T = 0`` reads it, and that is never skipped). Used
     by the solver; the planner, whose ``D`` the bots read, does not prune.
+
+    The bound is tighter than "at most 1": whatever follows a throw ends in a
+    bank at a larger total (in this layer or a later one), a Niete (this
+    layer's or a later one's) or a Kleeblatt's win, so every value but the
+    win is at most ``m``, the largest of those leaves (``bl[0, j', T']`` for
+    ``j' >= j``, ``T' > T``, every later layer's Niete; after a Tutto ``T' =
+    T`` too: a Feuerwerk may add nothing), and a Kleeblatt's win comes after
+    a later card at most ``kappa`` of the time
+    (:func:`tutto_sim.tutto.win.params.kleeblatt_bound`).
+    Throwing on is then worth at most ``pN_d b + (1 - pN_d)(m + kappa (1 -
+    m))``; drawing after a Tutto at most ``rho b + c + (1 - rho - c)(m +
+    kappa (1 - m))``, ``c`` the drawn Kleeblatt's likeliest win. ``m >= b``,
+    so no choice of a less likely Tutto can beat it. ``n_layers``: the
+    turn's layers (``j' < n_layers``); the leaves read are ``T' < 2 tcap +
+    90``.
     """
     tm = t_max
     for f in range(nv):
@@ -229,18 +245,35 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
     acc = sc_buf[0]
     sc = sc_buf[1]
     opt = sc_buf[2:]
+    # the largest leaf a continuation reaches past the totals the loop below
+    # has seen (it runs T downwards and adds each T's leaves): see the bound above
+    top = -1.0
+    pruning = prune and mode == MAX_MODE
+    if pruning:
+        hi = min(2 * tcap + 90, bl.shape[2])
+        for jj in range(j, n_layers):
+            top = max(top, bust[0, jj])
+            for tt in range(tcap, hi):
+                top = max(top, bl[0, jj, tt])
+            if pm_chain == 2:  # flat: a Plus/Minus Tutto banks exactly 20
+                top = max(top, bl[0, jj, PM_UNITS])
+    c_cl = freq[CLOVERLEAF] * p_hi * p_hi
     for t in range(tcap - 1, t_lo - 1, -1):
         for f in range(nv):
             D[f, j, t] = 0.0
         # pruning: banks after a Tutto for sure (skip_d), banks holding d <= dcut dice
         skip_d = False
         dcut = np.int64(0)  # not the literal 0: one compile of the x2 kernels
-        if prune and mode == MAX_MODE:
+        if pruning:
             b0 = bust[0, j]
             v0 = bl[0, j, t] - 1e-12
-            skip_d = t > 0 and v0 >= rho * b0 + (1.0 - rho)
+            after = top + kappa * (1.0 - top)  # a throw adds points: T' > T
+            for jj in range(j, n_layers):
+                top = max(top, bl[0, jj, t])
+            draw = top + kappa * (1.0 - top)  # a Feuerwerk may add nothing: T' >= T
+            skip_d = t > 0 and v0 >= rho * b0 + c_cl + (1.0 - rho - c_cl) * draw
             for d in range(1, MAX_DICE):
-                if v0 >= p_niete[d] * b0 + (1.0 - p_niete[d]):
+                if v0 >= p_niete[d] * b0 + (1.0 - p_niete[d]) * after:
                     dcut = d
                 else:
                     break
@@ -466,7 +499,7 @@ def turn_programme(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf,
     Layer j is the turn after j Plus/Minus Tuttos; the last layer's Plus/Minus
     leads back to itself (the deduction changes nothing any more)."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho, kappa) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     for j in range(n_layers - 1, -1, -1):
@@ -477,7 +510,7 @@ def turn_programme(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf,
                pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
                q_hi, q_lo, fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max,
                ev_p_pm, ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho,
-               prune)
+               kappa, n_layers, prune)
 
 
 # --------------------------------------------------------------------------
@@ -515,14 +548,14 @@ def last_turn_margin(own, other, tuttos):
 @njit(cache=True)
 def one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, tp, ev):
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho, kappa) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card, pm_chain,
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
-           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho,
-           np.bool_(False))  # not the literal: one compile of the layer with _turn's
+           ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, kappa,
+           np.int64(bl.shape[1]), np.bool_(False))  # not literals: one compile with _turn's
 
 
 # --------------------------------------------------------------------------
@@ -614,7 +647,7 @@ def ev_turn_outcomes(tp, ev, n_j, tsize, cpx):
     the scores, so these are the same for every state; the kernel
     :func:`_layer` in ``EV`` mode is the same turn, backwards."""
     (x2_card, pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
-     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho) = tp
+     q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho, kappa) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, tm, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
     po = np.zeros((n_j, tsize))
