@@ -445,8 +445,14 @@ class _Solver:
         return self.ded_tutto or (self.N >= 3 and self.n > 20)
 
     def _first_guess(self, V, seat, idx):
-        """The value of the same seat with one unit more for the first player
-        (in seat order from the mover) who can take it: a solved level."""
+        """Newton's starting values from solved levels: the plane through the
+        scores ``x + 1`` (one unit more for everyone) and its ``N``
+        neighbours ``x + 1 - e_q``, ``sum_q V(x + 1 - e_q) - (N - 1) V(x + 1)``
+        (at two players the two-player solver's guess), where every score is
+        below ``n - 1``; else the value of the same seat with one unit more for
+        the first player (in seat order from the mover) who can take it. A
+        close start saves programmes: at three players to 1000, 2.40 a state
+        instead of 3.01 (the plane against the neighbour alone)."""
         N, n = self.N, self.n
         x = np.array(np.unravel_index(idx, (n,) * N))
         guess = np.full((len(idx), N), 1.0 / N)
@@ -460,6 +466,16 @@ class _Solver:
                 y[q[ok], np.arange(ok.sum())] += 1
                 guess[ok] = V[seat[ok], np.ravel_multi_index(y, (n,) * N)]
                 done |= ok
+        inner = np.all(x + 1 < n, axis=0)
+        if inner.any():
+            up = x[:, inner] + 1
+            si = seat[inner]
+            plane = -(N - 1) * V[si, np.ravel_multi_index(up, (n,) * N)]
+            for q in range(N):
+                y = up.copy()
+                y[q] -= 1
+                plane += V[si, np.ravel_multi_index(y, (n,) * N)]
+            guess[inner] = np.clip(plane, 0.0, 1.0)
         return guess
 
 
