@@ -23,8 +23,10 @@ N-player ``macke.win.solve_n.solve_macke_win_n`` (floor -1000), each phase's
 seconds beside the whole. For Tutto ``--players 3`` or ``4`` times
 the N-player solver (``tutto.win.solve_n.solve_win_n``) with the two-player
 solve at the same target as the baseline run in the same process: the
-seconds of each, the turn-start states, and the seconds per 1,000 states of
-each world (the win-optimal one, the points one and one per seat).
+seconds of each, the turn-start states, the seconds per 1,000 states of
+each world (the win-optimal one, the points one and one per seat), and the
+win table's programmes a turn start in a sweep (Newton's runs, ``main_programmes``
+over the main phase's turn starts).
 """
 
 from __future__ import annotations
@@ -114,6 +116,8 @@ def bench_win_n(args) -> None:
               "seconds_per_1000_states_per_world": round(per, 3),
               "two_player_seconds_per_1000_states_per_world": round(per2, 3),
               "ratio_per_state": round(per / per2, 2),
+              "programmes_per_turn_start": round(
+                  sol.extra.get("main_programmes", 0) / (sol.extra["main_states"] * sol.sweeps), 2),
               "threads": numba.get_num_threads(), "load_average": os.getloadavg(),
               "machine": machine()}
     if args.json:

@@ -198,6 +198,35 @@ def test_the_same_table_on_a_cluster(capsys, tmp_path, monkeypatch):
     assert 0 < traffic["update_bytes"] < table.E.nbytes
 
 
+def test_two_tables_at_the_end_of_the_round_on_a_cluster(monkeypatch):
+    """The win table's end of the round with the tables of one player to win
+    among points players beside it (one programme for both) on ``local:2``:
+    the tasks carry the second table's references too, and every table is
+    the same to the bit as on threads."""
+    from tutto_sim.core import cluster
+    from tutto_sim.tutto.win import solve_n
+
+    monkeypatch.setattr(solve_n, "CLUSTER_STATES", 12)
+    rules = TuttoRules(target=100)
+
+    def end_tables():
+        sv = solve_n._Solver(rules, 3, None, solve_n.DEFAULT_TOL, None)
+        W, WE = sv.empty()
+        later = {s: sv.empty() for s in (1, 2)}
+        sv.end_of_round([("world 1", np.zeros(3, dtype=np.int64), W, WE, W, WE)]
+                        + [(f"world {3 + s}", [2 if q == s else 1 for q in range(3)], W, WE,
+                            *later[s]) for s in later])
+        return sv, [WE, later[1][1], later[2][1]]
+
+    _, here = end_tables()
+    with cluster.using("local:2"):
+        sv, there = end_tables()
+    assert sv.kept is not None and sv.kept.stats["rounds"] > 0
+    assert sv.kept.stats["tables_sent"] >= 6  # each world's tables, sent once
+    for a, b in zip(here, there):
+        assert a.any() and a.tobytes() == b.tobytes()
+
+
 @pytest.mark.parametrize("players,target,deduction", [(3, 150, "bank"), (3, 150, "tutto"),
                                                        (4, 100, "bank")])
 def test_the_reference_solver_gives_the_same_table(players, target, deduction):

@@ -416,6 +416,8 @@ class _Solver:
             sel = np.flatnonzero(which)
             Vdd, Edd = (V, E) if deciding else (Vd, Ed)
             res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
+            if deciding:  # Newton's programmes of the win table (--json: main_programmes)
+                self.timing["main_programmes"] = self.timing.get("main_programmes", 0) + len(sel)
             if out is None:
                 out = res
             else:
@@ -647,7 +649,9 @@ def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
         # programmes as the win table's, valued in both worlds at once
         later = {s: sv.empty() for s in range(1, N)}
         sv.end_of_round([("world 1", np.zeros(N, dtype=np.int64), W, WE, W, WE)]
-                        + [(f"world {3 + s}", seat_kinds[s], W, WE, *later[s]) for s in later])
+                        + [(f"world {3 + s}", seat_kinds[s], W, WE, *later[s]) for s in later],
+                        label=f"solving to win, and one to win among points players ({N - 1} "
+                              f"tables beside)")
     res, sweeps = sv.world([0] * N, W, WE, W, WE, end=not evaluate_ev)
     residual = res
     if evaluate_ev:
