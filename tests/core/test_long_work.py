@@ -197,11 +197,19 @@ def test_tutto_win_solves_advance_every_phase_exactly_to_its_total(players, rule
                           "valuing the points player (3 tables)"]
         assert rec.rows[1][1] == n * n * sol.sweeps
     else:  # the end phase (cheap turns) and the levels, each table a phase of each
-        tables = ["solving to win"] + [f"valuing the points players ({k} of 4)" for k in range(1, 5)]
-        assert labels == ["preparing the tables of a turn"] + [
+        # the end of the round of the win table and of seats 1 and 2's tables beside it at
+        # once (one programme for two tables), then each table's levels; the points players'
+        # table and seat 0's each with their own (cheap) end of the round
+        tables = [f"valuing the points players ({k} of 4)" for k in range(1, 5)]
+        assert labels == [
+            "preparing the tables of a turn",
+            "solving to win, and one to win among points players (2 tables beside): "
+            "the last turns after the target",
+            "solving to win: levels of equal score sum"] + [
             f"{t}: {part}" for t in tables
-            for part in ("the last turns after the target", "levels of equal score sum")]
-        assert rec.rows[1][1] == sol.extra["end_states"]  # every end-phase state once
+            for part in ("the last turns after the target", "levels of equal score sum")
+            if part.startswith("levels") or t.endswith(("(1 of 4)", "(2 of 4)"))]
+        assert rec.rows[1][1] == 3 * sol.extra["end_states"]  # every end-phase state once a table
         assert rec.rows[2][1] == n ** 3 * sol.sweeps  # turn-start scores: n³ a sweep
     assert sol.sweeps > 1 if rules != dict(target=300) else sol.sweeps == 1
 

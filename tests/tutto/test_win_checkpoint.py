@@ -187,9 +187,9 @@ def wn_default_name(rules):
     return default_win_file(rules, 3)[0].name
 
 
-def _alone(rules, players):
+def _alone(rules, players, cap):
     """Every world solved alone, one after another (each its own end of the round)."""
-    sv = wn._Solver(rules, players, None, wn.DEFAULT_TOL, None)
+    sv = wn._Solver(rules, players, cap, wn.DEFAULT_TOL, None)
     W, WE = sv.empty()
     sv.world([0] * players, W, WE, W, WE)
     seats = {}
@@ -200,15 +200,15 @@ def _alone(rules, players):
     return W, WE, seats
 
 
-@pytest.mark.parametrize("players, target", [(3, 200), (4, 100)])
+@pytest.mark.parametrize("players, target, cap", [(3, 200, None), (4, 100, 10)])
 def test_the_end_of_the_round_values_two_worlds_with_one_programme_bit_for_bit(
-        monkeypatch, players, target):
+        monkeypatch, players, target, cap):
     """A win player's last turns among points players are the win table's own
     programmes: run once for both worlds, the same bytes as each world alone,
     and no turn of a win player among points players is run apart."""
     rules = TuttoRules(target=target)
-    W, WE, seats = _alone(rules, players)
-    sv = wn._Solver(rules, players, None, wn.DEFAULT_TOL, None)
+    W, WE, seats = _alone(rules, players, cap)
+    sv = wn._Solver(rules, players, cap, wn.DEFAULT_TOL, None)
     W2, WE2 = sv.empty()
     later = {s: sv.empty() for s in range(1, players)}
     kinds_seen = []
@@ -230,7 +230,7 @@ def test_the_end_of_the_round_values_two_worlds_with_one_programme_bit_for_bit(
     assert apart == []
     assert {m for m, k, extra in kinds_seen if extra} == set(range(1, players))
     # and the whole solve gives each seat's figure of the worlds alone
-    sol = wn.solve_win_n(rules, players)
+    sol = wn.solve_win_n(rules, players, margin_cap=cap)
     assert sol.win_vs_ev == tuple(float(seats[s][0][0, 0, s]) for s in range(players))
 
 
