@@ -39,6 +39,7 @@ checked.
 """
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -70,10 +71,11 @@ FORMER += ("tutto.winprob tutto.winprob_n tutto.win_kernel tutto.win_kernel_n tu
            "macke.win_kernel macke.report_win").split()
 
 
-def former_heads(root: Path = ROOT) -> set[str]:
+@functools.lru_cache(maxsize=None)
+def former_heads(root: Path = ROOT) -> frozenset[str]:
     """Parts of the former modules that name no module of any package today."""
     now = {p.stem for p in (root / "tutto_sim").rglob("*.py")} | {p.name for p in (root / "tutto_sim").iterdir()}
-    return {part for m in FORMER for part in m.split(".")} - now
+    return frozenset({part for m in FORMER for part in m.split(".")} - now)
 
 
 def texts(root: Path = ROOT):
@@ -98,6 +100,7 @@ def texts(root: Path = ROOT):
                 yield path, i, line.lstrip()[2:], package
 
 
+@functools.lru_cache(maxsize=None)
 def defined(path: Path) -> dict[str, ast.AST | None]:
     """Top-level names of a module: name -> its ClassDef (or None)."""
     names = {}

@@ -45,6 +45,9 @@ from tutto_sim.macke.words import unit_words
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.tutto.rules import TuttoRules
 
+# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
+pytestmark = pytest.mark.xdist_group("macke-report")
+
 TURNS = 4000
 SEED = 3
 PNGS = [

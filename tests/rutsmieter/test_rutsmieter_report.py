@@ -37,6 +37,9 @@ from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, default_policy_
 from tutto_sim.rutsmieter.reference import BOT_NAMES, Board, play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
+# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
+pytestmark = pytest.mark.xdist_group("rutsmieter-report")
+
 GAMES = 720
 SEED = 3
 PNGS = ["01-how-to-move", "02-bot-win-rates", "03-house-rules", "04-game-length",

@@ -40,6 +40,9 @@ from tutto_sim.tutti.reference import play_hand
 from tutto_sim.core.report import signed
 from tutto_sim.tutti.rules import TuttiRules
 
+# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
+pytestmark = pytest.mark.xdist_group("tutti-report")
+
 MATCHES = 288
 SEED = 3
 PNGS = ["01-bot-win-rates", "02-lead", "03-exchange-and-declaring", "04-trump-card-rank",
