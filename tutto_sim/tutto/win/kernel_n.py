@@ -186,71 +186,66 @@ def fill_leaves(deciding, read_d, s, x, end_phase, nplayers, n, M, immediate, de
     nv = ic + (0 if end_phase else 1 + nl)
     for f in range(nv):
         win[f] = 0.0
-    win[o] = 1.0
-    if deciding:
+    world_leaves(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, lose, n_layers,
+                 tsize_used, V, E, bl, bust, win, y, vec, o, False)
+    if read_d:
+        world_leaves(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, lose, n_layers,
+                     tsize_used, Vd, Ed, bl, bust, win, y, vecd, 0, True)
+    elif deciding:
         win[0] = 1.0
+    if end_phase:
+        return nv
+    # the slopes: the Niete's state is the turn's start (t = 0 of layer 0, a main-phase
+    # state: x is below the target) or, deducting at the Tutto, as niete_state says
     for j in range(n_layers):
         kl = -1
         for k in range(nl):
             if link_layer[k] == j:
                 kl = k
         for t in range(tsize_used):
-            deducted(x, lose, j, nplayers, y)
-            y[s] = x[s] + t
-            kind, seat, idx = where(s, y, end_phase, nplayers, n, M, immediate)
-            cyc = kind == MAIN and j == 0 and t == 0
-            read(kind, seat, idx, s, y, V, E, nplayers, vec)
-            for f in range(nplayers):
-                bl[o + f, j, t] = vec[(s + f) % nplayers]
-            if read_d:
-                read(kind, seat, idx, s, y, Vd, Ed, nplayers, vecd)
-                bl[0, j, t] = vecd[s]
-            if not end_phase:
-                bl[ic, j, t] = 1.0 if cyc else 0.0
-                for k in range(nl):
-                    bl[ic + 1 + k, j, t] = 1.0 if (k == kl and t == PM_UNITS * j) else 0.0
-        # a Niete or a Stop: the scores of the turn's start, or with the
-        # deductions made at the Tuttos (deduction at the Tutto)
-        kind, seat, idx, same = niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M,
-                                            immediate, lose, y)
-        read(kind, seat, idx, s, y, V, E, nplayers, vec)
-        for f in range(nplayers):
-            bust[o + f, j] = vec[(s + f) % nplayers]
-        if read_d:
-            read(kind, seat, idx, s, y, Vd, Ed, nplayers, vecd)
-            bust[0, j] = vecd[s]
-        if not end_phase:
-            bust[ic, j] = 1.0 if same else 0.0
+            bl[ic, j, t] = 1.0 if (j == 0 and t == 0) else 0.0
             for k in range(nl):
-                bust[ic + 1 + k, j] = 0.0
+                bl[ic + 1 + k, j, t] = 1.0 if (k == kl and t == PM_UNITS * j) else 0.0
+        same = niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M, immediate, lose, y)[3]
+        bust[ic, j] = 1.0 if same else 0.0
+        for k in range(nl):
+            bust[ic + 1 + k, j] = 0.0
     return nv
 
 
 @njit(cache=True)
-def extra_leaves(s, x, nplayers, n, M, immediate, ded_tutto, lose, n_layers, tsize_used, V2, E2, bl,
-                 bust, win, y, vec, off):
-    """Another world's leaves of seat s's turn at x in the end of the round,
-    as components ``off + f`` (the chance of seat ``(s + f) % N`` in (V2, E2)),
-    beside the deciding world's (:func:`fill_leaves`): one programme then
-    values the same decisions in both worlds (``run_states`` with ``extra``).
-    Returns the number of components."""
-    for f in range(nplayers):
+def world_leaves(s, x, end_phase, nplayers, n, M, immediate, ded_tutto, lose, n_layers, tsize_used,
+                 V, E, bl, bust, win, y, vec, off, own_only):
+    """Seat s's turn at x: its leaves in the world (V, E) as components ``off +
+    f``, the chance of seat ``(s + f) % N`` (a bank at each total ``t`` of each
+    Plus/Minus layer ``j``, then a Niete or a Stop: the turn's start, or with
+    the deductions made at the Tuttos), and ``win`` (a Kleeblatt: the mover
+    wins); ``own_only``: the mover's chance alone, as component ``off`` (a
+    deciding world's). :func:`fill_leaves` reads its world with it, and
+    ``run_states`` a second world beside (``extra``): one programme then values
+    the same decisions in both. Returns ``off + N`` (``off + 1`` own only)."""
+    for f in range(1 if own_only else nplayers):
         win[off + f] = 1.0 if f == 0 else 0.0
     for j in range(n_layers):
         for t in range(tsize_used):
             deducted(x, lose, j, nplayers, y)
             y[s] = x[s] + t
-            kind, seat, idx = where(s, y, True, nplayers, n, M, immediate)
-            read(kind, seat, idx, s, y, V2, E2, nplayers, vec)
-            for f in range(nplayers):
-                bl[off + f, j, t] = vec[(s + f) % nplayers]
-        # a Niete or a Stop: as fill_leaves
-        kind, seat, idx, _ = niete_state(s, x, j, True, ded_tutto, nplayers, n, M, immediate,
+            kind, seat, idx = where(s, y, end_phase, nplayers, n, M, immediate)
+            read(kind, seat, idx, s, y, V, E, nplayers, vec)
+            if own_only:
+                bl[off, j, t] = vec[s]
+            else:
+                for f in range(nplayers):
+                    bl[off + f, j, t] = vec[(s + f) % nplayers]
+        kind, seat, idx, _ = niete_state(s, x, j, end_phase, ded_tutto, nplayers, n, M, immediate,
                                          lose, y)
-        read(kind, seat, idx, s, y, V2, E2, nplayers, vec)
-        for f in range(nplayers):
-            bust[off + f, j] = vec[(s + f) % nplayers]
-    return off + nplayers
+        read(kind, seat, idx, s, y, V, E, nplayers, vec)
+        if own_only:
+            bust[off, j] = vec[s]
+        else:
+            for f in range(nplayers):
+                bust[off + f, j] = vec[(s + f) % nplayers]
+    return off + (1 if own_only else nplayers)
 
 
 @njit(cache=True)
@@ -365,7 +360,7 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
     their current values in ``out_c``, the Niete slope ``out_p`` and the link
     slopes ``out_w`` (targets ``out_lk``, ``out_nl`` of them). With ``extra``
     (the end of the round, kind 0 only): the same decisions valued in the
-    world (V2, E2) too, in ``out_c2`` (:func:`extra_leaves`; the numbers are
+    world (V2, E2) too, in ``out_c2`` (:func:`world_leaves`; the numbers are
     those of a kind-2 turn there). Each thread slot has its own scratch:
     results do not depend on the threads."""
     ns = seat.shape[0]
@@ -406,9 +401,9 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                                    n_layers, used, bl[blk], bust[blk], chain[blk])
                 off = nv
                 if extra:
-                    nv = extra_leaves(s, x, nplayers, n, M, immediate, ded_tutto, lose[blk],
+                    nv = world_leaves(s, x, True, nplayers, n, M, immediate, ded_tutto, lose[blk],
                                       n_layers, used, V2, E2, bl[blk], bust[blk], win[blk], y,
-                                      vec[blk], off)
+                                      vec[blk], off, False)
                 turn_programme(MAX_MODE, nv, tcap, n_layers, bl[blk], bust[blk], win[blk],
                                A[blk], D[blk], U[blk], UX[blk], sc_buf[blk], tp, ev,
                                np.bool_(True))

@@ -201,7 +201,7 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
            ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, kappa,
-           n_layers, prune):
+           top0, n_layers, prune):
     """Fill ``A[:, j, T]`` (after a Tutto) and ``D[:, j, T]`` (drawing a card) for
     T = tcap-1 .. 0 of layer j; T >= tcap banks (``bl[:, j, tcap]``).
 
@@ -231,6 +231,8 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
     T`` too: a Feuerwerk may add nothing), and a Kleeblatt's win comes after
     a later card at most ``kappa`` of the time
     (:func:`tutto_sim.tutto.win.params.kleeblatt_bound`).
+    ``top0``: ``m`` before any total below ``tcap`` is seen (every later
+    layer's Niete and banks past ``tcap``, :func:`turn_programme`).
     Throwing on is then worth at most ``pN_d b + (1 - pN_d)(m + kappa (1 -
     m))``; drawing after a Tutto at most ``rho b + c + (1 - rho - c)(m +
     kappa (1 - m))``, ``c`` the drawn Kleeblatt's likeliest win. ``m >= b``,
@@ -247,16 +249,8 @@ def _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_
     opt = sc_buf[2:]
     # the largest leaf a continuation reaches past the totals the loop below
     # has seen (it runs T downwards and adds each T's leaves): see the bound above
-    top = -1.0
+    top = top0
     pruning = prune and mode == MAX_MODE
-    if pruning:
-        hi = min(2 * tcap + 90, bl.shape[2])
-        for jj in range(j, n_layers):
-            top = max(top, bust[0, jj])
-            for tt in range(tcap, hi):
-                top = max(top, bl[0, jj, tt])
-            if pm_chain == 2:  # flat: a Plus/Minus Tutto banks exactly 20
-                top = max(top, bl[0, jj, PM_UNITS])
     c_cl = freq[CLOVERLEAF] * p_hi * p_hi
     for t in range(tcap - 1, t_lo - 1, -1):
         for f in range(nv):
@@ -502,15 +496,25 @@ def turn_programme(mode, nv, tcap, n_layers, bl, bust, win, A, D, U, UX, sc_buf,
      q_hi, q_lo, fw_pmf, fw_surv, kslot, slot_lk, p_niete, rho, kappa) = tp
     (ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm, ev_p_clover, ev_q, egstart,
      egprob, egrep) = ev
+    # the bound on banking (``_layer``): the largest leaf of layers j.. past the totals
+    # a layer's loop sees, built up from the deepest layer (a suffix maximum)
+    top = -1.0
+    hi = min(2 * tcap + 90, bl.shape[2])
     for j in range(n_layers - 1, -1, -1):
         nxt = j + 1 if j + 1 < n_layers else j
+        if prune and mode == MAX_MODE:
+            top = max(top, bust[0, j])
+            for tt in range(tcap, hi):
+                top = max(top, bl[0, j, tt])
+            if pm_chain == 2:  # flat: a Plus/Minus Tutto banks exactly 20
+                top = max(top, bl[0, j, PM_UNITS])
         # layer j is reached after j Plus/Minus Tuttos: T >= 20 j
         t_lo = min(PM_UNITS * j, tcap)
         _layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, x2_card,
                pm_chain, gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo,
                q_hi, q_lo, fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max,
                ev_p_pm, ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho,
-               kappa, n_layers, prune)
+               kappa, top, n_layers, prune)
 
 
 # --------------------------------------------------------------------------
@@ -555,7 +559,8 @@ def one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, 
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
            ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, kappa,
-           np.int64(bl.shape[1]), np.bool_(False))  # not literals: one compile with _turn's
+           np.float64(-1.0), np.int64(bl.shape[1]), np.bool_(False))  # not literals: one compile
+    # with turn_programme's
 
 
 # --------------------------------------------------------------------------

@@ -458,7 +458,8 @@ class _Solver:
         N, n = self.N, self.n
         x = np.array(np.unravel_index(idx, (n,) * N))
         guess = np.full((len(idx), N), 1.0 / N)
-        done = np.zeros(len(idx), dtype=bool)
+        inner = np.all(x + 1 < n, axis=0)
+        done = inner.copy()  # the plane below; the neighbour where it does not apply
         for f in range(N):
             q = (seat + f) % N
             xq = x[q, np.arange(len(idx))]
@@ -468,7 +469,6 @@ class _Solver:
                 y[q[ok], np.arange(ok.sum())] += 1
                 guess[ok] = V[seat[ok], np.ravel_multi_index(y, (n,) * N)]
                 done |= ok
-        inner = np.all(x + 1 < n, axis=0)
         if inner.any():
             up = x[:, inner] + 1
             si = seat[inner]
