@@ -43,11 +43,11 @@ def test_two_players_equal_the_two_player_solvers_immediate():
 
 
 def test_two_players_equal_the_fast_solver_round():
-    """Under ``round`` the caps differ in their last point (here a player
-    after the target banks at the target plus the cap and ties a leader
-    counted there; the two-player solver lets him beat it), which moves
-    values by 7e-5 with the default cap of 40 units at this target; with a
-    cap of 120 units both stand within 1e-9 of the uncapped game."""
+    """Under ``round`` the caps differ in their last point: here the last
+    player's score is counted at the cap too, so he ties a leader counted
+    there, where the fast solvers (two players and N) let him beat it. That
+    moves values by 7e-5 with the default cap of 40 units at this target;
+    with a cap of 120 units both stand within 1e-9 of the uncapped game."""
     rules = TuttoRules(target=50, game_end="round")
     mine = _two_player(solve_reference_n(rules, 2, margin_cap=120).W)
     assert np.abs(mine - solve_win(rules, margin_cap=120, evaluate_ev=False).W).max() < 1e-9

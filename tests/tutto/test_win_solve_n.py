@@ -35,19 +35,19 @@ def test_two_players_reproduce_the_two_player_solver_under_immediate():
     assert abs(n.win_vs_ev[1] - two.win_vs_ev_seats[1]) < 1e-12
 
 
-def test_two_players_under_round_differ_from_the_two_player_solver_only_by_the_cap():
-    """Both follow the player who reached the target 2,000 points past it; the
-    two-player solver counts a larger lead as that margin, this one the
-    score as that score: the tables differ by less than 1e-4 at target 200 and
-    by less with a larger cap."""
-    rules = TuttoRules(target=200)
-    diffs = []
-    for cap in (40, 80):
-        two = solve_win(rules, margin_cap=cap)
-        n = solve_win_n(rules, players=2, margin_cap=cap, evaluate_ev=False)
-        diffs.append(np.abs(n.W[0, :, :, 0] - two.W[0]).max())
-    assert diffs[0] < 1e-4
-    assert diffs[1] < diffs[0]
+@pytest.mark.parametrize("rules", [TuttoRules(target=200), TuttoRules(target=300, x2_scope="card"),
+                                   TuttoRules(target=250, plusminus_chain="flat")],
+                         ids=["default", "x2-card", "flat"])
+def test_two_players_under_round_reproduce_the_two_player_solver(rules):
+    """Both follow the player who reached the target up to the cap past it and
+    count a score past the cap (an x2 Tutto or a Straße jumps past it) as the
+    cap: the same table, the same points players' figures."""
+    two = solve_win(rules)
+    n = solve_win_n(rules, players=2, margin_cap=two.margin_cap)
+    assert np.abs(n.W[0, :, :, 0] - two.W[0]).max() < 1e-12
+    assert np.abs(n.W[1].transpose(1, 0, 2)[:, :, 1] - two.W[1]).max() < 1e-12
+    assert abs(n.p_wins_ev[0] - two.p_first_wins_ev) < 1e-12
+    assert np.abs(np.array(n.win_vs_ev) - np.array(two.win_vs_ev_seats)).max() < 1e-12
 
 
 def test_a_third_player_who_cannot_matter_leaves_the_two_player_last_turn(three_round):

@@ -596,10 +596,11 @@ def leaf_value(V, L, s, a, e, x, n_units, immediate):
         return 1.0 - V[1 - s, e, x]
     if immediate or s == 1:
         return 1.0
-    m = x - e  # the leader's margin in seat 1's last turn
+    # the leader's margin in seat 1's last turn, his score counted at most at the cap
+    # (the target plus the margin cap, ``L.shape[1] - 3``), as the N-player solver counts it
+    m = min(x, L.shape[1] - 3) - e
     row = 0 if e == 0 else 1
-    # margins beyond the table count as its largest (see solve2: the cap)
-    return 1.0 - L[row, min(m + 1, L.shape[1] - 1)]
+    return 1.0 - L[row, m + 1]
 
 
 # --------------------------------------------------------------------------

@@ -96,9 +96,10 @@ to bank. That changes a leaf by at most ``L(margin_cap + 1) - K``, where
 alone (``L`` falls with the margin towards it, and never below; it does not
 fall to 0: a Kleeblatt wins at any margin), and such a leaf ends the game, so every
 value is off by at most ``cap_error = L(margin_cap + 1) - K``, reported with
-the solution. Margins past ``N + margin_cap + 1`` (a turn can jump past the
-cap: an x2 Tutto doubles the total) are counted as that margin, within the
-same bound.
+the solution. A bank past the cap (a turn can jump past it: an x2 Tutto
+doubles the total) counts as a score of ``N + margin_cap``, within the same
+bound: the N-player solver's convention (scores past the cap count as the
+cap), so that its table at N = 2 is this one.
 
 EV-optimal players
 ------------------
