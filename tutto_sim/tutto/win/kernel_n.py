@@ -359,10 +359,11 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
     value vector (absolute seats) with the Niete's state and the links at
     their current values in ``out_c``, the Niete slope ``out_p`` and the link
     slopes ``out_w`` (targets ``out_lk``, ``out_nl`` of them). With ``extra``
-    (the end of the round, kind 0 only): the same decisions valued in the
-    world (V2, E2) too, in ``out_c2`` (:func:`world_leaves`; the numbers are
-    those of a kind-2 turn there). Each thread slot has its own scratch:
-    results do not depend on the threads."""
+    (kind 0 only): the same decisions valued in the world (V2, E2) too, in
+    ``out_c2`` (:func:`world_leaves`; the numbers are those of a kind-2 turn
+    there; its slopes are ``out_p`` and ``out_w``: they depend on the
+    decisions alone). Each thread slot has its own scratch: results do not
+    depend on the threads."""
     ns = seat.shape[0]
     slots = A.shape[0]
     for blk in prange(slots):
@@ -401,7 +402,8 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                                    n_layers, used, bl[blk], bust[blk], chain[blk])
                 off = nv
                 if extra:
-                    nv = world_leaves(s, x, True, nplayers, n, M, immediate, ded_tutto, lose[blk],
+                    nv = world_leaves(s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
+                                      lose[blk],
                                       n_layers, used, V2, E2, bl[blk], bust[blk], win[blk], y,
                                       vec[blk], off, False)
                 turn_programme(MAX_MODE, nv, tcap, n_layers, bl[blk], bust[blk], win[blk],

@@ -61,7 +61,14 @@ EV-optimal players
 N-1 ``optimal`` players. The EV table does not look at the scores: its
 turn's outcomes are followed forwards once and each state's value is their
 sum with that state's leaves; the win-optimal player's turns are programmes
-with a deciding component from ``W``.
+with a deciding component from ``W``. Those turns are the win table's own:
+at the end of the round they are run once for both tables, and in the main
+phase each seat's turns in the win table's Newton runs carry that seat's
+table's values beside (``world``, ``ride``), so that table's level is then
+a linear system (the points players' turns from their outcomes). A
+decision at a near-tie can differ between two runs within ``PAIR_TOL`` of
+each other, so these tables may move a little after the win table has
+converged: they then go on alone, by the win table's decisions.
 """
 
 from __future__ import annotations
@@ -174,7 +181,9 @@ class _Solver:
         if q.shape[0] < self.layers:
             raise ValueError("the EV outcomes have too few Plus/Minus layers for this target")
         self.links = self.layers
-        self.nv = 1 + players + 1 + self.links
+        # a deciding turn's components: the values, the Niete's and the links' slopes, and a
+        # second world's values beside (``extra``: the end of the round and the levels)
+        self.nv = 2 * players + 1 + self.links
         slots = max(1, numba.get_num_threads())
         self.s = WinScratchN(slots, self.nv, self.layers, self.tsize, rules.x2_scope == "card",
                           self.p.cpmax, players, self.links)
@@ -214,8 +223,8 @@ class _Solver:
         bytes wherever it runs). The tables stay on the workers
         (:class:`tutto_sim.core.cluster.KeptTables`): sent once, then only the
         values written since the last round (:meth:`_wrote`). ``extra``: a
-        second world's tables (V2, E2) valued with the same decisions (the
-        end of the round, kind 0); its values come last in the result."""
+        second world's tables (V2, E2) valued with the same decisions (kind
+        0 only); its values come last in the result."""
         from tutto_sim.core import cluster
 
         if cluster.active() and len(seat) > CLUSTER_STATES:
@@ -249,9 +258,9 @@ class _Solver:
         out_lk = np.zeros((ns, self.links), dtype=np.int64)
         out_nl = np.zeros(ns, dtype=np.int64)
         if extra is not None:
-            if not end_phase or (kinds[seat] != 0).any() or 2 * self.N > self.nv:
-                raise ValueError("a second world is valued only in the end of the round, "
-                                 "beside turns that decide in their own world")
+            if (kinds[seat] != 0).any():
+                raise ValueError("a second world is valued only beside turns that decide in "
+                                 "their own world")
             V2, E2 = extra
             out_c2 = np.zeros((ns, self.N))
         else:
@@ -267,7 +276,7 @@ class _Solver:
         return res + (out_c2,) if extra is not None else res
 
     def world(self, kinds, Vd, Ed, V, E, max_sweeps=50, max_rounds=40, label="solving to win",
-              end=True):
+              end=True, ride=None):
         """Fill (V, E) for seats playing ``kinds`` (0 win-optimal, 1 EV table,
         2 win-optimal decisions from (Vd, Ed)). Returns (residual, sweeps).
         With :attr:`phase`, the end phase and the levels are phases of their
@@ -276,47 +285,96 @@ class _Solver:
         end phase and each level is a step of :attr:`steps`: taken from a
         checkpoint when it holds it, saved there when it is done. ``end``
         False: the end phase is done (:meth:`end_of_round`, several worlds
-        at once)."""
+        at once).
+
+        ``ride`` (kinds all 0, the end phase done): ``{s: (name, V_s, E_s)}``,
+        the worlds of one player in seat ``s`` playing this table's decisions
+        among points players (kinds ``2`` in ``s``, ``1`` elsewhere), solved
+        level by level beside this one: seat ``s``'s turns are the programmes
+        of this table's Newton runs with world ``s``'s leaves beside
+        (``extra``; their last run's decisions are this table's at inputs
+        within ``PAIR_TOL`` of its solution), the points players' turns their
+        outcomes, and world ``s``'s level is then linear (:meth:`_ride_level`).
+        Each is a step of its own (``name sweep k level L``); a level of this
+        table taken from a checkpoint without world ``s``'s solves world
+        ``s``'s level alone, as a world of its own would."""
         kinds = np.asarray(kinds, dtype=np.int64)
         N = self.N
+        ride = ride or {}
         self.world_no += 1
         w = f"world {self.world_no}"
         if end:
             self.end_of_round([(w, kinds, Vd, Ed, V, E)], label)
+        per_sweep = self.n ** N * (1 + len(ride))
         if self.phase is not None:
-            self.progress = self.phase(f"{label}: levels of equal score sum", self.n ** N,
+            self.progress = self.phase(f"{label}: levels of equal score sum", per_sweep,
                                        "turn-start states")
         t1 = time.perf_counter()
         sweeps = 0
-        residual = np.inf
+        residual = ride_residual = np.inf
+        mine = None  # the sweeps of this table once it has converged (the rides go on alone)
         while sweeps < max_sweeps:
             sweeps += 1
             if sweeps > 1 and hasattr(self.progress, "more"):  # another sweep: the total grows
-                self.progress.more(self.n ** N)
-            moved = 0.0
+                self.progress.more(per_sweep if mine is None else self.n ** N * len(ride))
+            moved = moved_ride = 0.0
             for lev, idx, seat in self.levels:
                 name = f"{w} sweep {sweeps} level {lev}"
-                kept = self.steps.get(name)
-                if kept is None:
+                kept = self.steps.get(name) if mine is None else None
+                rides = {s: (f"{r[0]} sweep {sweeps} level {lev}",) + tuple(r[1:])
+                         for s, r in ride.items()}
+                olds = {s: r[1][seat, idx] for s, r in rides.items()}
+                done = []  # steps kept once the whole level is: a stop inside it loses it all
+                out = None
+                if mine is not None:
+                    pass  # this table is solved: the rides' levels alone
+                elif kept is None:
                     old = V[seat, idx]
-                    self._level(kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E)
+                    out = self._level(kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E,
+                                      rides)
                     new = V[seat, idx]
                     move = float(np.abs(new - old).max(initial=0.0))
-                    self.steps.done(name, {"v": new}, {"moved": move})
+                    done.append((name, new, move))
+                    moved = max(moved, move)
                 else:
                     V[seat, idx] = kept[0]["v"]
                     self._wrote(V, (seat, idx))
-                    move = kept[1]["moved"]
-                moved = max(moved, move)
+                    moved = max(moved, kept[1]["moved"])
+                for s, (nm, Vs, Es) in rides.items():
+                    got = self.steps.get(nm)
+                    if got is not None:
+                        Vs[seat, idx] = got[0]["v"]
+                        self._wrote(Vs, (seat, idx))
+                        moved_ride = max(moved_ride, got[1]["moved"])
+                        continue
+                    ks = np.array([2 if q == s else 1 for q in range(N)], dtype=np.int64)
+                    if out is not None:
+                        self._ride_level(ks, lev, idx, seat, out, V, E, Vs, Es)
+                    else:  # this table's level solved before: world s's level alone
+                        self._level(ks, lev, idx, seat, sweeps, max_rounds, V, E, Vs, Es)
+                    mv = float(np.abs(Vs[seat, idx] - olds[s]).max(initial=0.0))
+                    done.append((nm, Vs[seat, idx], mv))
+                    moved_ride = max(moved_ride, mv)
+                for nm, v, mv in done:
+                    self.steps.done(nm, {"v": v}, {"moved": mv})
                 if self.progress is not None:
-                    self.progress(len(idx) // N)
-            if sweeps > 1:
-                residual = moved
-                if residual <= self.tol:
-                    break
-            elif not self._has_back_links():
-                residual = 0.0
+                    self.progress(len(idx) // N * (len(ride) + (mine is None)))
+            if sweeps == 1 and not self._has_back_links():
+                residual = ride_residual = 0.0
                 break
+            if sweeps > 1:
+                ride_residual = moved_ride
+                if mine is None:
+                    residual = moved
+                    if residual <= self.tol:
+                        # this table is solved; its decisions near-ties can still move the rides
+                        # a little from sweep to sweep (a programme of the last Newton run decided
+                        # at inputs within PAIR_TOL): they go on alone, by this table's decisions
+                        mine = sweeps
+                if mine is not None and (not ride or ride_residual <= self.tol):
+                    break
+        residual = max(residual, ride_residual if ride else 0.0)
+        sweeps = mine if mine is not None else sweeps
         self.timing["main_seconds"] = (self.timing.get("main_seconds", 0.0)
                                        + time.perf_counter() - t1)
         return residual, sweeps
@@ -397,9 +455,11 @@ class _Solver:
                 Et[m, ids] = out[q][inv]
                 self._wrote(Et, (m, ids))
 
-    def _level(self, kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E):
+    def _level(self, kinds, lev, idx, seat, sweeps, max_rounds, Vd, Ed, V, E, rides=None):
         """Solve one level of equal score sum in V (Newton's method, see the
-        module docstring)."""
+        module docstring). With ``rides`` (:meth:`world`) each state's turn
+        carries world ``seat``'s values beside; returns the outputs of each
+        state's last run, world ``seat``'s values last."""
         N = self.N
         deciding = bool((kinds == 0).any())
         cur = np.zeros((N, N))
@@ -415,7 +475,10 @@ class _Solver:
         for _ in range(max_rounds):
             sel = np.flatnonzero(which)
             Vdd, Edd = (V, E) if deciding else (Vd, Ed)
-            res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
+            if rides:
+                res = self._run_beside(seat, idx, sel, kinds, lev, V, E, rides)
+            else:
+                res = self._run(seat[sel], idx[sel], False, kinds, lev, Vdd, Edd, V, E)
             if deciding:  # Newton's programmes of the win table (--json: main_programmes)
                 self.timing["main_programmes"] = self.timing.get("main_programmes", 0) + len(sel)
             if out is None:
@@ -423,9 +486,9 @@ class _Solver:
             else:
                 for a, b in zip(out, res):
                     a[sel] = b
-            oc, op, ow, olk, onl = out
+            oc, op, ow, olk, onl = out[:5]
             kn.record_inputs(seat, idx, olk, onl, V, used_cyc, used_lk, N, which)
-            part = tuple(a[sel] for a in out)
+            part = tuple(a[sel] for a in out[:5])
             kn.affine(seat[sel], idx[sel], *part, V, N, self.n)
             for a, b in zip(out, part):
                 a[sel] = b
@@ -438,6 +501,42 @@ class _Solver:
             which = (moves > PAIR_TOL) & (kinds[seat] == 0)
             if not which.any():
                 break
+        return out
+
+    def _run_beside(self, seat, idx, sel, kinds, lev, V, E, rides):
+        """The turns of the states ``sel`` of a level, each with world
+        ``seat``'s values beside (``rides``, :meth:`world`): one run per seat."""
+        N, ns = self.N, len(sel)
+        res = (np.zeros((ns, N)), np.zeros(ns), np.zeros((ns, self.links)),
+               np.zeros((ns, self.links), dtype=np.int64), np.zeros(ns, dtype=np.int64),
+               np.zeros((ns, N)))
+        for s, (_, Vs, Es) in rides.items():
+            pos = np.flatnonzero(seat[sel] == s)
+            if len(pos):
+                st = sel[pos]
+                part = self._run(seat[st], idx[st], False, kinds, lev, V, E, V, E, (Vs, Es))
+                for a, b in zip(res, part):
+                    a[pos] = b
+        return res
+
+    def _ride_level(self, ks, lev, idx, seat, out, V, E, Vs, Es):
+        """World ``s``'s level (kinds ``ks``: 2 in seat ``s``, 1 elsewhere)
+        from the win table's last runs (``out``, world ``s``'s values last):
+        seat ``s``'s turns as they were valued there, the points players'
+        from their outcomes; then the level's linear system, exact for fixed
+        decisions (:meth:`world`, ``ride``)."""
+        N = self.N
+        s = int(np.flatnonzero(ks == 2)[0])
+        oc = np.array(out[5])
+        op, ow, olk, onl = (np.array(a) for a in out[1:5])
+        other = np.flatnonzero(seat != s)
+        part = self._run(seat[other], idx[other], False, ks, lev, V, E, Vs, Es)
+        for a, b in zip((oc, op, ow, olk, onl), part):
+            a[other] = b
+        kn.affine(seat, idx, oc, op, ow, olk, onl, Vs, N, self.n)
+        kn.solve_level(seat, idx, oc, op, ow, olk, onl, Vs, N, self.n, 1e-16, 500,
+                       np.zeros((N, N)), np.zeros((N, N)), np.zeros(N))
+        self._wrote(Vs, (seat, idx))
 
     def _has_back_links(self) -> bool:
         """Ends of a turn at a lower score sum: the deduction at the Tutto, or a
@@ -645,30 +744,26 @@ def _solve_worlds(sv: "_Solver", t0: float, evaluate_ev: bool) -> WinSolutionN:
     seat_kinds = [[2 if q == s else 1 for q in range(N)] for s in range(N)]
     later = {}
     if evaluate_ev:
-        # seats 1.. play in the end of the round: their turns there are the same
-        # programmes as the win table's, valued in both worlds at once
-        later = {s: sv.empty() for s in range(1, N)}
+        # their win player's turns are the win table's programmes, valued in both worlds
+        # at once: in the end of the round (seats 1..) and in every level (world, ride)
+        later = {s: sv.empty() for s in range(N)}
         sv.end_of_round([("world 1", np.zeros(N, dtype=np.int64), W, WE, W, WE)]
                         + [(f"world {3 + s}", seat_kinds[s], W, WE, *later[s]) for s in later],
-                        label=f"solving to win, and one to win among points players ({N - 1} "
+                        label=f"solving to win, and one to win among points players ({N} "
                               f"tables beside)")
-    res, sweeps = sv.world([0] * N, W, WE, W, WE, end=not evaluate_ev)
+    ride = {s: (f"world {3 + s}", *later[s]) for s in later}
+    res, sweeps = sv.world([0] * N, W, WE, W, WE, end=not evaluate_ev, ride=ride,
+                           label=f"solving to win, and one to win among points players ({N} "
+                                 f"tables beside)" if ride else "solving to win")
     residual = res
     if evaluate_ev:
+        vs_ev = tuple(float(later[s][0][0, 0, s]) for s in range(N))
+        del ride, later
         V, VE = sv.empty()
-        r2, _ = sv.world([1] * N, W, WE, V, VE, label=f"valuing the points players (1 of {N + 1})")
+        r2, _ = sv.world([1] * N, W, WE, V, VE, label="valuing the points players")
         residual = max(residual, r2)
         p_ev = tuple(float(v) for v in V[(0, np.ravel_multi_index(zero, (sv.n,) * N))])
         del V, VE
-        seats = []
-        for s in range(N):
-            V, VE = later.pop(s) if s in later else sv.empty()
-            r3, _ = sv.world(seat_kinds[s], W, WE, V, VE, end=s == 0,
-                             label=f"valuing the points players ({s + 2} of {N + 1})")
-            residual = max(residual, r3)
-            seats.append(float(V[0, 0, s]))
-            del V, VE
-        vs_ev = tuple(seats)
     shape = (N,) + (sv.n,) * N + (N,)
     eshape = (N,) + (sv.M,) * N + (N,) if not sv.immediate else (0,)
     return WinSolutionN(
