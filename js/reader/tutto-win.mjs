@@ -378,7 +378,8 @@ export class TuttoWinTable extends LoadedFile {
     if (x < n) return 1.0 - this.doc.W[1 - s][e][x];
     if (this.immediate || s === 1) return 1.0;
     const L = this.doc.last_turn[e === 0 ? 0 : 1];
-    return 1.0 - L[Math.min(x - e + 1, L.length - 1)];
+    // his score counted at most at the cap (the target plus the margin cap, L.length - 3)
+    return 1.0 - L[Math.min(x, L.length - 3) - e + 1];
   }
 
   /** The chance to win after banking `turnTotal` now (no Plus/Minus Tutto this turn), as the

@@ -245,20 +245,21 @@ def test_the_reference_solver_gives_the_same_table(players, target, deduction):
     assert np.abs(fast.W - W).max() < 1e-12
 
 
-@pytest.mark.parametrize("players, rules", [
-    (3, TuttoRules(target=150, plusminus_deduction="tutto")),  # links to lower sums: sweeps
-    (4, TuttoRules(target=100)),
+@pytest.mark.parametrize("players, rules, cap", [
+    (3, TuttoRules(target=150, plusminus_deduction="tutto"), None),  # links to lower sums: sweeps
+    (4, TuttoRules(target=100), 10),  # turns followed 500 points past the target: quick
 ], ids=["3-deduction-tutto", "4"])
-def test_one_to_win_among_points_players_beside_the_win_table_is_that_table_alone(players, rules):
+def test_one_to_win_among_points_players_beside_the_win_table_is_that_table_alone(players, rules,
+                                                                                    cap):
     """The tables of one player to win among points players are solved beside
     the win table (his turns carried by its Newton runs, then each level's
     linear system): the same values as each table solved alone afterwards,
     from the finished win table, to 1e-12."""
     from tutto_sim.tutto.win.solve_n import DEFAULT_TOL, _Solver
 
-    sol = solve_win_n(rules, players=players)
+    sol = solve_win_n(rules, players=players, margin_cap=cap)
     N = players
-    sv = _Solver(rules, N, None, DEFAULT_TOL, None)
+    sv = _Solver(rules, N, cap, DEFAULT_TOL, None)
     W = np.ascontiguousarray(sol.W.reshape(N, -1, N))
     WE = np.ascontiguousarray(sol.E.reshape(N, -1, N))
     for s in range(N):
