@@ -403,9 +403,8 @@ def run_states(seat, idx, end_phase, kinds, nplayers, n, M, immediate, ded_tutto
                 off = nv
                 if extra:
                     nv = world_leaves(s, x, end_phase, nplayers, n, M, immediate, ded_tutto,
-                                      lose[blk],
-                                      n_layers, used, V2, E2, bl[blk], bust[blk], win[blk], y,
-                                      vec[blk], off, False)
+                                      lose[blk], n_layers, used, V2, E2, bl[blk], bust[blk],
+                                      win[blk], y, vec[blk], off, False)
                 turn_programme(MAX_MODE, nv, tcap, n_layers, bl[blk], bust[blk], win[blk],
                                A[blk], D[blk], U[blk], UX[blk], sc_buf[blk], tp, ev,
                                np.bool_(True))

@@ -559,8 +559,8 @@ def one_layer(mode, nv, tcap, t_lo, j, nxt, sc_buf, bl, bust, win, A, D, U, UX, 
            gstart, gprob, gk, kdice, kpts, best_pts, freq, bonus, p_hi, p_lo, q_hi, q_lo,
            fw_pmf, fw_surv, ev_keep, ev_bank, ev_draw, ev_kx, ev_bx, t_max, ev_p_pm,
            ev_p_clover, ev_q, egstart, egprob, egrep, kslot, slot_lk, p_niete, rho, kappa,
-           np.float64(-1.0), np.int64(bl.shape[1]), np.bool_(False))  # not literals: one compile
-    # with turn_programme's
+           # not literals: one compile with turn_programme's
+           np.float64(-1.0), np.int64(bl.shape[1]), np.bool_(False))
 
 
 # --------------------------------------------------------------------------

@@ -306,6 +306,8 @@ class _Solver:
         if end:
             self.end_of_round([(w, kinds, Vd, Ed, V, E)], label)
         per_sweep = self.n ** N * (1 + len(ride))
+        ride_kinds = {s: np.array([2 if q == s else 1 for q in range(N)], dtype=np.int64)
+                      for s in ride}
         if self.phase is not None:
             self.progress = self.phase(f"{label}: levels of equal score sum", per_sweep,
                                        "turn-start states")
@@ -323,7 +325,6 @@ class _Solver:
                 kept = self.steps.get(name) if mine is None else None
                 rides = {s: (f"{r[0]} sweep {sweeps} level {lev}",) + tuple(r[1:])
                          for s, r in ride.items()}
-                olds = {s: r[1][seat, idx] for s, r in rides.items()}
                 done = []  # steps kept once the whole level is: a stop inside it loses it all
                 out = None
                 if mine is not None:
@@ -347,12 +348,13 @@ class _Solver:
                         self._wrote(Vs, (seat, idx))
                         moved_ride = max(moved_ride, got[1]["moved"])
                         continue
-                    ks = np.array([2 if q == s else 1 for q in range(N)], dtype=np.int64)
+                    old = Vs[seat, idx]
                     if out is not None:
-                        self._ride_level(ks, lev, idx, seat, out, V, E, Vs, Es)
+                        self._ride_level(s, ride_kinds[s], lev, idx, seat, out, V, E, Vs, Es)
                     else:  # this table's level solved before: world s's level alone
-                        self._level(ks, lev, idx, seat, sweeps, max_rounds, V, E, Vs, Es)
-                    mv = float(np.abs(Vs[seat, idx] - olds[s]).max(initial=0.0))
+                        self._level(ride_kinds[s], lev, idx, seat, sweeps, max_rounds, V, E, Vs,
+                                    Es)
+                    mv = float(np.abs(Vs[seat, idx] - old).max(initial=0.0))
                     done.append((nm, Vs[seat, idx], mv))
                     moved_ride = max(moved_ride, mv)
                 for nm, v, mv in done:
@@ -519,14 +521,13 @@ class _Solver:
                     a[pos] = b
         return res
 
-    def _ride_level(self, ks, lev, idx, seat, out, V, E, Vs, Es):
+    def _ride_level(self, s, ks, lev, idx, seat, out, V, E, Vs, Es):
         """World ``s``'s level (kinds ``ks``: 2 in seat ``s``, 1 elsewhere)
         from the win table's last runs (``out``, world ``s``'s values last):
         seat ``s``'s turns as they were valued there, the points players'
         from their outcomes; then the level's linear system, exact for fixed
         decisions (:meth:`world`, ``ride``)."""
         N = self.N
-        s = int(np.flatnonzero(ks == 2)[0])
         oc = np.array(out[5])
         op, ow, olk, onl = (np.array(a) for a in out[1:5])
         other = np.flatnonzero(seat != s)
