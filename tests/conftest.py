@@ -16,6 +16,37 @@ import pytest
 from tutto_sim.tutto.rules import TuttoRules
 
 
+#: Test files whose tests share a costly module fixture (a report built twice, a solved table):
+#: with ``-n 2`` each runs whole in one worker process, so the fixture is built once. The
+#: ``xdist_group`` mark would say the same, but pytest 9.2 no longer lets pytest-xdist group by
+#: it (the tests are then spread over both workers and each builds the fixture: 100 s of the
+#: suite's time; pytest-xdist issue 1386), so the grouping is by file, here.
+SHARED_FIXTURE_FILES = (
+    "tests/tutto/test_report.py",
+    "tests/tutto/test_exact_validation.py",
+    "tests/tutto/test_winopt_value.py",
+    "tests/macke/test_report_macke.py",
+    "tests/rutsmieter/test_rutsmieter_report.py",
+    "tests/tutti/test_tutti_report.py",
+)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadgroup`` (pyproject.toml): every test its own unit of work but those of a
+    file of :data:`SHARED_FIXTURE_FILES`, which go to one worker together."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class ByFile(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path in SHARED_FIXTURE_FILES else super()._split_scope(nodeid)
+
+    return ByFile(config, log)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     checkout_guard.sessionstart(session)

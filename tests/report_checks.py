@@ -43,10 +43,25 @@ def record_texts(texts: dict):
 CLI = "import sys; from tutto_sim.cli import main; main(sys.argv[1:])"
 
 
+#: Twin builds made in this process, by their command line: a module's fixtures are torn down
+#: whenever its worker runs out of queued tests (pytest-xdist), and built again for the next
+#: test of the module; the folders stay (the session's temporary folders), so the second
+#: build is the first one's (measured: each report built twice per run before).
+_BUILT: dict = {}
+
+
 def build_twice(tmp_path_factory, args: list[str], name: str):
     """The same report twice, side by side: in this process (all threads,
     recording every text drawn) and in a child process on one numba thread.
-    Returns (folder, child's folder, page name -> texts)."""
+    Returns (folder, child's folder, page name -> texts); once per command
+    line in a test process."""
+    key = (tuple(args), name)
+    if key not in _BUILT:
+        _BUILT[key] = _build_twice(tmp_path_factory, args, name)
+    return _BUILT[key]
+
+
+def _build_twice(tmp_path_factory, args: list[str], name: str):
     import pytest
 
     from tutto_sim.cli import main
@@ -70,12 +85,14 @@ def build_twice(tmp_path_factory, args: list[str], name: str):
 WIN_TARGET = 200
 
 
-@functools.lru_cache(maxsize=1)
-def _small_macke():
+@functools.lru_cache(maxsize=None)
+def _small_macke(variant: str = "macke"):
     from tutto_sim.macke.rules import MackeRules
     from tutto_sim.macke.win.solve2 import solve_macke_win
 
-    return solve_macke_win(MackeRules(target=WIN_TARGET), floor=-300, cap_units=40)
+    rules = (MackeRules(target=WIN_TARGET) if variant == "macke"
+             else MackeRules.preset(variant, target=WIN_TARGET))
+    return solve_macke_win(rules, floor=-300, cap_units=40)
 
 
 @functools.lru_cache(maxsize=None)
@@ -88,8 +105,8 @@ def _small_tutto_n(players: int):
 
 def win_tables_here(folder, games=("tutto", "macke")):
     """Make ``folder`` the working directory with small win tables in its
-    results/ (target 200; Macke with the floor at -300 and a 2,000-point cap; Tutto also
-a table of three players),
+    results/ (target 200; Macke and Volle Lotte with the floor at -300 and a 2,000-point
+    cap; Tutto also a table of three players),
     so that a report with ``--win-target 200`` reads them instead of solving.
     A context manager (the child process of :func:`build_twice` inherits the
     working directory)."""
@@ -112,11 +129,12 @@ a table of three players),
             write_win_table(cached_solution(rules), folder / default_win_file(rules)[0])
             # and a table of three (the page on table sizes; none of four: absent)
             write_win_table_n(_small_tutto_n(3), folder / default_win_file(rules, 3)[0])
-        if "macke" in games:
+        for variant in {"macke", "volle-lotte"} & set(games):
             from tutto_sim.macke.win.table import default_win_file as macke_win_file
             from tutto_sim.macke.win.table import write_win_table as write_macke
 
-            write_macke(_small_macke(), folder / macke_win_file(_small_macke().rules)[0])
+            table = _small_macke(variant)
+            write_macke(table, folder / macke_win_file(table.rules)[0])
         with pytest.MonkeyPatch.context() as mp:
             mp.chdir(folder)
             yield folder

@@ -37,8 +37,6 @@ from tutto_sim.rutsmieter.policy import FEATURES, WeightsPolicy, default_policy_
 from tutto_sim.rutsmieter.reference import BOT_NAMES, Board, play_game
 from tutto_sim.rutsmieter.rules import RutsmieterRules
 
-# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
-pytestmark = pytest.mark.xdist_group("rutsmieter-report")
 
 GAMES = 720
 SEED = 3

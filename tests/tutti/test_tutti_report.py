@@ -40,8 +40,6 @@ from tutto_sim.tutti.reference import play_hand
 from tutto_sim.core.report import signed
 from tutto_sim.tutti.rules import TuttiRules
 
-# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
-pytestmark = pytest.mark.xdist_group("tutti-report")
 
 MATCHES = 288
 SEED = 3

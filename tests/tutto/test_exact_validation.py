@@ -17,8 +17,6 @@ from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import solve_tutto
 from tutto_sim.tutto.validate import validate
 
-# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
-pytestmark = pytest.mark.xdist_group("tutto-exact-validation")
 
 RULES = [TuttoRules(), TuttoRules(x2_scope="card", plusminus_chain="flat", cloverleaf_value=5000),
          TuttoRules(six_of_kind="one-triple", plusminus_chain="bank")]

@@ -57,8 +57,6 @@ from tutto_sim.tutto.rules import TuttoRules
 from tutto_sim.tutto.solver import policy_value, solve_tutto
 from tutto_sim.tutto.turn_kernel import NEVER
 
-# the module's fixtures build once: every test of this file on one worker (--dist loadgroup)
-pytestmark = pytest.mark.xdist_group("tutto-report")
 
 TURNS = 2000
 SEED = 3

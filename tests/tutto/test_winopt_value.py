@@ -36,8 +36,7 @@ from tutto_sim.tutto.win.table import WinTable
 from tutto_sim.tutto.win.solve_n import solve_win_n, value_winopt
 from tutto_sim.tutto.win.table import WinTableN
 
-# the module's fixture solves once: every test of this file on one worker (--dist loadgroup)
-pytestmark = [pytest.mark.usefixtures("in_tmp_dir"), pytest.mark.xdist_group("tutto-winopt-value")]
+pytestmark = pytest.mark.usefixtures("in_tmp_dir")
 
 
 def _two(rules):
