@@ -335,21 +335,3 @@ def test_macke_tournament_for_a_tutto_report_is_refused(tournament_csv, tmp_path
                                            tournament=t)
     assert not (tmp_path / "r").exists()
 
-
-def test_the_volle_lotte_report_is_built_whole(tmp_path):
-    """Volle Lotte's report end to end, its pages on playing to win from a saved table of its
-    rules (as ``solve --objective win`` saves it): every page but the tournament's (none was
-    given), the rules of Volle Lotte named in the PDF, the player's words in the index."""
-    from tutto_sim.cli import main
-
-    out = tmp_path / "report"
-    with win_tables_here(tmp_path / "cwd", ("volle-lotte",)):
-        main(["report", "--game", "volle-lotte", "--turns", "2000", "--seed", str(SEED),
-              "--win-target", str(WIN_TARGET), "--out", str(out)])
-    pngs = [p for p in PNGS if p != "09-tournament"]
-    assert sorted(p.stem for p in out.glob("*.png")) == pngs
-    data = (out / "volle-lotte-report.pdf").read_bytes()
-    assert _pdf_pages(data) == 1 + len(pngs)
-    assert f"rules_sha256={MackeRules.preset('volle-lotte').digest()}".encode() in data
-    index = (out / "README.md").read_text(encoding="utf-8")
-    assert "Volle Lotte" in index and not CODE_NAMES.search(index)
