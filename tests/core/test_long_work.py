@@ -191,28 +191,25 @@ def test_tutto_win_solves_advance_every_phase_exactly_to_its_total(players, rule
     sol = solve_win(r, phase=rec) if players == 2 else solve_win_n(r, players, phase=rec)
     _check_rows(rec.rows)
     labels = [x[0] for x in rec.rows]
-    n = r.target // 50
-    if players == 2:  # score pairs: n * n a sweep of the win table
-        assert labels == ["preparing the tables of a turn", "solving to win",
-                          "valuing the points player (3 tables)"]
-        assert rec.rows[1][1] == n * n * sol.sweeps
-    else:  # the end phase (cheap turns) and the levels, each a phase
-        # the win table and the tables of one player to win among points players in each
-        # seat (three beside): their end of the round at once (one programme for two tables
-        # where a seat decides in both), then their levels at once (each seat's turns of the
-        # win table's Newton runs valued in that seat's table too); then the points players'
-        beside = "solving to win, and one to win among points players (3 tables beside)"
-        assert labels == [
-            "preparing the tables of a turn",
-            f"{beside}: the last turns after the target",
-            f"{beside}: levels of equal score sum",
-            "valuing the points players: the last turns after the target",
-            "valuing the points players: levels of equal score sum"]
-        assert rec.rows[1][1] == 4 * sol.extra["end_states"]  # every end-phase state once a table
-        # turn-start scores: n³ a sweep a table; the three beside may go on alone for a sweep
-        # or two after the win table has converged
-        more = rec.rows[2][1] - 4 * n ** 3 * sol.sweeps
-        assert more >= 0 and more % (3 * n ** 3) == 0
+    n, N = r.target // 50, players
+    # the end phase (cheap turns) and the levels, each a phase (a two-player table too: it is
+    # the N-player solver's at N = 2): the win table and the tables of one player to win among
+    # points players in each seat (N beside): their end of the round at once (one programme
+    # for two tables where a seat decides in both), then their levels at once (each seat's
+    # turns of the win table's Newton runs valued in that seat's table too); then the points
+    # players'
+    beside = f"solving to win, and one to win among points players ({N} tables beside)"
+    assert labels == [
+        "preparing the tables of a turn",
+        f"{beside}: the last turns after the target",
+        f"{beside}: levels of equal score sum",
+        "valuing the points players: the last turns after the target",
+        "valuing the points players: levels of equal score sum"]
+    assert rec.rows[1][1] == (N + 1) * sol.extra["end_states"]  # every end state once a table
+    # turn-start scores: n^N a sweep a table; the N beside may go on alone for a sweep or two
+    # after the win table has converged
+    more = rec.rows[2][1] - (N + 1) * n ** N * sol.sweeps
+    assert more >= 0 and more % (N * n ** N) == 0
     assert sol.sweeps > 1 if rules != dict(target=300) else sol.sweeps == 1
 
 
@@ -290,8 +287,12 @@ def test_without_a_terminal_every_phase_writes_a_line_with_its_time(capsys, tmp_
                            "--out", str(tmp_path / "w.json"))
     assert code == 0, err
     done = re.findall(r"^(.*): done in ([\d.]+ s|\d+ min \d+ s)$", err, re.M)
-    assert [d[0] for d in done] == ["preparing the tables of a turn", "solving to win",
-                                    "valuing the points player (3 tables)"], err
+    beside = "solving to win, and one to win among points players (2 tables beside)"
+    assert [d[0] for d in done] == [
+        "preparing the tables of a turn", f"{beside}: the last turns after the target",
+        f"{beside}: levels of equal score sum",
+        "valuing the points players: the last turns after the target",
+        "valuing the points players: levels of equal score sum"], err
 
 
 def test_a_log_gets_at_most_a_line_every_ten_seconds_by_default(monkeypatch):

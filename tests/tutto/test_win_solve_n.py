@@ -1,7 +1,9 @@
 """The N-player win solver (``tutto.win.solve_n``) against what is known
-independently: the two-player solver (``tutto.win.solve2``, its own kernels and
-its own leaves), the two-player last turn where a third player cannot matter,
-the closed form at target 50, and the game kernel's games."""
+independently: the two-player last turn (``kernel2.last_turn_values``, its own
+programme) where a third player cannot matter, the closed form at target 50,
+and the game kernel's games. At two players it is checked against the
+plain-Python reference solver (test_win_solve2_reference.py,
+test_win_reference_n.py): the two-player table is its table at N = 2."""
 
 from __future__ import annotations
 
@@ -21,33 +23,6 @@ from tutto_sim.tutto.win.table import load_win_table_n, write_win_table_n
 @pytest.fixture(scope="module")
 def three_round():
     return solve_win_n(TuttoRules(target=100), players=3)
-
-
-def test_two_players_reproduce_the_two_player_solver_under_immediate():
-    rules = TuttoRules(target=200, game_end="immediate")
-    two = solve_win(rules)
-    n = solve_win_n(rules, players=2)
-    # W[s, x0, x1, p]: the two-player table is by (own, other) of the mover
-    assert np.abs(n.W[0, :, :, 0] - two.W[0]).max() < 1e-12
-    assert np.abs(n.W[1].transpose(1, 0, 2)[:, :, 1] - two.W[1]).max() < 1e-12
-    assert abs(n.p_wins_ev[0] - two.p_first_wins_ev) < 1e-12
-    assert abs(n.win_vs_ev[0] - two.win_vs_ev_seats[0]) < 1e-12
-    assert abs(n.win_vs_ev[1] - two.win_vs_ev_seats[1]) < 1e-12
-
-
-@pytest.mark.parametrize("rules", [TuttoRules(target=200), TuttoRules(target=300, x2_scope="card"),
-                                   TuttoRules(target=250, plusminus_chain="flat")],
-                         ids=["default", "x2-card", "flat"])
-def test_two_players_under_round_reproduce_the_two_player_solver(rules):
-    """Both follow the player who reached the target up to the cap past it and
-    count a score past the cap (an x2 Tutto or a Straße jumps past it) as the
-    cap: the same table, the same points players' figures."""
-    two = solve_win(rules)
-    n = solve_win_n(rules, players=2, margin_cap=two.margin_cap)
-    assert np.abs(n.W[0, :, :, 0] - two.W[0]).max() < 1e-12
-    assert np.abs(n.W[1].transpose(1, 0, 2)[:, :, 1] - two.W[1]).max() < 1e-12
-    assert abs(n.p_wins_ev[0] - two.p_first_wins_ev) < 1e-12
-    assert np.abs(np.array(n.win_vs_ev) - np.array(two.win_vs_ev_seats)).max() < 1e-12
 
 
 def test_a_third_player_who_cannot_matter_leaves_the_two_player_last_turn(three_round):

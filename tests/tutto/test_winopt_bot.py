@@ -83,8 +83,10 @@ def test_tournament_shows_the_winopt_build_as_a_progress_phase(capsys, monkeypat
     turn_starts = 2 * (300 // 50) ** 2
     assert [row[0] for row in seen] == ["loading bots", "solving the win table",
                                         "preparing the win-to-play bot", "games"]
-    # every pair of scores below the target (6 × 6) in each of the 4 worlds, one sweep
-    assert seen[1][1:] == [work_units(TuttoRules(target=300)), 4 * 6 * 6]
+    # every pair of scores below the target (6 × 6) and each margin the second player can
+    # trail by in the last turn of the round (1 to 6 + 40 units: the first player's turn is
+    # followed 2,000 points past the target), in each of the 4 worlds, one sweep
+    assert seen[1][1:] == [work_units(TuttoRules(target=300)), 4 * (6 * 6 + 46)]
     assert seen[2][1:] == [turn_starts, turn_starts]
     assert seen[3][1:] == [600, 600]
     assert "kernel engine" in out

@@ -13,11 +13,13 @@ The map, module -> its job -> what it is read with:
     one turn's parameters from the rules (throw classes, keep slots, the EV
     table's outcomes) and the kernels' scratch. Read with ``programme``.
 ``kernel2``
-    numba: the two-player solver's own kernels (a state's value, seat 1's
-    last turn, the pairs of a level). Read with ``solve2``.
+    numba: the two-player table's reader kernels (a state's value, seat 1's
+    last turn). Read with ``solve2``.
 ``solve2``
-    the two-player solver (``solve_win``); its docstring has the mathematics
-    of playing to win. Read with ``kernel2`` and ``programme``.
+    the two-player table (``solve_win``: the N-player solver at N = 2, its
+    table, last turn and figures as the two-player file keeps them); its
+    docstring has the mathematics of playing to win. Read with ``kernel2``,
+    ``programme`` and ``solve_n``.
 ``kernel_n``
     numba: the N-player solver's kernels (states, leaves, links, a level's
     linear system). Read with ``solve_n``.

@@ -110,7 +110,7 @@ def _ev_reach(t_max: int, best_pts, bonus, cpmax: int) -> int:
 
 
 def _ev_outcomes(tp, ev, tsize: int, cpmax: int) -> tuple:
-    """The EV table's turn outcomes for :func:`kernel2._ev_state`: with
+    """The EV table's turn outcomes for :func:`kernel_n.ev_state`: with
     ``po, fw, pb, pw`` of :func:`programme.ev_turn_outcomes`, ``q[j, T]`` adds
     the Feuerwerk's banks (gain ``g`` from ``fw[j, T - g]``) and ``hfw[j, c]``
     is the chance that a Feuerwerk from below ``c`` reaches ``c``; ``po`` is
