@@ -67,17 +67,15 @@ def _build_twice(tmp_path_factory, args: list[str], name: str):
     from tutto_sim.cli import main
 
     here, child = tmp_path_factory.mktemp(name), tmp_path_factory.mktemp("again")
-    proc = subprocess.Popen([sys.executable, "-c", CLI, *args, "--out", str(child),
-                             "--threads", "1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     texts: dict[str, list[str]] = {}
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(common.ReportWriter, "add", record_texts(texts))
-            main([*args, "--out", str(here)])
-    finally:
-        _, err = proc.communicate(timeout=900)
-    assert proc.returncode == 0, err
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(common.ReportWriter, "add", record_texts(texts))
+        main([*args, "--out", str(here)])
+    # the child after this build, not beside it: on a first run the two would compile the
+    # same numba kernels at once (the child finds them in numba's cache now)
+    proc = subprocess.run([sys.executable, "-c", CLI, *args, "--out", str(child), "--threads", "1"],
+                          capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr
     return here, child, texts
 
 

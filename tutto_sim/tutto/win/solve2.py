@@ -128,8 +128,8 @@ DEFAULT_TOL = 1e-12
 #: Largest target (points) the solver takes: memory and time grow fast beyond.
 MAX_TARGET = 20000
 #: The time of a solve grows about as the target to this power (measured from target
-#: 2000 to 4000 with scripts/bench_solve.py; docs/win.md, *Speed*).
-TIME_POWER = 3.3
+#: 2000 to 4000 and 3000 to 6000 with scripts/bench_solve.py, 2026-12-08; docs/win.md, *Speed*).
+TIME_POWER = 3.4
 
 
 def default_margin_cap(n_units: int) -> int:
