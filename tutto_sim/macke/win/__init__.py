@@ -12,12 +12,13 @@ The map, module -> its job -> what it is read with:
     where a turn of fixed decisions ends (``turn_outcomes``, ``move_mass``);
     both solvers use it. Read with ``macke.solver`` (the turn's DP).
 ``kernel2``
-    numba: the two-player solver's own kernels (leaves, the last turn, a
-    sweep over the pairs of scores). Read with ``solve2``.
+    numba: the two-player kernels (leaves, the last turn, the greedy sweep the
+    planner reads a turn from, the points game). Read with ``solve2``.
 ``solve2``
-    the two-player solver (``solve_macke_win``) and the setup of one rule set
-    (``WinSetup``); its docstring has the mathematics. Read with ``kernel2``
-    and ``programme``.
+    the two-player table (``solve_macke_win``: the N-player solver at N = 2,
+    its table and figures as the two-player file keeps them) and the setup of
+    one rule set (``WinSetup``); its docstring has the mathematics. Read with
+    ``kernel2``, ``programme`` and ``solve_n``.
 ``kernel_n``
     numba: the N-player solver's kernels (a turn with the mover's
     preferences, the end phase's stages, a sweep over the states). Read with

@@ -55,7 +55,11 @@ solver with these leaves in place of ``r`` (banking at total ``T`` is worth
 result) which depends on ``W[a, b]``: no order of the states solves it in one
 pass, unlike the turn itself. ``L`` needs no iteration (one turn).
 
-*Solve.* Policy iteration: the greedy turn of every pair against the current
+*Solve.* (Since 2026-12-08 by the N-player solver at two players,
+:func:`tutto_sim.macke.win.solve_n.solve_macke_win_n`: the same policy
+iteration for every table size, with checkpoints and the cluster; this
+module reads the two-player table and its figures from its solution.)
+Policy iteration: the greedy turn of every pair against the current
 ``W`` (one *sweep*: the turn DP per pair, numba, parallel over fixed blocks
 of pairs), the exact distribution of that turn's outcomes (a forward pass
 under its decisions), then the exact value of playing that policy on both
@@ -97,7 +101,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from tutto_sim.core.blocks import chunks
 from tutto_sim.dice.scoring import POINT_UNIT
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import kernel_args, slot_layout, solve_macke
@@ -301,47 +304,19 @@ def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR
     >>> 0.5 < sol.p_first_wins < 1, sol.residual <= 1e-10
     (True, True)
     """
+    from tutto_sim.macke.win.solve_n import solve_macke_win_n
+
     check_win_rules(rules, floor)
-    phase = phase or (lambda label, total, unit=None: (lambda k: None))
     t_start = time.perf_counter()
-    advance = phase("the last turn and the points player", 1, "steps")
-    s = WinSetup(rules, floor, cap_units)
-    n, f, g = s.n, s.floor_u, s.target_u
-    lw = s.last_turn()
-    ev = s.ev_outcomes()
-    le = s.chances_above(*ev)
-    q_e, c_e = np.zeros((n * n, n)), np.zeros((n * n, 2))
-    wk.settle_all(n, f, g, s.min_u, s.subtract, ev[0], ev[1], ev[2], lw, le, q_e, c_e)
-    q_e, c_e = q_e.reshape(n, n, n), c_e.reshape(n, n, 2)
-    (e,), _ = policy_values([q_e], [c_e[..., 1]])
-    sf, si = s.scratch(s.hc)
-    mass = np.zeros((N_BLOCKS, s.hc, s.L + 1, len(s.m.state_dice)))
-    w = e
-    q_w, c_w = np.zeros((n * n, n)), np.zeros((n * n, 2))
-    w_new, tstars = np.zeros(n * n), np.zeros(n * n, dtype=np.int64)
-    advance(1)
-    for it in range(1, max_iter + 1):
-        advance = phase(sweep_label(it), n * n, "turn-start states")
-        for lo, hi in chunks(n * n):
-            wk.greedy_sweep(w, lw, le, f, g, s.hc, s.p0, s.min_u, s.subtract, s.n_all, s.L,
-                            s.tab, s.m.empty, sf, si, mass, w_new, q_w, c_w, tstars, lo, hi)
-            advance(hi - lo)
-        residual = float(np.abs(w_new.reshape(n, n) - w).max())
-        if residual <= tol:
-            break
-        qw3, cw3 = q_w.reshape(n, n, n), c_w.reshape(n, n, 2)
-        (w,), _ = policy_values([qw3], [cw3[..., 0]], start=[w_new.reshape(n, n)])
-    else:
-        raise RuntimeError(f"the win solve did not reach {tol:g} in {max_iter} sweeps "
-                           f"(residual {residual:.2e})")
-    w = w_new.reshape(n, n).copy()
-    qw3, cw3 = q_w.reshape(n, n, n), c_w.reshape(n, n, 2)
-    (x, y), _ = policy_values([qw3, q_e], [cw3[..., 1], c_e[..., 0]])
-    z = -f
+    sol = solve_macke_win_n(rules, 2, floor=floor, cap_units=cap_units, tol=tol,
+                            max_iter=max_iter, phase=phase)
+    lw = WinSetup(rules, floor, cap_units).last_turn()
+    w = sol.W[..., 0]  # the mover's chance, by (mover's score, the other's) from the floor
+    seats = (float(sol.win_vs_ev[0]), float(sol.win_vs_ev[1]))
     return MackeWinSolution(
-        rules=rules, floor=floor, target=rules.target, cap_units=s.hc,
-        W=np.stack([w, w]), last_turn=lw, p_first_wins=float(w[z, z]),
-        p_first_wins_ev=float(e[z, z]), win_vs_ev=float((x[z, z] + 1.0 - y[z, z]) / 2),
-        win_vs_ev_seats=(float(x[z, z]), float(1.0 - y[z, z])),
-        residual=residual, iterations=it, seconds=time.perf_counter() - t_start,
-        max_locked=int(tstars.max()) * POINT_UNIT, ev_table=e)
+        rules=rules, floor=floor, target=rules.target, cap_units=sol.cap_units,
+        W=np.stack([w, w]), last_turn=lw, p_first_wins=float(sol.p_wins[0]),
+        p_first_wins_ev=float(sol.p_wins_ev[0]), win_vs_ev=float(np.mean(seats)),
+        win_vs_ev_seats=seats, residual=sol.residual, iterations=sol.iterations,
+        seconds=time.perf_counter() - t_start, max_locked=sol.max_locked,
+        ev_table=np.ascontiguousarray(sol.ev_table[..., 0]))
