@@ -173,7 +173,7 @@ def bench_win(args) -> None:
         rules = TuttoRules(target=args.target, game_end=args.game_end)
     else:
         from tutto_sim.macke.rules import MackeRules
-        from tutto_sim.macke.win.solve2 import solve_macke_win as solve_win
+        from tutto_sim.macke.win.solve_n import solve_macke_win as solve_win
 
         variant = "volle-lotte" if args.game == "volle-lotte" else "standard"
         solve_win(MackeRules.preset(variant, target=200), floor=-300, cap_units=40)  # load the kernels

@@ -86,7 +86,7 @@ WIN_TARGET = 200
 @functools.lru_cache(maxsize=None)
 def _small_macke(variant: str = "macke"):
     from tutto_sim.macke.rules import MackeRules
-    from tutto_sim.macke.win.solve2 import solve_macke_win
+    from tutto_sim.macke.win.solve_n import solve_macke_win
 
     rules = (MackeRules(target=WIN_TARGET) if variant == "macke"
              else MackeRules.preset(variant, target=WIN_TARGET))

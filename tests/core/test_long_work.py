@@ -148,11 +148,11 @@ def _check_rows(rows):
 
 
 def test_macke_win_solve_advances_every_phase_exactly_to_its_total():
-    from tutto_sim.macke.win import solve2
+    from tutto_sim.macke.win import solve_n
     from tutto_sim.macke.rules import MackeRules
 
     two = _Recorder()
-    sol = solve2.solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40, phase=two)
+    sol = solve_n.solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40, phase=two)
     _check_rows(two.rows)
     sweeps = [r for r in two.rows if r[0].startswith("solving to win: sweep")]
     assert len(sweeps) == sol.iterations  # one phase per sweep, as many as it took

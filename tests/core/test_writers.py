@@ -92,10 +92,10 @@ def test_a_full_disk_keeps_the_win_table(capsys, tmp_path, full_disk, game, play
     if game == "macke":  # the floor at -300, not -2500: what is tested is the write (13 s -> 1 s)
         import functools
 
-        from tutto_sim.macke.win import solve2
+        from tutto_sim.macke.win import solve_n
 
-        monkeypatch.setattr(solve2, "solve_macke_win",
-                            functools.partial(solve2.solve_macke_win, floor=-300))
+        monkeypatch.setattr(solve_n, "solve_macke_win",
+                            functools.partial(solve_n.solve_macke_win, floor=-300))
     place = target / "win.json"
     code, out, err = run_cli(capsys, "solve", "--objective", "win", "--game", game, "--target",
                              "200", "--players", players, "--out", str(place), "--json")

@@ -17,7 +17,7 @@ from tutto_sim.macke.api import TurnView
 from tutto_sim.macke.reference import state_codec
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.win.planner import WinPlanner
-from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.solve_n import solve_macke_win
 from tutto_sim.macke.win.table import MackeWinTable, write_win_table
 
 RULES = MackeRules(target=200)

@@ -19,7 +19,8 @@ from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.scoring import is_instant_win, keep_dice, legal_keeps, unit_points
 from tutto_sim.macke.solver import solve_macke
-from tutto_sim.macke.win.solve2 import ev_game, last_turn_chances, solve_macke_win
+from tutto_sim.macke.win.solve2 import ev_game, last_turn_chances
+from tutto_sim.macke.win.solve_n import solve_macke_win
 
 SMALL = MackeRules(target=300)
 FLOOR = -500
@@ -153,14 +154,11 @@ def test_playing_to_win_beats_playing_for_points_in_both_seats():
 
 
 def test_the_table_does_not_depend_on_the_thread_count(monkeypatch):
-    import tutto_sim.macke.win.solve2 as wp
-
     rules, threads = MackeRules(target=200), numba.get_num_threads()
     try:
         numba.set_num_threads(1)
         one = solve_macke_win(rules, floor=-300, cap_units=CAP)
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
-        monkeypatch.setattr(wp, "N_BLOCKS", 3)  # and other blocks of score pairs
         many = solve_macke_win(rules, floor=-300, cap_units=CAP)
     finally:
         numba.set_num_threads(threads)
@@ -206,7 +204,7 @@ def test_the_ev_game_matches_a_game_kernel_tournament():
 @pytest.fixture
 def small_solve(monkeypatch):
     """The command's solve at a floor of -300 and a cap of 40 units (seconds, not minutes)."""
-    import tutto_sim.macke.win.solve2 as wp
+    import tutto_sim.macke.win.solve_n as wp  # where the command finds solve_macke_win
 
     monkeypatch.setattr(wp, "solve_macke_win", lambda rules, phase=None: _small(rules))
     return _small

@@ -19,7 +19,8 @@ from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.core.tournament import run_tournament
 from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.win.solve2 import last_turn_chances, solve_macke_win
+from tutto_sim.macke.win.solve2 import last_turn_chances
+from tutto_sim.macke.win.solve_n import solve_macke_win
 from tutto_sim.macke.win.table import write_win_table
 from tutto_sim.macke.win.solve_n import ev_game_n, last_turns_n, solve_macke_win_n
 from tutto_sim.macke.win.table import load_win_table_n, write_win_table_n
@@ -278,7 +279,7 @@ def test_solve_three_players_text(capsys, small_n, tmp_path):
 
 
 def test_two_player_volle_lotte_says_the_rules_ask_for_three(capsys, tmp_path, monkeypatch):
-    import tutto_sim.macke.win.solve2 as wp
+    import tutto_sim.macke.win.solve_n as wp  # where the command finds solve_macke_win
     from conftest import run_cli
 
     monkeypatch.setattr(wp, "solve_macke_win", lambda rules, phase=None: two(rules, -300, 40))

@@ -10,7 +10,7 @@ import pytest
 
 from tutto_sim.core.policyfile import PolicyFileError
 from tutto_sim.macke.rules import MackeRules
-from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.solve_n import solve_macke_win
 from tutto_sim.macke.win.table import _win_hash, load_win_table, write_win_table
 
 RULES = MackeRules(target=200)

@@ -20,7 +20,7 @@ from tutto_sim.macke.game import GameConfig
 from tutto_sim.macke.rules import MackeRules
 from tutto_sim.macke.solver import kernel_args
 from tutto_sim.macke.win.planner import WinPlanner
-from tutto_sim.macke.win.solve2 import solve_macke_win
+from tutto_sim.macke.win.solve_n import solve_macke_win
 from tutto_sim.macke.win.table import MackeWinTable, write_win_table
 
 RULES = MackeRules(target=500)

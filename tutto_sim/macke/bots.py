@@ -135,7 +135,7 @@ def win_table(rules: MackeRules, path: str | None = None, say=None):
 @functools.lru_cache(maxsize=4)
 def _solve_and_save(rules: MackeRules, say=None):
     from tutto_sim.core.cli import atomic_write, err
-    from tutto_sim.macke.win.solve2 import solve_macke_win
+    from tutto_sim.macke.win.solve_n import solve_macke_win
     from tutto_sim.macke.win.table import default_win_file, write_win_table
 
     path = default_win_file(rules)[0]

@@ -151,7 +151,8 @@ class MackeHooks(GameHooks):
         import json
 
         from tutto_sim.core.cli import err, out, prepare_file, solve_and_save, solve_output
-        from tutto_sim.macke.win.solve2 import DEFAULT_FLOOR, check_win_rules, solve_macke_win
+        from tutto_sim.macke.win.solve2 import DEFAULT_FLOOR, check_win_rules
+        from tutto_sim.macke.win.solve_n import solve_macke_win
         from tutto_sim.macke.win.table import default_win_file, write_win_table
         from tutto_sim.macke.win.solve_n import VOLLE_LOTTE_NOTE
 

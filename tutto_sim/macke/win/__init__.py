@@ -15,16 +15,16 @@ The map, module -> its job -> what it is read with:
     numba: the two-player kernels (leaves, the last turn, the greedy sweep the
     planner reads a turn from, the points game). Read with ``solve2``.
 ``solve2``
-    the two-player table (``solve_macke_win``: the N-player solver at N = 2,
-    its table and figures as the two-player file keeps them) and the setup of
-    one rule set (``WinSetup``); its docstring has the mathematics. Read with
-    ``kernel2``, ``programme`` and ``solve_n``.
+    the two-player game: its setup for one rule set (``WinSetup``), the last
+    turn, the points game, the two-player solution's type; its docstring has
+    the mathematics. Read with ``kernel2`` and ``programme``.
 ``kernel_n``
     numba: the N-player solver's kernels (a turn with the mover's
     preferences, the end phase's stages, a sweep over the states). Read with
     ``solve_n``.
 ``solve_n``
-    the N-player solver, 2 to 4 players (``solve_macke_win_n``). Read with
+    the win solver, 2 to 4 players (``solve_macke_win_n``), and the
+    two-player table read from it (``solve_macke_win``). Read with
     ``kernel_n`` and ``solve2``.
 ``table``
     the win tables' policy files, two players and N (write, load, check;

@@ -50,7 +50,7 @@ def win_table(rules: MackeRules, win_target: int | None = None, phase=None):
     from pathlib import Path
 
     from tutto_sim.core.policyfile import PolicyFileError
-    from tutto_sim.macke.win.solve2 import solve_macke_win
+    from tutto_sim.macke.win.solve_n import solve_macke_win
     from tutto_sim.macke.win.table import MackeWinTable, default_win_file, load_win_table
 
     targets = [win_target] if win_target else [rules.target, default_win_target(rules)]

@@ -55,10 +55,11 @@ solver with these leaves in place of ``r`` (banking at total ``T`` is worth
 result) which depends on ``W[a, b]``: no order of the states solves it in one
 pass, unlike the turn itself. ``L`` needs no iteration (one turn).
 
-*Solve.* (Since 2026-12-08 by the N-player solver at two players,
-:func:`tutto_sim.macke.win.solve_n.solve_macke_win_n`: the same policy
-iteration for every table size, with checkpoints and the cluster; this
-module reads the two-player table and its figures from its solution.)
+*Solve.* (Since 2026-12-08 by the N-player solver at two players:
+:func:`tutto_sim.macke.win.solve_n.solve_macke_win` reads the two-player
+table and its figures from
+:func:`tutto_sim.macke.win.solve_n.solve_macke_win_n`'s solution, the same
+policy iteration for every table size, with checkpoints and the cluster.)
 Policy iteration: the greedy turn of every pair against the current
 ``W`` (one *sweep*: the turn DP per pair, numba, parallel over fixed blocks
 of pairs), the exact distribution of that turn's outcomes (a forward pass
@@ -96,7 +97,6 @@ one, averaged over both seatings, both exact by the same linear evaluation.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -289,34 +289,3 @@ def check_win_rules(rules: MackeRules, floor: int) -> None:
                          f"{MIN_FLOOR:,} to -{POINT_UNIT}, not {floor}")
     if rules.target > MAX_TARGET:
         raise ValueError(f"the win solve takes targets up to {MAX_TARGET:,}, not {rules.target:,}")
-
-
-def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR,
-                    cap_units: int = DEFAULT_CAP_UNITS, tol: float = DEFAULT_TOL,
-                    max_iter: int = 50, phase=None) -> MackeWinSolution:
-    """Win probabilities of two-player Macke under win-optimal play (module docstring).
-
-    ``phase(label, total) -> advance(n)`` reports progress (``core.cli.progress_phases``).
-
-    Examples
-    --------
-    >>> sol = solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40)
-    >>> 0.5 < sol.p_first_wins < 1, sol.residual <= 1e-10
-    (True, True)
-    """
-    from tutto_sim.macke.win.solve_n import solve_macke_win_n
-
-    check_win_rules(rules, floor)
-    t_start = time.perf_counter()
-    sol = solve_macke_win_n(rules, 2, floor=floor, cap_units=cap_units, tol=tol,
-                            max_iter=max_iter, phase=phase)
-    lw = WinSetup(rules, floor, cap_units).last_turn()
-    w = sol.W[..., 0]  # the mover's chance, by (mover's score, the other's) from the floor
-    seats = (float(sol.win_vs_ev[0]), float(sol.win_vs_ev[1]))
-    return MackeWinSolution(
-        rules=rules, floor=floor, target=rules.target, cap_units=sol.cap_units,
-        W=np.stack([w, w]), last_turn=lw, p_first_wins=float(sol.p_wins[0]),
-        p_first_wins_ev=float(sol.p_wins_ev[0]), win_vs_ev=float(np.mean(seats)),
-        win_vs_ev_seats=seats, residual=sol.residual, iterations=sol.iterations,
-        seconds=time.perf_counter() - t_start, max_locked=sol.max_locked,
-        ev_table=np.ascontiguousarray(sol.ev_table[..., 0]))

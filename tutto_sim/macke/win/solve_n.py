@@ -123,8 +123,8 @@ from tutto_sim.macke.win.kernel_n import (
     stage_win,
     sweep,
 )
-from tutto_sim.macke.win.solve2 import (DEFAULT_CAP_UNITS, DEFAULT_FLOOR, DEFAULT_TOL, WinSetup,
-                                        check_win_rules, sweep_label)
+from tutto_sim.macke.win.solve2 import (DEFAULT_CAP_UNITS, DEFAULT_FLOOR, DEFAULT_TOL,
+                                        MackeWinSolution, WinSetup, check_win_rules, sweep_label)
 from tutto_sim.macke.win.table import chances_of
 #: Players the N-player solve takes.
 PLAYERS = (2, 3, 4)
@@ -563,6 +563,38 @@ def solve_macke_win_n(rules: MackeRules = MackeRules(), players: int = 3,
         return _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_start)
     finally:
         steps.flush()  # however it stops: every finished sweep is kept
+
+
+def solve_macke_win(rules: MackeRules = MackeRules(), floor: int = DEFAULT_FLOOR,
+                    cap_units: int = DEFAULT_CAP_UNITS, tol: float = DEFAULT_TOL,
+                    max_iter: int = 50, phase=None) -> MackeWinSolution:
+    """Win probabilities of two-player Macke under win-optimal play (the
+    docstring of :mod:`tutto_sim.macke.win.solve2`): :func:`solve_macke_win_n` at
+    two players, read as the two-player table (``MackeWinSolution``, what the
+    two-player file, the planner and the bot read).
+
+    ``phase(label, total) -> advance(n)`` reports progress (``core.cli.progress_phases``).
+
+    Examples
+    --------
+    >>> sol = solve_macke_win(MackeRules(target=200), floor=-300, cap_units=40)
+    >>> 0.5 < sol.p_first_wins < 1, sol.residual <= 1e-10
+    (True, True)
+    """
+    check_win_rules(rules, floor)
+    t_start = time.perf_counter()
+    sol = solve_macke_win_n(rules, 2, floor=floor, cap_units=cap_units, tol=tol,
+                            max_iter=max_iter, phase=phase)
+    lw = WinSetup(rules, floor, cap_units).last_turn()  # L(d), what the planners read
+    w = sol.W[..., 0]  # the mover's chance, by (mover's score, the other's) from the floor
+    seats = (float(sol.win_vs_ev[0]), float(sol.win_vs_ev[1]))
+    return MackeWinSolution(
+        rules=rules, floor=floor, target=rules.target, cap_units=sol.cap_units,
+        W=np.stack([w, w]), last_turn=lw, p_first_wins=float(sol.p_wins[0]),
+        p_first_wins_ev=float(sol.p_wins_ev[0]), win_vs_ev=float(np.mean(seats)),
+        win_vs_ev_seats=seats, residual=sol.residual, iterations=sol.iterations,
+        seconds=time.perf_counter() - t_start, max_locked=sol.max_locked,
+        ev_table=np.ascontiguousarray(sol.ev_table[..., 0]))
 
 
 def _solve(s, rules, players, floor, tol, max_iter, phase, reference, steps, t_start):
