@@ -133,8 +133,11 @@ TIME_POWER = 3.4
 
 
 def default_margin_cap(n_units: int) -> int:
-    """Units past the target that seat 0's turn is followed under ``round``."""
-    return max(40, n_units)
+    """Units past the target that seat 0's turn is followed under ``round``
+    (the N-player solver's default at two players, ``solve_n.default_cap``)."""
+    from tutto_sim.tutto.win.solve_n import default_cap
+
+    return default_cap(n_units, 2)
 
 
 @dataclass(frozen=True)
@@ -264,9 +267,9 @@ def solve_win(rules: TuttoRules = TuttoRules(), margin_cap: int | None = None,
                          f"not {rules.target:,}")
     n = rules.target // POINT_UNIT
     immediate = rules.game_end == "immediate"
-    mc = 0 if immediate else int(default_margin_cap(n) if margin_cap is None else margin_cap)
-    sol = solve_win_n(rules, 2, margin_cap=mc, tol=tol, evaluate_ev=evaluate_ev,
+    sol = solve_win_n(rules, 2, margin_cap=margin_cap, tol=tol, evaluate_ev=evaluate_ev,
                       progress=progress, phase=phase, opponent=opponent, checkpoint=checkpoint)
+    mc = sol.margin_cap  # the solver's (0 under immediate)
     # W[seat, x0, x1, player] -> W[seat, own, other] of the player to move
     W = np.ascontiguousarray(np.stack([sol.W[0, :, :, 0], sol.W[1, :, :, 1].T]))
     # seat 1's last turn, margin by margin (what the leaves and the planners read)
@@ -301,9 +304,7 @@ def work_units(rules: TuttoRules, evaluate_ev: bool = True, margin_cap: int | No
     (:func:`tutto_sim.tutto.win.solve_n.work_units` at two players)."""
     from tutto_sim.tutto.win.solve_n import work_units as units_n
 
-    n = rules.target // POINT_UNIT
-    mc = default_margin_cap(n) if margin_cap is None else margin_cap
-    return units_n(rules, 2, evaluate_ev, mc)
+    return units_n(rules, 2, evaluate_ev, margin_cap)
 
 
 def _monotone(W: np.ndarray, last: np.ndarray, immediate: bool, eps: float = 1e-12) -> bool:
